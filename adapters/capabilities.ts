@@ -1,0 +1,51 @@
+/**
+ * The capability vocabulary. A scenario names what it needs with `@requires:<capability>`;
+ * a target declares what it offers. A scenario whose needs a target does not declare is
+ * reported not-applicable, naming the missing capability — never silently skipped.
+ *
+ * `kubespec claims --check` rejects any `@requires:` tag that is not a key here.
+ */
+export const CAPABILITIES = {
+  // Key-value store (etcd's contract).
+  'kv': 'a key-value store with one global revision: put, get, range, delete, compare-and-swap txn',
+  'kv.watch': 'watch a key or prefix from any retained revision: replay, then live events',
+  'kv.compaction': 'compact history up to a revision; reads and watches below it fail as compacted',
+  'kv.snapshot': 'save a consistent snapshot and restore it into a fresh member',
+  'kv.members': 'a replicated store whose members can be listed, killed and restarted; its leader is visible',
+  'kv.members.5': 'the replicated store can be started with five members',
+  'raft.observe': 'Raft internals are observable: per-member role, term, log, commit index, message counts',
+  'net.partition': 'members can be cut off from each other and healed',
+  'clock.virtual': 'time is virtual: the control API advances it instantly',
+  // Kubernetes API.
+  'kube.api': 'the Kubernetes REST API over HTTP(S): get, list, watch, create, update, patch, delete',
+  'kube.watch': 'watch over the API with resourceVersion, chunked newline-delimited events',
+  'kube.compaction': 'the control API can compact the API server\'s backing store so old resourceVersions expire',
+  'kube.rbac': 'RBAC authorization is enforced and requests can be made as other users and service accounts',
+  'kube.authn': 'authentication can be exercised: client certificates, bearer tokens, anonymous requests',
+  'kube.admission': 'admission webhooks can be registered and are called',
+  'kube.audit': 'the request pipeline is observable: a per-request trace of the stages passed',
+  'kube.storage': 'the keys the API server writes in its store are readable (/registry/...)',
+  'kubectl': 'the real kubectl binary can be pointed at the target',
+  // Cluster behaviour.
+  'cluster.controllers': 'the controller manager runs: deployment, replicaset, job, node, endpointslice, serviceaccount, namespace controllers',
+  'cluster.scheduler': 'the scheduler runs and binds pods',
+  'cluster.nodes': 'nodes can be added, stopped (heartbeats cease) and restarted through the control API',
+  'cluster.ha': 'several API servers, schedulers and controller managers run with leader election',
+  'cluster.cloud': 'a cloud-controller-manager runs against a (simulated or real) cloud provider',
+  // Node.
+  'kubelet': 'kubelets run pods through a container runtime and report status',
+  'kubelet.probes': 'probe outcomes can be driven: a container can be made to fail liveness/readiness/startup',
+  'cri': 'a CRI runtime service and image service can be called directly',
+  // Service proxy.
+  'proxy.rules': 'kube-proxy programs rules that can be read back (iptables chains, nft sets, IPVS virtual servers)',
+  'proxy.iptables': 'kube-proxy in iptables mode',
+  'proxy.ipvs': 'kube-proxy in IPVS mode (needs the kernel ip_vs modules)',
+  'proxy.nftables': 'kube-proxy in nftables mode',
+  'proxy.traffic': 'connections to a Service IP are really forwarded and can be counted per backend',
+} as const;
+
+export type Capability = keyof typeof CAPABILITIES;
+
+export function isCapability(name: string): name is Capability {
+  return Object.hasOwn(CAPABILITIES, name);
+}

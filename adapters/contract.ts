@@ -1,0 +1,206 @@
+/**
+ * The target contract: what every implementation under test offers the steps.
+ *
+ * Steps never reach into an implementation; they speak to a Session's facets. A facet exists
+ * only when the target declares the capabilities behind it (see capabilities.ts), and the
+ * hooks make sure a scenario only runs where its `@requires:` tags are all declared.
+ */
+import type { Capability } from './capabilities.ts';
+
+/** One stored key, with etcd's revision bookkeeping. */
+export interface KeyValue {
+  key: string;
+  value: string;
+  /** Revision of the store when this key was created (since its last delete). */
+  createRevision: number;
+  /** Revision of the last write to this key. */
+  modRevision: number;
+  /** Number of writes since creation; 1 after the first put. */
+  version: number;
+}
+
+export type KvEventType = 'PUT' | 'DELETE';
+
+export interface KvEvent {
+  type: KvEventType;
+  kv: KeyValue;
+  /** The key as it was before this event, when the store keeps it. */
+  prevKv?: KeyValue;
+}
+
+export interface KvWatch {
+  /** Every event received so far, in order. */
+  readonly events: readonly KvEvent[];
+  /** Set when the store cancelled the watch, e.g. because the start revision was compacted. */
+  readonly cancelled?: { reason: string; compactRevision?: number };
+  cancel(): Promise<void>;
+}
+
+export interface CompareAndSwap {
+  key: string;
+  /** Succeeds only if the key's modRevision equals this (0 = the key must not exist). */
+  expectModRevision: number;
+  /** Value to put when the comparison holds; `null` deletes the key. */
+  value: string | null;
+}
+
+/** Facet `kv` (+ `kv.watch`, `kv.compaction`, `kv.snapshot`). */
+export interface KvFacet {
+  put(key: string, value: string): Promise<{ revision: number }>;
+  get(key: string, opts?: { revision?: number }): Promise<{ kv?: KeyValue; revision: number }>;
+  range(prefix: string, opts?: { revision?: number; limit?: number }): Promise<{ kvs: KeyValue[]; revision: number }>;
+  delete(key: string): Promise<{ revision: number; deleted: number }>;
+  txn(cas: CompareAndSwap): Promise<{ succeeded: boolean; revision: number }>;
+  watch(prefix: string, fromRevision: number): Promise<KvWatch>;
+  compact(revision: number): Promise<void>;
+  /** Save a consistent snapshot to a file; restore builds a fresh store from it. */
+  snapshotSave?(path: string): Promise<{ revision: number }>;
+  snapshotRestore?(path: string): Promise<void>;
+}
+
+export type RaftRole = 'leader' | 'follower' | 'candidate';
+
+export interface MemberInfo {
+  id: string;
+  alive: boolean;
+  role?: RaftRole;
+  term?: number;
+}
+
+/** Facet `kv.members` (+ `net.partition`). */
+export interface MembersFacet {
+  list(): Promise<MemberInfo[]>;
+  /** The current leader as the live members report it; undefined during an election. */
+  leader(): Promise<string | undefined>;
+  kill(id: string): Promise<void>;
+  restart(id: string): Promise<void>;
+  partition?(groups: string[][]): Promise<void>;
+  heal?(): Promise<void>;
+}
+
+/** Facet `raft.observe`: the reference's Raft internals, for the claims about the protocol itself. */
+export interface RaftObserver {
+  role(id: string): RaftRole;
+  term(id: string): number;
+  commitIndex(id: string): number;
+  lastLogIndex(id: string): number;
+  /** Messages sent so far, by message type (e.g. 'MsgApp', 'MsgVote'), summed over members. */
+  messageCounts(): Record<string, number>;
+  /** A transcript of protocol steps, for the write-flow claims: e.g. 'append leader=1 index=5'. */
+  trace(): readonly string[];
+}
+
+/** Facet `clock.virtual`. */
+export interface ClockFacet {
+  now_ms(): number;
+  advance(ms: number): Promise<void>;
+}
+
+export interface Identity {
+  user: string;
+  groups?: string[];
+}
+
+export interface KubeRequest {
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  /** Path with query, e.g. /api/v1/namespaces/default/pods?limit=5 */
+  path: string;
+  /** An object is sent as JSON; a string is sent as is. */
+  body?: unknown;
+  headers?: Record<string, string>;
+  /** Make the request as this identity (impersonation on real clusters). */
+  as?: Identity;
+}
+
+export interface KubeResponse {
+  status: number;
+  headers: Record<string, string>;
+  text: string;
+  /** Parsed JSON body, when the body is JSON. */
+  json?: any;
+}
+
+export interface KubeWatchEvent {
+  type: 'ADDED' | 'MODIFIED' | 'DELETED' | 'BOOKMARK' | 'ERROR';
+  object: any;
+}
+
+export interface KubeWatch {
+  /** HTTP status of the watch response. */
+  readonly status: number;
+  /** Body of a non-200 answer (a Status), when there was one. */
+  readonly error?: any;
+  readonly events: readonly KubeWatchEvent[];
+  readonly ended: boolean;
+  close(): Promise<void>;
+}
+
+/** Facet `kube.api` (+ `kube.watch`, `kube.compaction`, `kube.storage`, `kubectl`). */
+export interface KubeFacet {
+  /** The namespace this scenario owns; created for it and removed afterwards. */
+  readonly namespace: string;
+  request(req: KubeRequest): Promise<KubeResponse>;
+  watch(path: string, opts?: { as?: Identity }): Promise<KubeWatch>;
+  /** Compact the backing store at its current revision (`kube.compaction`). */
+  compact?(): Promise<void>;
+  /** Read a raw key of the backing store (`kube.storage`). */
+  storageGet?(key: string): Promise<string | undefined>;
+  /** A kubeconfig file for the real kubectl (`kubectl`). */
+  kubeconfigPath?: string;
+}
+
+/**
+ * Waiting. On a virtual clock a wait drives simulated time forward until the condition holds;
+ * on a real target it polls in real time. Either way the budget bounds it, and running out
+ * fails the step with the description.
+ */
+export interface Waiter {
+  until(what: string, condition: () => Promise<boolean> | boolean, budget_ms: number): Promise<void>;
+}
+
+/** Everything one scenario sees of a target. Facets are present iff their capability is declared. */
+export interface Session {
+  readonly seed: number;
+  readonly waiter: Waiter;
+  readonly kv?: KvFacet;
+  readonly members?: MembersFacet;
+  readonly raft?: RaftObserver;
+  readonly clock?: ClockFacet;
+  readonly kube?: KubeFacet;
+  /** Free-form facts for the failure report (member ids, ports, data dirs). */
+  describe(): Record<string, unknown>;
+  close(): Promise<void>;
+}
+
+export interface ScenarioContext {
+  seed: number;
+  /** Scenario name and its tags, so a target can size itself (e.g. `@members:5`). */
+  name: string;
+  tags: readonly string[];
+}
+
+export interface Target {
+  readonly name: string;
+  readonly capabilities: ReadonlySet<Capability>;
+  /**
+   * Claims this target is known to deviate from, by Rule id, with the reason. Such a
+   * scenario's failure is reported as known-deviation; passing is an error (stale entry).
+   */
+  readonly knownDeviations: ReadonlyMap<string, string>;
+  /** Once per worker process, before the first scenario. */
+  start(): Promise<void>;
+  /** A fresh, isolated session per scenario. */
+  openSession(ctx: ScenarioContext): Promise<Session>;
+  stop(): Promise<void>;
+}
+
+/** Raised by kv facets when a read or watch asks for a compacted revision. */
+export class CompactedError extends Error {
+  constructor(
+    readonly requestedRevision: number,
+    readonly compactRevision: number,
+  ) {
+    super(`required revision ${requestedRevision} has been compacted (compact revision ${compactRevision})`);
+    this.name = 'CompactedError';
+  }
+}

@@ -1,0 +1,141 @@
+/**
+ * A small Kubernetes REST client over node:http(s), shared by every target that exposes the
+ * API (the reference over loopback, any cluster by kubeconfig). Deliberately thin: steps
+ * assert on raw status codes and Status bodies, which a typed client would hide.
+ */
+import http from 'node:http';
+import https from 'node:https';
+import type { Identity, KubeRequest, KubeResponse, KubeWatch, KubeWatchEvent } from '../contract.ts';
+
+export interface Endpoint {
+  server: string;
+  ca?: string | Buffer;
+  cert?: string | Buffer;
+  key?: string | Buffer;
+  token?: string;
+  insecureSkipTlsVerify?: boolean;
+}
+
+export class KubeHttpClient {
+  private readonly url: URL;
+  private readonly agent: http.Agent;
+
+  constructor(private readonly endpoint: Endpoint) {
+    this.url = new URL(endpoint.server);
+    this.agent = this.isTls()
+      ? new https.Agent({ keepAlive: true, ca: endpoint.ca, cert: endpoint.cert, key: endpoint.key, rejectUnauthorized: !endpoint.insecureSkipTlsVerify })
+      : new http.Agent({ keepAlive: true });
+  }
+
+  async request(req: KubeRequest): Promise<KubeResponse> {
+    const { body, contentType } = encodeBody(req.body);
+    const headers = { ...this.baseHeaders(req.as), ...(contentType ? { 'content-type': contentType } : {}), ...req.headers };
+    const res = await this.send(req.method, req.path, headers, body);
+    const text = await readAll(res);
+    return { status: res.statusCode ?? 0, headers: flatHeaders(res.headers), text, json: parseJson(text) };
+  }
+
+  async watch(path: string, opts: { as?: Identity } = {}): Promise<KubeWatch> {
+    const res = await this.send('GET', path, this.baseHeaders(opts.as));
+    return new StreamingWatch(res);
+  }
+
+  close(): void {
+    this.agent.destroy();
+  }
+
+  private isTls(): boolean {
+    return this.url.protocol === 'https:';
+  }
+
+  private baseHeaders(as?: Identity): Record<string, string | string[]> {
+    const headers: Record<string, string | string[]> = { accept: 'application/json' };
+    if (this.endpoint.token) headers.authorization = `Bearer ${this.endpoint.token}`;
+    if (as) {
+      // Impersonation: https://kubernetes.io/docs/reference/access-authn-authz/authentication/#user-impersonation
+      headers['impersonate-user'] = as.user;
+      if (as.groups?.length) headers['impersonate-group'] = as.groups;
+    }
+    return headers;
+  }
+
+  private send(method: string, path: string, headers: Record<string, string | string[]>, body?: string): Promise<http.IncomingMessage> {
+    const target = new URL(path, this.url);
+    const lib = this.isTls() ? https : http;
+    return new Promise((resolve, reject) => {
+      const req = lib.request(target, { method, headers, agent: this.agent }, resolve);
+      req.on('error', reject);
+      req.end(body);
+    });
+  }
+}
+
+class StreamingWatch implements KubeWatch {
+  readonly status: number;
+  readonly events: KubeWatchEvent[] = [];
+  error?: any;
+  ended = false;
+  private buffered = '';
+
+  constructor(private readonly res: http.IncomingMessage) {
+    this.status = res.statusCode ?? 0;
+    res.setEncoding('utf8');
+    if (this.status !== 200) {
+      void readAll(res).then((text) => {
+        this.error = parseJson(text) ?? text;
+        this.ended = true;
+      });
+      return;
+    }
+    res.on('data', (chunk: string) => this.take(chunk));
+    res.on('end', () => (this.ended = true));
+    res.on('error', () => (this.ended = true));
+  }
+
+  async close(): Promise<void> {
+    this.res.destroy();
+    this.ended = true;
+  }
+
+  private take(chunk: string): void {
+    this.buffered += chunk;
+    let newline: number;
+    while ((newline = this.buffered.indexOf('\n')) >= 0) {
+      const line = this.buffered.slice(0, newline).trim();
+      this.buffered = this.buffered.slice(newline + 1);
+      if (line) this.events.push(JSON.parse(line) as KubeWatchEvent);
+    }
+  }
+}
+
+function encodeBody(body: unknown): { body?: string; contentType?: string } {
+  if (body === undefined) return {};
+  if (typeof body === 'string') return { body, contentType: 'application/json' };
+  return { body: JSON.stringify(body), contentType: 'application/json' };
+}
+
+function readAll(res: http.IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    let text = '';
+    res.setEncoding('utf8');
+    res.on('data', (chunk: string) => (text += chunk));
+    res.on('end', () => resolve(text));
+    res.on('error', reject);
+  });
+}
+
+function parseJson(text: string): any {
+  try {
+    return text ? JSON.parse(text) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function flatHeaders(headers: http.IncomingHttpHeaders): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers)) {
+    if (value !== undefined) out[name] = Array.isArray(value) ? value.join(', ') : value;
+  }
+  return out;
+}

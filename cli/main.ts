@@ -1,0 +1,108 @@
+/** The kubespec command line: parse, dispatch, and turn errors into exit codes. */
+import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { TARGETS } from '../adapters/registry.ts';
+import { claimsCommand } from './claims/command.ts';
+import { writeTargetReports } from './report/write.ts';
+import { printRunSummary } from './summary.ts';
+import { run } from './run.ts';
+import { EXIT_FAILURES, EXIT_OK, EXIT_USAGE, USAGE, UsageError } from './usage.ts';
+
+type Options = ParseArgsConfig['options'];
+
+const COMMANDS: Record<string, { options: Options; positionals?: boolean; run(values: any, positionals: string[]): Promise<number> }> = {
+  run: {
+    options: {
+      target: { type: 'string', default: 'reference' },
+      tags: { type: 'string' },
+      name: { type: 'string' },
+      seed: { type: 'string' },
+      rerun: { type: 'boolean' },
+      parallel: { type: 'string' },
+      'etcd-endpoints': { type: 'string' },
+      kubeconfig: { type: 'string' },
+      'no-coverage': { type: 'boolean' },
+    },
+    async run(v) {
+      const result = await run({ ...v, etcdEndpoints: v['etcd-endpoints'], coverage: !v['no-coverage'] });
+      return result.exitCode;
+    },
+  },
+  claims: {
+    options: { check: { type: 'boolean' }, summary: { type: 'boolean' }, format: { type: 'string', default: 'text' } },
+    async run(v) {
+      if (v.format !== 'text' && v.format !== 'json') throw new UsageError(`--format must be text or json, got "${v.format}"`);
+      return claimsCommand(v);
+    },
+  },
+  report: {
+    options: { target: { type: 'string', default: 'reference' } },
+    async run(v) {
+      const report = writeTargetReports(v.target);
+      printRunSummary(report, `reports/${v.target}`);
+      return report.totals.scenarios.failed > 0 ? EXIT_FAILURES : EXIT_OK;
+    },
+  },
+  targets: {
+    options: {},
+    async run() {
+      for (const [name, info] of Object.entries(TARGETS)) console.log(`${name.padEnd(12)} ${info.summary}`);
+      return EXIT_OK;
+    },
+  },
+  serve: {
+    options: {
+      port: { type: 'string', default: '6443' },
+      nodes: { type: 'string', default: '1' },
+      kubeconfig: { type: 'string', default: 'kubeconfig.kubespec' },
+      'insecure-http': { type: 'boolean' },
+      'data-dir': { type: 'string' },
+    },
+    async run(v) {
+      const { serve } = await import('./serve.ts');
+      return serve(v);
+    },
+  },
+  bench: {
+    options: { quick: { type: 'boolean' } },
+    positionals: true,
+    async run(v, positionals) {
+      const { bench } = await import('./bench.ts');
+      return bench(positionals, v);
+    },
+  },
+  test: {
+    options: {},
+    async run() {
+      const { testAll } = await import('./test.ts');
+      return testAll();
+    },
+  },
+};
+
+export async function main(argv: string[]): Promise<number> {
+  const [name, ...rest] = argv;
+  if (!name || name === '--help' || name === '-h' || name === 'help') {
+    console.log(USAGE);
+    return name ? EXIT_OK : EXIT_USAGE;
+  }
+  try {
+    const command = COMMANDS[name];
+    if (!command) throw new UsageError(`unknown command "${name}"`, `commands: ${Object.keys(COMMANDS).join(', ')}; see kubespec --help`);
+    const { values, positionals } = parseOptions(command.options, rest, command.positionals ?? false);
+    return await command.run(values, positionals);
+  } catch (error) {
+    if (error instanceof UsageError) {
+      console.error(`kubespec: ${error.message}${error.hint ? `\n  ${error.hint}` : ''}`);
+      return EXIT_USAGE;
+    }
+    throw error;
+  }
+}
+
+function parseOptions(options: Options, args: string[], allowPositionals: boolean) {
+  try {
+    return parseArgs({ options, args, allowPositionals, strict: true });
+  } catch (error) {
+    throw new UsageError((error as Error).message, 'see kubespec --help');
+  }
+}

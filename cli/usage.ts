@@ -1,0 +1,32 @@
+/** Usage errors: exit code 2 and a message that says how to fix it. */
+export class UsageError extends Error {
+  constructor(message: string, readonly hint?: string) {
+    super(message);
+    this.name = 'UsageError';
+  }
+}
+
+export const EXIT_OK = 0;
+export const EXIT_FAILURES = 1;
+export const EXIT_USAGE = 2;
+
+export const USAGE = `kubespec — a literate conformance suite for the Kubernetes architecture
+
+Usage:
+  kubespec run [--target NAME] [--tags EXPR] [--name REGEX] [--seed N] [--rerun] [--parallel N]
+               [--etcd-endpoints URL,...] [--kubeconfig PATH] [--no-coverage]
+      Run the features against a target; write reports under reports/<target>/.
+  kubespec claims [--check] [--summary] [--format text|json]
+      List every claim (Rule) with its status; --check fails on inventory errors.
+  kubespec report [--target NAME]
+      Rebuild reports/<target>/ from its saved message stream (also after a crashed run).
+  kubespec serve [--port P] [--nodes N] [--kubeconfig PATH] [--insecure-http] [--data-dir D]
+      Run the reference cluster over HTTPS until interrupted; write a kubeconfig.
+  kubespec bench NAME [--quick]
+      Run bench/NAME; print figures; write reports/bench/NAME.json.
+  kubespec test
+      Everything npm test runs: typecheck, unit tests, claims check, features; ends with "N passed, N failed".
+  kubespec targets
+      List the targets.
+
+Exit codes: 0 nothing failed, 1 failures, 2 usage or configuration error.`;

@@ -1,0 +1,118 @@
+/**
+ * The request pipeline's stage interfaces, in the order the documents give
+ * (000 § API Server / 请求处理链): Authentication → Authorization → Admission (Mutating →
+ * Validating) → Schema Validation → etcd write. Each stage is a small interface so that the
+ * server (server core) and the security plugins (authn/, authz/, admission/) meet only here.
+ */
+
+/** Who made the request, as authentication established it (k8s.io/apiserver user.Info). */
+export interface UserInfo {
+  name: string;
+  uid?: string;
+  groups: string[];
+}
+
+/** The credentials a request carried, as the HTTP layer saw them. */
+export interface Credentials {
+  headers: Record<string, string | string[] | undefined>;
+  /** The verified TLS client certificate, if the connection presented one the CA signed. */
+  clientCert?: { subjectCN: string; subjectO: string[] };
+}
+
+export type AuthnResult =
+  | { kind: 'authenticated'; user: UserInfo; method: string }
+  /** No credentials this authenticator understands: try the next one. */
+  | { kind: 'no-credentials' }
+  /** Credentials were present but wrong: the request fails with 401. */
+  | { kind: 'rejected'; reason: string };
+
+export interface Authenticator {
+  readonly name: string;
+  authenticate(creds: Credentials): Promise<AuthnResult>;
+}
+
+/** k8s.io/apiserver authorizer.Attributes, the part RBAC reads. */
+export interface RequestAttributes {
+  user: UserInfo;
+  /** get, list, watch, create, update, patch, delete, deletecollection; for non-resource requests the HTTP verb lower-cased. */
+  verb: string;
+  resourceRequest: boolean;
+  apiGroup: string;
+  apiVersion: string;
+  resource: string;
+  subresource: string;
+  namespace: string;
+  name: string;
+  /** For non-resource requests (e.g. /version, /healthz). */
+  path: string;
+}
+
+export type Decision = { allowed: true; reason: string } | { allowed: false; reason: string };
+
+export interface Authorizer {
+  authorize(attrs: RequestAttributes): Promise<Decision>;
+}
+
+export type Operation = 'CREATE' | 'UPDATE' | 'DELETE' | 'CONNECT';
+
+export interface AdmissionAttributes {
+  operation: Operation;
+  kind: { group: string; version: string; kind: string };
+  resource: { group: string; version: string; resource: string };
+  subresource: string;
+  namespace: string;
+  name: string;
+  user: UserInfo;
+  /** The object being written; mutating plugins may change it in place. */
+  object: any;
+  oldObject?: any;
+  dryRun: boolean;
+}
+
+/** A plugin denies by throwing AdmissionDenied; the server answers with its Status. */
+export class AdmissionDenied extends Error {
+  constructor(
+    message: string,
+    readonly code = 403,
+    readonly reason = 'Forbidden',
+    readonly plugin = '',
+  ) {
+    super(message);
+    this.name = 'AdmissionDenied';
+  }
+}
+
+export interface MutatingPlugin {
+  readonly name: string;
+  admit(attrs: AdmissionAttributes): Promise<void>;
+}
+
+export interface ValidatingPlugin {
+  readonly name: string;
+  validate(attrs: AdmissionAttributes): Promise<void>;
+}
+
+export type StageName =
+  | 'authentication'
+  | 'authorization'
+  | 'mutating-admission'
+  | 'validating-admission'
+  | 'schema-validation'
+  | 'storage';
+
+/** One stage a request passed or stopped at: the observable trace scenarios read. */
+export interface StageRecord {
+  stage: StageName;
+  outcome: 'passed' | 'rejected';
+  /** e.g. the authenticator that matched, the RBAC reason, a plugin name. */
+  detail: string;
+}
+
+export interface RequestTrace {
+  id: number;
+  method: string;
+  path: string;
+  user?: string;
+  code: number;
+  stages: StageRecord[];
+}

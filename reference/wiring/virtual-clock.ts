@@ -1,0 +1,71 @@
+/**
+ * Virtual time for the reference target. Cores read `now_ms()` and ask for callbacks at a
+ * virtual instant; nothing here touches the wall clock, so "after 5 minutes" costs only the
+ * callbacks that fall due within them.
+ */
+export interface Clock {
+  now_ms(): number;
+}
+
+export interface Scheduler extends Clock {
+  /** Run `fn` once virtual time reaches now + delay_ms. Returns a cancel function. */
+  after(delay_ms: number, fn: () => void): () => void;
+}
+
+interface Timer {
+  due_ms: number;
+  order: number;
+  fn: () => void;
+}
+
+/** Upper bound on callbacks one advance may run, so a timer that re-arms at delay 0 cannot spin forever. */
+const MAX_CALLBACKS_PER_ADVANCE = 1_000_000;
+
+export class VirtualClock implements Scheduler {
+  private current_ms: number;
+  private timers: Timer[] = [];
+  private nextOrder = 0;
+
+  constructor(start_ms = Date.UTC(2026, 0, 1)) {
+    this.current_ms = start_ms;
+  }
+
+  now_ms(): number {
+    return this.current_ms;
+  }
+
+  after(delay_ms: number, fn: () => void): () => void {
+    const timer: Timer = { due_ms: this.current_ms + Math.max(0, delay_ms), order: this.nextOrder++, fn };
+    this.timers.push(timer);
+    return () => {
+      this.timers = this.timers.filter((t) => t !== timer);
+    };
+  }
+
+  /** Move time forward, running due callbacks in (due time, insertion) order. */
+  advance(delta_ms: number): void {
+    if (!(delta_ms >= 0)) throw new Error(`cannot move virtual time by ${delta_ms} ms`);
+    const end_ms = this.current_ms + delta_ms;
+    for (let ran = 0; ran < MAX_CALLBACKS_PER_ADVANCE; ran++) {
+      const next = this.nextDue(end_ms);
+      if (!next) break;
+      this.timers = this.timers.filter((t) => t !== next);
+      this.current_ms = next.due_ms;
+      next.fn();
+    }
+    this.current_ms = end_ms;
+  }
+
+  pendingTimers(): number {
+    return this.timers.length;
+  }
+
+  private nextDue(end_ms: number): Timer | undefined {
+    let best: Timer | undefined;
+    for (const t of this.timers) {
+      if (t.due_ms > end_ms) continue;
+      if (!best || t.due_ms < best.due_ms || (t.due_ms === best.due_ms && t.order < best.order)) best = t;
+    }
+    return best;
+  }
+}

@@ -1,0 +1,59 @@
+/**
+ * The World: one scenario's state and the helpers steps call. Steps stay 1–10 lines and speak
+ * only to the target's facets, through these accessors.
+ */
+import { World, setWorldConstructor, type IWorldOptions } from '@cucumber/cucumber';
+import type {
+  ClockFacet, KubeFacet, KvFacet, MembersFacet, RaftObserver, Session, Target,
+} from '../../adapters/contract.ts';
+
+export class KubespecWorld extends World {
+  target!: Target;
+  session!: Session;
+  /** Values a scenario names and reads back later ("the noted revision"). */
+  private readonly noted = new Map<string, unknown>();
+
+  constructor(options: IWorldOptions) {
+    super(options);
+  }
+
+  kv(): KvFacet {
+    return required(this.session.kv, 'kv');
+  }
+  kube(): KubeFacet {
+    return required(this.session.kube, 'kube.api');
+  }
+  members(): MembersFacet {
+    return required(this.session.members, 'kv.members');
+  }
+  clock(): ClockFacet {
+    return required(this.session.clock, 'clock.virtual');
+  }
+  raft(): RaftObserver {
+    return required(this.session.raft, 'raft.observe');
+  }
+
+  note(name: string, value: unknown): void {
+    this.noted.set(name, value);
+  }
+  recall<T>(name: string): T {
+    if (!this.noted.has(name)) throw new Error(`nothing was noted as "${name}" earlier in this scenario`);
+    return this.noted.get(name) as T;
+  }
+
+  /** Wait for a condition within a budget: virtual time on the reference, real time elsewhere. */
+  async eventually(what: string, condition: () => Promise<boolean> | boolean, budget_ms = 10_000): Promise<void> {
+    await this.session.waiter.until(what, condition, budget_ms);
+  }
+}
+
+function required<T>(facet: T | undefined, capability: string): T {
+  if (facet === undefined) {
+    // The hooks only run a scenario whose @requires tags the target declares, so this means a
+    // scenario uses a facet without tagging the capability: a bug in the feature file.
+    throw new Error(`this scenario uses the "${capability}" facet but is not tagged @requires:${capability}`);
+  }
+  return facet;
+}
+
+setWorldConstructor(KubespecWorld);
