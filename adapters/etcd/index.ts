@@ -1,0 +1,166 @@
+/**
+ * The real etcd target: scenarios run against etcd 3.4 processes this adapter starts on loopback
+ * (or against endpoints somebody else runs, with `endpoints`).
+ *
+ * One cluster per worker process serves every scenario; each scenario gets its own key prefix
+ * (see kv.ts for why a prefix and not a fresh cluster). Scenarios tagged `@members:5` share a
+ * second, five-member cluster started the first time one needs it. A scenario may kill members;
+ * closing its session restarts them and waits for a leader, so the next scenario starts healthy.
+ */
+import { randomBytes } from 'node:crypto';
+import type { Capability } from '../capabilities.ts';
+import type { MemberInfo, MembersFacet, ScenarioContext, Session, Target } from '../contract.ts';
+import { EtcdCluster, binaryAvailable } from './cluster.ts';
+import { EtcdKv } from './kv.ts';
+import { createPollingWaiter, pollUntil } from './waiter.ts';
+
+export { EtcdCluster } from './cluster.ts';
+export { EtcdKv } from './kv.ts';
+
+export interface EtcdTargetOptions {
+  /** Use these running members instead of starting a cluster; kill/restart are then unavailable. */
+  endpoints?: string[];
+  etcdBin?: string;
+  etcdctlBin?: string;
+}
+
+/** Budget for healing a cluster after a scenario killed members (restart + election ~1–3 s). */
+export const HEAL_BUDGET_MS = 20_000;
+/** Budget for attached endpoints to answer at start. */
+export const ATTACH_BUDGET_MS = 10_000;
+
+/** `--etcd-endpoints http://a:2379,http://b:2379` → the list. */
+export function parseEndpoints(value: string): string[] {
+  return value.split(',').map((s) => s.trim()).filter((s) => s.length > 0);
+}
+
+export function createEtcdTarget(opts: EtcdTargetOptions = {}): Target {
+  return new EtcdTarget(opts);
+}
+
+class EtcdTarget implements Target {
+  readonly name = 'etcd';
+  readonly capabilities: ReadonlySet<Capability>;
+  readonly knownDeviations: ReadonlyMap<string, string> = new Map();
+  private readonly managed: boolean;
+  /** Distinguishes this run's prefixes from keys an earlier run left on attached endpoints. */
+  private readonly runId = randomBytes(4).toString('hex');
+  private sessionCount = 0;
+  private main?: EtcdCluster;
+  private five?: Promise<EtcdCluster>;
+
+  constructor(private readonly opts: EtcdTargetOptions) {
+    this.managed = opts.endpoints === undefined || opts.endpoints.length === 0;
+    const caps: Capability[] = ['kv', 'kv.watch', 'kv.compaction', 'kv.snapshot'];
+    // Killing and restarting members needs processes we own; attached endpoints are someone else's.
+    if (this.managed) caps.push('kv.members', 'kv.members.5');
+    // 'net.partition' is not declared: all members are processes on 127.0.0.1 in one network
+    // namespace, so nothing can cut the traffic between two of them without per-member network
+    // namespaces or addresses plus firewall rules — root-only changes to the host, out of scope.
+    this.capabilities = new Set(caps);
+  }
+
+  async start(): Promise<void> {
+    if (!this.managed) {
+      const cluster = EtcdCluster.attach(this.opts.endpoints ?? [], this.opts.etcdctlBin);
+      await pollUntil(`etcd at ${cluster.endpoints().join(',')} to report a leader`,
+        async () => (await cluster.leader()) !== undefined, ATTACH_BUDGET_MS);
+      this.main = cluster;
+      return;
+    }
+    const etcdBin = this.opts.etcdBin ?? 'etcd';
+    if (!(await binaryAvailable(etcdBin))) {
+      throw new Error(`${etcdBin} not found: apt-get install etcd-server etcd-client`);
+    }
+    this.main = await EtcdCluster.start({ members: 3, ...this.binaries() });
+  }
+
+  async openSession(ctx: ScenarioContext): Promise<Session> {
+    const cluster = await this.clusterFor(ctx);
+    if (this.managed) await heal(cluster);
+    const prefix = `/kubespec/${this.runId}/${++this.sessionCount}-${slug(ctx.name)}/`;
+    const kv = new EtcdKv({ cluster, prefix });
+    const members = this.managed ? new EtcdMembers(cluster) : undefined;
+    const managed = this.managed;
+    return {
+      seed: ctx.seed,
+      waiter: createPollingWaiter(),
+      kv,
+      ...(members ? { members } : {}),
+      describe: () => ({ target: 'etcd', scenario: ctx.name, prefix, cluster: cluster.describe(), kv: kv.describe() }),
+      async close() {
+        await kv.close();
+        if (managed) await heal(cluster);
+      },
+    };
+  }
+
+  async stop(): Promise<void> {
+    const five = this.five;
+    this.five = undefined;
+    await Promise.all([this.main?.stop(), five?.then((c) => c.stop(), () => undefined)]);
+    this.main = undefined;
+  }
+
+  private async clusterFor(ctx: ScenarioContext): Promise<EtcdCluster> {
+    if (this.main === undefined) throw new Error('etcd target used before start()');
+    const wantsFive = ctx.tags.some((t) => t === '@members:5' || t === 'members:5');
+    if (!wantsFive || !this.managed) return this.main;
+    // Started once, on first need, then kept: five members cost ~1 s to start.
+    this.five ??= EtcdCluster.start({ members: 5, ...this.binaries() }).catch((err: unknown) => {
+      this.five = undefined; // let a later scenario try again rather than inherit this failure
+      throw err;
+    });
+    return this.five;
+  }
+
+  private binaries(): { etcdBin?: string; etcdctlBin?: string } {
+    return {
+      ...(this.opts.etcdBin ? { etcdBin: this.opts.etcdBin } : {}),
+      ...(this.opts.etcdctlBin ? { etcdctlBin: this.opts.etcdctlBin } : {}),
+    };
+  }
+}
+
+/** Restart whatever a scenario killed and wait until the members agree on a leader again. */
+async function heal(cluster: EtcdCluster): Promise<void> {
+  const dead = cluster.members().filter((m) => !m.alive);
+  if (dead.length === 0) return;
+  for (const m of dead) await cluster.restart(m.name);
+  await cluster.waitForLeader(HEAL_BUDGET_MS);
+}
+
+/** Scenario names become part of a key: keep them short and free of '/'. */
+function slug(name: string): string {
+  return name.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '').slice(0, 40) || 'scenario';
+}
+
+/** MembersFacet over a cluster this adapter started. Member ids are the etcd names e1..eN. */
+export class EtcdMembers implements MembersFacet {
+  constructor(private readonly cluster: EtcdCluster) {}
+
+  async list(): Promise<MemberInfo[]> {
+    const views = this.cluster.members();
+    const statuses = await Promise.all(views.map((m) => this.cluster.status(m.name)));
+    return views.map((m, i) => {
+      const s = statuses[i];
+      if (s === undefined) return { id: m.name, alive: m.alive };
+      // etcd 3.4's Status has no role; a member knowing no leader may be a candidate or a
+      // follower, so no role is claimed then.
+      const role = s.leaderId === '0' ? undefined : s.leaderId === s.memberId ? 'leader' as const : 'follower' as const;
+      return { id: m.name, alive: m.alive, ...(role ? { role } : {}), term: s.raftTerm };
+    });
+  }
+
+  leader(): Promise<string | undefined> {
+    return this.cluster.leader();
+  }
+
+  kill(id: string): Promise<void> {
+    return this.cluster.kill(id);
+  }
+
+  restart(id: string): Promise<void> {
+    return this.cluster.restart(id);
+  }
+}
