@@ -26,6 +26,14 @@ export const TARGETS: Record<string, TargetInfo> = {
       return createEtcdTarget(endpoints?.length ? { endpoints } : {});
     },
   },
+  kube: {
+    summary: 'any Kubernetes cluster given by a kubeconfig (--kubeconfig PATH, or $KUBECONFIG)',
+    async create(env) {
+      const { createKubeTarget } = await import('./kube/index.ts');
+      const kubeconfigPath = env.KUBESPEC_KUBECONFIG ?? env.KUBECONFIG ?? `${env.HOME ?? ''}/.kube/config`;
+      return createKubeTarget({ kubeconfigPath });
+    },
+  },
 };
 
 export function targetNames(): string[] {

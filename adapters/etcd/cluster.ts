@@ -19,7 +19,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { promisify } from 'node:util';
 import { Etcd3, type IOptions } from 'etcd3';
-import { HopelessWaitError, pollFor, pollUntil } from './waiter.ts';
+import { HopelessWaitError, pollFor, pollUntil } from '../polling-waiter.ts';
 
 const execFileAsync = promisify(execFile);
 

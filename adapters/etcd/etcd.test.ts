@@ -13,7 +13,7 @@ import { EtcdCluster, binaryAvailable } from './cluster.ts';
 import { EtcdKv, prefixRangeEnd } from './kv.ts';
 import { createEtcdTarget, parseEndpoints } from './index.ts';
 import { measureKv } from './measure.ts';
-import { pollUntil } from './waiter.ts';
+import { pollUntil } from '../polling-waiter.ts';
 
 const SKIP = 'etcd not installed: apt-get install etcd-server etcd-client';
 const haveEtcd = (await binaryAvailable('etcd')) && (await binaryAvailable('etcdctl'));

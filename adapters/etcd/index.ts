@@ -12,7 +12,7 @@ import type { Capability } from '../capabilities.ts';
 import type { MemberInfo, MembersFacet, ScenarioContext, Session, Target } from '../contract.ts';
 import { EtcdCluster, binaryAvailable } from './cluster.ts';
 import { EtcdKv } from './kv.ts';
-import { createPollingWaiter, pollUntil } from './waiter.ts';
+import { createPollingWaiter, pollUntil } from '../polling-waiter.ts';
 
 export { EtcdCluster } from './cluster.ts';
 export { EtcdKv } from './kv.ts';

@@ -19,7 +19,7 @@ import { Etcd3, type IHashKVResponse, type IKeyValue, type IWatchResponse, type 
 import { CompactedError } from '../contract.ts';
 import type { CompareAndSwap, KeyValue, KvEvent, KvFacet, KvWatch } from '../contract.ts';
 import { EtcdCluster } from './cluster.ts';
-import { pollUntil } from './waiter.ts';
+import { pollUntil } from '../polling-waiter.ts';
 
 const execFileAsync = promisify(execFile);
 

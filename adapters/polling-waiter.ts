@@ -1,12 +1,12 @@
 /**
- * Real-time waiting for the etcd adapter: poll a condition until it holds or the budget runs out.
+ * Real-time waiting for real targets (etcd, any Kubernetes cluster): poll a condition until it holds or the budget runs out.
  *
  * A real cluster has no virtual clock to drive, so every wait is a bounded poll. A condition that
  * throws counts as "not yet" (a member that is still starting refuses connections); the last error
  * is kept so that running out of budget says what was in the way.
  */
 import { setTimeout as delay } from 'node:timers/promises';
-import type { Waiter } from '../contract.ts';
+import type { Waiter } from './contract.ts';
 
 /** Often enough to see a Raft election (~1 s) promptly, rare enough not to load the members. */
 export const DEFAULT_POLL_INTERVAL_MS = 50;

@@ -1,0 +1,90 @@
+/**
+ * The `kube` target: any Kubernetes cluster given by a kubeconfig. Each scenario gets its own
+ * namespace, removed afterwards; waits are real-time polls within budgets; requests back off on
+ * 429/5xx. Capabilities are only what the public API offers: no compaction, no virtual time, no
+ * view of the store — scenarios needing those are reported not-applicable here.
+ */
+import https from 'node:https';
+import fs from 'node:fs';
+import { KubeConfig } from '@kubernetes/client-node';
+import type { Capability } from '../capabilities.ts';
+import type { KubeFacet, Session, Target } from '../contract.ts';
+import { createPollingWaiter } from '../polling-waiter.ts';
+import { KubeHttpClient, type Endpoint } from './http-client.ts';
+import { withBackoff } from './retry.ts';
+
+const CAPABILITIES: Capability[] = ['kube.api', 'kube.watch', 'kube.rbac', 'kubectl'];
+
+export interface KubeTargetOptions {
+  kubeconfigPath: string;
+}
+
+export function createKubeTarget(opts: KubeTargetOptions): Target {
+  let endpoint: Endpoint | undefined;
+  let sessions = 0;
+  return {
+    name: 'kube',
+    capabilities: new Set(CAPABILITIES),
+    knownDeviations: new Map(),
+    async start() {
+      endpoint = await endpointFrom(opts.kubeconfigPath);
+      await assertReachable(endpoint);
+    },
+    async openSession(ctx) {
+      if (!endpoint) throw new Error('the kube target was not started');
+      const namespace = `ks-${ctx.seed.toString(16)}-${process.pid.toString(36)}-${++sessions}`;
+      return openSession(endpoint, namespace, ctx.seed, opts.kubeconfigPath);
+    },
+    async stop() {},
+  };
+}
+
+/** Read the kubeconfig's current context with client-node, which knows every way to give credentials. */
+export async function endpointFrom(kubeconfigPath: string): Promise<Endpoint> {
+  if (!fs.existsSync(kubeconfigPath)) throw new Error(`no kubeconfig at ${kubeconfigPath}: pass --kubeconfig PATH or set KUBECONFIG`);
+  const config = new KubeConfig();
+  config.loadFromFile(kubeconfigPath);
+  const cluster = config.getCurrentCluster();
+  if (!cluster) throw new Error(`the kubeconfig ${kubeconfigPath} has no current cluster: set current-context`);
+  const tls: https.RequestOptions = { headers: {} };
+  await config.applyToHTTPSOptions(tls);
+  const authorization = (tls.headers as Record<string, string> | undefined)?.Authorization;
+  return {
+    server: cluster.server,
+    ca: tls.ca as string | Buffer | undefined,
+    cert: tls.cert as string | Buffer | undefined,
+    key: tls.key as string | Buffer | undefined,
+    token: authorization?.startsWith('Bearer ') ? authorization.slice('Bearer '.length) : undefined,
+    insecureSkipTlsVerify: cluster.skipTLSVerify,
+  };
+}
+
+async function assertReachable(endpoint: Endpoint): Promise<void> {
+  const client = new KubeHttpClient(endpoint);
+  try {
+    const res = await client.request({ method: 'GET', path: '/version' });
+    if (res.status !== 200) throw new Error(`GET /version answered ${res.status}: ${res.text.slice(0, 300)}`);
+  } catch (error) {
+    throw new Error(`cannot reach the cluster at ${endpoint.server}: ${(error as Error).message}`);
+  } finally {
+    client.close();
+  }
+}
+
+async function openSession(endpoint: Endpoint, namespace: string, seed: number, kubeconfigPath: string): Promise<Session> {
+  const client = new KubeHttpClient(endpoint);
+  const request: KubeFacet['request'] = (req) => withBackoff((r) => client.request(r), req);
+  const created = await request({ method: 'POST', path: '/api/v1/namespaces', body: { apiVersion: 'v1', kind: 'Namespace', metadata: { name: namespace } } });
+  if (created.status !== 201) throw new Error(`could not create namespace ${namespace}: ${created.status} ${created.text.slice(0, 300)}`);
+  return {
+    seed,
+    waiter: createPollingWaiter(),
+    kube: { namespace, request, watch: (path, o) => client.watch(path, o), kubeconfigPath },
+    describe: () => ({ server: endpoint.server, namespace }),
+    async close() {
+      // Namespace deletion finishes in the background on a real cluster; nothing waits for it.
+      await request({ method: 'DELETE', path: `/api/v1/namespaces/${namespace}` });
+      client.close();
+    },
+  };
+}
