@@ -27,7 +27,7 @@ export const CAPABILITIES = {
   'kube.storage': 'the keys the API server writes in its store are readable (/registry/...)',
   'kubectl': 'the real kubectl binary can be pointed at the target',
   // Cluster behaviour.
-  'cluster.controllers': 'the controller manager runs: deployment, replicaset, job, node, endpointslice, serviceaccount, namespace controllers',
+  'cluster.controllers': 'the controller manager runs: deployment, replicaset, job, ttl-after-finished, node (incl. taint-based eviction), endpointslice, serviceaccount, namespace, garbage-collector and clusterrole-aggregation controllers',
   'cluster.scheduler': 'the scheduler runs and binds pods',
   'cluster.nodes': 'nodes can be added, stopped (heartbeats cease) and restarted through the control API',
   'cluster.ha': 'several API servers, schedulers and controller managers run with leader election',

@@ -1,0 +1,55 @@
+@component:apiserver
+Feature: API Server — informers
+  Source: 000_1662d8c5cea2447f.txt § 控制平面 / API Server / Watch 机制 / Informer 机制
+
+  The notes' tip: client-go's Informer wraps Watch, a local cache (Indexer) and event dispatch
+  (EventHandler); every controller relies on informers to see changes, so that it does not send the
+  API server a flood of requests. A client-side library is seen from the server by its traffic:
+  one list, then one long watch from the list's resourceVersion, and no polling afterwards.
+
+  @pending
+  Rule: INFORMER-LIST-THEN-WATCH — an informer lists once, then watches from the list's resourceVersion
+    Source: 000_1662d8c5cea2447f.txt § 控制平面 / API Server / Watch 机制 / Informer 机制
+    Claim: The Informer encapsulates Watch: it fills its cache with a list and keeps it current with a
+      watch, so no change between the list and the watch is lost. (Newer client-go can stream the
+      initial list inside the watch instead, with sendInitialEvents=true; the scenario accepts both.)
+    Quote: "Informer 封装了 Watch + 本地缓存（Indexer）+ 事件分发（EventHandler）的完整流程。"
+
+    @requires:kube.api @requires:kube.audit @requires:cluster.controllers
+    Scenario: the controller manager's pod informer watches from exactly the resourceVersion its list returned
+      Given a cluster whose controller manager is stopped
+      And the request trace is recording
+      When the controller manager starts
+      Then within 30 s the controller manager has made at most one list of pods
+      And if it listed pods, its first pod watch asks for the resourceVersion that list returned
+      And if it did not list pods, its first pod watch sets "sendInitialEvents=true"
+      And 60 s after it started the controller manager holds exactly one open watch on pods
+
+  @pending
+  Rule: INFORMER-NO-POLLING — controllers read from their informer caches instead of polling the API server
+    Source: 000_1662d8c5cea2447f.txt § 控制平面 / API Server / Watch 机制 / Informer 机制
+    Claim: All controllers depend on informers to observe resources, avoiding large numbers of requests
+      to the API server.
+    Quote: "所有 Controller 内部都依赖 Informer 来感知资源变化，避免直接对 API Server 发起大量请求。"
+
+    @requires:kube.api @requires:kube.audit @requires:cluster.controllers @requires:clock.virtual
+    Scenario: a quiet cluster costs the controller manager no list requests
+      Given a cluster with the controllers running
+      And Deployment "app" exists with 3 replicas, all available
+      And the request trace is recording
+      When 10 minutes of virtual time pass with no changes
+      Then the request trace holds no list of pods, replicasets or deployments by the controller manager
+
+  @pending
+  Rule: INFORMER-EVENT-DISPATCH — an informer dispatches each change to its handlers as an add, update or delete
+    Source: 000_1662d8c5cea2447f.txt § 控制平面 / API Server / Watch 机制 / Informer 机制
+    Claim: The Informer's EventHandler dispatch turns the watch stream into add/update/delete callbacks,
+      which is how controllers react within moments to a change.
+    Quote: "事件分发（EventHandler）"
+
+    @requires:kube.api @requires:cluster.controllers
+    Scenario: deleting a ReplicaSet's pod is noticed and repaired promptly, without waiting for a resync
+      Given a cluster with the controllers running
+      And ReplicaSet "rs" exists with 2 replicas
+      When one pod of ReplicaSet "rs" is deleted
+      Then within 5 s ReplicaSet "rs" owns 2 pods again

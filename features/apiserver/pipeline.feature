@@ -1,0 +1,216 @@
+@component:apiserver
+Feature: API Server — the request pipeline
+  Source: 000_1662d8c5cea2447f.txt § 控制平面 / API Server / 请求处理链（Request Pipeline）
+
+  The notes draw the pipeline as a chain — Authentication → Authorization → Admission (Mutating →
+  Validating) → Schema Validation → etcd Write — and give a table of what each stage does and its
+  common implementations. Each stage's job is one rule; the order is its own rule.
+
+  Upstream disagrees with the notes on two points, both recorded as errata: object validation runs
+  *before* validating admission, not after it; and built-in types are validated by hand-written Go
+  validation (OpenAPI schemas validate custom resources), with field types checked while decoding.
+
+  @pending @erratum
+  Rule: PIPE-ORDER — authentication, authorization, mutating admission, object validation, validating admission, then the etcd write
+    Source: 000_1662d8c5cea2447f.txt § 控制平面 / API Server / 请求处理链（Request Pipeline）
+    Claim: A write request passes Authentication → Authorization → Admission (Mutating → Validating)
+      → Schema Validation → etcd Write, in that order.
+    Quote: "Admission Control（准入控制，Mutating → Validating） → Schema Validation（对象校验） → etcd Write（持久化）"
+    Upstream: object validation runs between mutating and validating admission. In
+      staging/src/k8s.io/apiserver/pkg/registry/generic/registry/store.go, Create calls
+      rest.BeforeCreate (which runs the type's strategy Validate) before createValidation (the
+      validating admission chain); the docs page "Dynamic Admission Control"
+      (kubernetes.io/docs/reference/access-authn-authz/extensible-admission-controllers/) says
+      validating webhooks run "after the incoming object is validated by the API server".
+
+    @requires:kube.api @requires:kube.authn
+    Scenario: a failed authentication ends the request even where authorization would allow anyone
+      Given an anonymous request for GET "/version" is answered 200
+      When a request with bearer token "not-a-real-token" asks for GET "/version"
+      Then the response status is 401
+
+    @requires:kube.api @requires:kube.admission
+    Scenario: an invalid object is refused by validation before any validating webhook is called
+      Given a validating webhook "observer" that admits every configmap create and records it
+      And a mutating webhook "labeller" that adds label "seen=yes" to every configmap create and records it
+      When ConfigMap "Bad_Name" is created
+      Then the response status is 422 with reason "Invalid"
+      And webhook "labeller" has recorded exactly 1 configmap create
+      And webhook "observer" has recorded exactly 0 configmap creates
+
+    @requires:kube.api @requires:kube.admission @requires:kube.storage
+    Scenario: an object refused by a validating webhook is never written to the store
+      Given a validating webhook "deny-all" that refuses every configmap create with message "no"
+      When ConfigMap "c1" is created
+      Then the response is refused with a message containing 'admission webhook "deny-all" denied the request'
+      And the store holds no key "/registry/configmaps/{ns}/c1"
+
+  @pending
+  Rule: PIPE-AUTHN-IDENTITY — authentication establishes who the caller is
+    Source: 000_1662d8c5cea2447f.txt § 控制平面 / API Server / 请求处理链（Request Pipeline）
+    Claim: The Authentication stage establishes "who you are"; a request whose credentials are not
+      accepted by any authenticator is refused with 401.
+    Quote: "Authentication | 确认“你是谁”"
+
+    @requires:kube.api @requires:kube.authn
+    Scenario: the identity established by authentication is the one the API reports back
+      When a request authenticated as user "alice" in group "dev" creates a SelfSubjectReview
+      Then the response status is 201
+      And the review's status.userInfo.username is "alice"
+      And the review's status.userInfo.groups contain "dev" and "system:authenticated"
+
+    @requires:kube.api @requires:kube.authn
+    Scenario: a bearer token nobody issued is answered 401
+      When a request with bearer token "not-a-real-token" lists pods in the scenario's namespace
+      Then the response status is 401 with reason "Unauthorized"
+
+  @pending
+  Rule: PIPE-AUTHN-X509 — a client certificate authenticates its Common Name as the user and its Organizations as groups
+    Source: 000_1662d8c5cea2447f.txt § 控制平面 / API Server / 请求处理链（Request Pipeline）
+    Claim: X.509 client certificates are one of the common authenticators.
+    Quote: "X.509 Client Cert、ServiceAccount Token、OIDC、Webhook Token"
+
+    @requires:kube.api @requires:kube.authn
+    Scenario: CN becomes the user name and O becomes a group
+      Given a client certificate signed by the cluster CA with CN "bob" and O "ops"
+      When a request with that certificate creates a SelfSubjectReview
+      Then the review's status.userInfo.username is "bob"
+      And the review's status.userInfo.groups contain "ops"
+
+  @pending
+  Rule: PIPE-AUTHN-SA-TOKEN — a service account token authenticates as system:serviceaccount:<namespace>:<name>
+    Source: 000_1662d8c5cea2447f.txt § 控制平面 / API Server / 请求处理链（Request Pipeline）
+    Claim: ServiceAccount tokens are one of the common authenticators.
+    Quote: "ServiceAccount Token"
+
+    @requires:kube.api @requires:kube.authn
+    Scenario: a token requested for a service account authenticates as that account
+      Given service account "robot" in the scenario's namespace
+      When a token is requested for service account "robot" through its token subresource
+      And a request with that token creates a SelfSubjectReview
+      Then the review's status.userInfo.username is "system:serviceaccount:{ns}:robot"
+      And the review's status.userInfo.groups contain "system:serviceaccounts" and "system:serviceaccounts:{ns}"
+
+  @untestable
+  Rule: PIPE-AUTHN-EXTERNAL — OIDC and webhook token authentication are also common authenticators
+    Source: 000_1662d8c5cea2447f.txt § 控制平面 / API Server / 请求处理链（Request Pipeline）
+    Claim: OIDC and Webhook Token authentication are common implementations of the Authentication stage.
+    Quote: "OIDC、Webhook Token"
+    Untestable: needs an external identity provider or token-review service, which no target in this suite runs.
+
+  @pending
+  Rule: PIPE-AUTHZ — authorization decides what an authenticated caller may do; a refusal is 403
+    Source: 000_1662d8c5cea2447f.txt § 控制平面 / API Server / 请求处理链（Request Pipeline）
+    Claim: The Authorization stage establishes "what you can do"; RBAC is the mainstream authorizer
+      (ABAC and Webhook exist too). An authenticated caller without permission is refused with 403.
+    Quote: "Authorization | 确认“你能做什么” | RBAC（主流）、ABAC、Webhook"
+
+    @requires:kube.api @requires:kube.rbac
+    Scenario: an authenticated user with no grants is answered 403, not 401
+      When "carol" lists pods in the scenario's namespace
+      Then the response status is 403 with reason "Forbidden"
+      And the response message names user "carol", verb "list" and resource "pods"
+
+    @requires:kube.api @requires:kube.rbac
+    Scenario: the authorizer's answer can be asked for without making the request
+      Given a Role "reader" in the scenario's namespace allowing "get,list" on "pods"
+      And a RoleBinding binding Role "reader" to user "carol"
+      When a SubjectAccessReview asks whether "carol" may "delete" "pods" in the scenario's namespace
+      Then the review's status.allowed is false
+      And a SubjectAccessReview asking whether "carol" may "list" "pods" in the scenario's namespace has status.allowed true
+
+  @pending
+  Rule: PIPE-MUTATING — mutating admission may change the object, e.g. inject a sidecar or set defaults
+    Source: 000_1662d8c5cea2447f.txt § 控制平面 / API Server / 请求处理链（Request Pipeline）
+    Claim: Mutating admission modifies objects (sidecar injection, default values); it is typically
+      implemented with a MutatingWebhookConfiguration.
+    Quote: "Mutating Admission | 修改对象（注入 sidecar、设置默认值） | MutatingWebhookConfiguration"
+
+    @requires:kube.api @requires:kube.admission
+    Scenario: a mutating webhook's patch is what gets stored
+      Given a mutating webhook "sidecar" that adds a container named "proxy" to every pod create
+      When Pod "web" is created with one container named "app"
+      Then the response status is 201
+      And Pod "web" as read back has containers "app" and "proxy" in that order
+
+    @requires:kube.api
+    Scenario: the built-in DefaultTolerationSeconds plugin sets default tolerations on every new pod
+      When Pod "web" is created with no tolerations
+      Then Pod "web" as read back tolerates "node.kubernetes.io/not-ready" with effect "NoExecute" for 300 s
+      And Pod "web" as read back tolerates "node.kubernetes.io/unreachable" with effect "NoExecute" for 300 s
+
+  @pending
+  Rule: PIPE-MUTATING-BEFORE-VALIDATING — validating admission sees the object after every mutation
+    Source: 000_1662d8c5cea2447f.txt § 控制平面 / API Server / 请求处理链（Request Pipeline）
+    Claim: Within admission, the mutating phase runs before the validating phase.
+    Quote: "Admission Control（准入控制，Mutating → Validating）"
+
+    @requires:kube.api @requires:kube.admission
+    Scenario: a validating webhook sees the label a mutating webhook added
+      Given a mutating webhook "labeller" that adds label "seen=yes" to every configmap create and records it
+      And a validating webhook "observer" that admits every configmap create and records it
+      When ConfigMap "c1" is created
+      Then the configmap recorded by webhook "observer" has label "seen=yes"
+
+  @pending
+  Rule: PIPE-VALIDATING — validating admission refuses objects that break policy, e.g. resource quotas
+    Source: 000_1662d8c5cea2447f.txt § 控制平面 / API Server / 请求处理链（Request Pipeline）
+    Claim: Validating admission rejects illegal objects (resource quota, policy checks), implemented e.g.
+      by ValidatingAdmissionPolicy or OPA/Gatekeeper. It may refuse but never modify.
+    Quote: "Validating Admission | 拒绝非法对象（资源限额、策略校验） | ValidatingAdmissionPolicy、OPA/Gatekeeper"
+
+    @requires:kube.api
+    Scenario: a ResourceQuota refuses the object that would exceed it
+      Given a ResourceQuota "q" in the scenario's namespace limiting "configmaps" to 2
+      And ConfigMaps "a" and "b" exist
+      When ConfigMap "c" is created
+      Then the response status is 403 with reason "Forbidden"
+      And the response message contains "exceeded quota"
+      And ConfigMap "c" does not exist
+
+    @requires:kube.api
+    Scenario: a ValidatingAdmissionPolicy written in CEL refuses a non-conforming object
+      Given a ValidatingAdmissionPolicy "max-replicas" bound to the scenario's namespace with expression "object.spec.replicas <= 5"
+      When Deployment "big" is created with 6 replicas
+      Then the response is refused with a message containing "max-replicas"
+      And Deployment "big" does not exist
+
+  @pending @erratum
+  Rule: PIPE-SCHEMA-VALIDATION — malformed field types are refused 400 while decoding; missing or invalid fields are refused 422 Invalid
+    Source: 000_1662d8c5cea2447f.txt § 控制平面 / API Server / 请求处理链（Request Pipeline）
+    Claim: Schema Validation checks field types and required fields against the built-in OpenAPI schema.
+    Quote: "Schema Validation | 校验字段类型与必填项 | 内置 OpenAPI Schema"
+    Upstream: built-in types are not validated against OpenAPI: field types are checked when the body is
+      decoded (400 BadRequest), and required/semantic checks are hand-written per type
+      (pkg/apis/core/validation/validation.go, pkg/apis/apps/validation/validation.go) and answered
+      422 Invalid with one cause per field. OpenAPI v3 schemas validate custom resources
+      (staging/src/k8s.io/apiextensions-apiserver) and drive kubectl/fieldValidation checks of unknown fields.
+
+    @requires:kube.api
+    Scenario: a pod without containers is refused 422 Invalid, naming the field
+      When Pod "empty" is created with no containers
+      Then the response status is 422 with reason "Invalid"
+      And the response details list a cause for field "spec.containers" of type "FieldValueRequired"
+
+    @requires:kube.api
+    Scenario: a string where an integer belongs is refused 400 before validation
+      When Deployment "typo" is created with body field "spec.replicas" set to the string "three"
+      Then the response status is 400 with reason "BadRequest"
+
+  @pending
+  Rule: PIPE-PERSIST-LAST — only a request that passed every stage is written to etcd
+    Source: 000_1662d8c5cea2447f.txt § 控制平面 / API Server / 请求处理链（Request Pipeline）
+    Claim: The etcd write (persistence) is the last stage; a request refused at any earlier stage leaves the store untouched.
+    Quote: "→ etcd Write（持久化）"
+
+    @requires:kube.api @requires:kube.rbac @requires:kube.storage
+    Scenario: a request refused by authorization writes nothing
+      When "carol" creates ConfigMap "c1"
+      Then the response status is 403 with reason "Forbidden"
+      And the store holds no key "/registry/configmaps/{ns}/c1"
+
+    @requires:kube.api @requires:kube.storage
+    Scenario: an accepted create is in the store when the response arrives
+      When ConfigMap "c1" is created
+      Then the response status is 201
+      And the store holds key "/registry/configmaps/{ns}/c1"

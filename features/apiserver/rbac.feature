@@ -1,0 +1,127 @@
+@component:apiserver
+Feature: API Server — RBAC's three core concepts
+  Source: 000_1662d8c5cea2447f.txt § 控制平面 / API Server / 请求处理链（Request Pipeline）/ RBAC 的三个核心概念
+
+  The notes' info box names three RBAC concepts: roles (a set of verb + resource permissions, namespaced
+  or cluster-wide), bindings (attach a role to a User, Group or ServiceAccount), and aggregated
+  ClusterRoles (merge roles selected by label, so permissions grow without editing the original role).
+  Each subject kind is its own rule, because each is matched differently.
+
+  @pending
+  Rule: RBAC-ROLE — a Role grants exactly the listed verbs on the listed resources in its namespace
+    Source: 000_1662d8c5cea2447f.txt § 控制平面 / API Server / 请求处理链（Request Pipeline）/ RBAC 的三个核心概念
+    Claim: A Role defines a set of permissions, each a verb plus a resource; anything not listed is denied.
+    Quote: "Role / ClusterRole：定义一组权限（动词 + 资源）。"
+
+    @requires:kube.api @requires:kube.rbac
+    Scenario: a read-only role allows list but not delete
+      Given a Role "reader" in the scenario's namespace allowing "get,list" on "pods"
+      And a RoleBinding binding Role "reader" to user "dave"
+      When "dave" lists pods in the scenario's namespace
+      Then the response status is 200
+      When "dave" deletes Pod "anything" in the scenario's namespace
+      Then the response status is 403 with reason "Forbidden"
+
+    @requires:kube.api @requires:kube.rbac
+    Scenario: a Role grants nothing outside its namespace
+      Given Namespace "other-{ns}" exists
+      And a Role "reader" in the scenario's namespace allowing "get,list" on "pods"
+      And a RoleBinding binding Role "reader" to user "dave"
+      When "dave" lists pods in Namespace "other-{ns}"
+      Then the response status is 403 with reason "Forbidden"
+
+  @pending
+  Rule: RBAC-CLUSTERROLE — a ClusterRole bound by a ClusterRoleBinding grants its permissions in every namespace
+    Source: 000_1662d8c5cea2447f.txt § 控制平面 / API Server / 请求处理链（Request Pipeline）/ RBAC 的三个核心概念
+    Claim: ClusterRole is the cluster-scoped form of Role; ClusterRoleBinding binds it cluster-wide.
+    Quote: "RoleBinding / ClusterRoleBinding：将 Role 绑定到 Subject"
+
+    @requires:kube.api @requires:kube.rbac
+    Scenario: a cluster-wide binding reaches every namespace and cluster-scoped resources
+      Given Namespace "other-{ns}" exists
+      And a ClusterRole "node-and-pod-reader-{ns}" allowing "list" on "pods,nodes"
+      And a ClusterRoleBinding binding ClusterRole "node-and-pod-reader-{ns}" to user "erin"
+      When "erin" lists pods in Namespace "other-{ns}"
+      Then the response status is 200
+      When "erin" lists nodes
+      Then the response status is 200
+
+    @requires:kube.api @requires:kube.rbac
+    Scenario: a ClusterRole bound by a RoleBinding is confined to that binding's namespace
+      Given Namespace "other-{ns}" exists
+      And a ClusterRole "pod-reader-{ns}" allowing "list" on "pods"
+      And a RoleBinding in the scenario's namespace binding ClusterRole "pod-reader-{ns}" to user "erin"
+      When "erin" lists pods in the scenario's namespace
+      Then the response status is 200
+      When "erin" lists pods in Namespace "other-{ns}"
+      Then the response status is 403 with reason "Forbidden"
+
+  @pending
+  Rule: RBAC-SUBJECT-USER — a binding whose subject is a User applies to requests authenticated as that user name
+    Source: 000_1662d8c5cea2447f.txt § 控制平面 / API Server / 请求处理链（Request Pipeline）/ RBAC 的三个核心概念
+    Claim: A binding attaches a role to a Subject of kind User.
+    Quote: "将 Role 绑定到 Subject（User、Group、ServiceAccount）"
+
+    @requires:kube.api @requires:kube.rbac
+    Scenario: only the named user gains the permission
+      Given a Role "reader" in the scenario's namespace allowing "list" on "configmaps"
+      And a RoleBinding binding Role "reader" to user "frank"
+      When "frank" lists ConfigMaps in the scenario's namespace
+      Then the response status is 200
+      When "frankie" lists ConfigMaps in the scenario's namespace
+      Then the response status is 403 with reason "Forbidden"
+
+  @pending
+  Rule: RBAC-SUBJECT-GROUP — a binding whose subject is a Group applies to every user in that group
+    Source: 000_1662d8c5cea2447f.txt § 控制平面 / API Server / 请求处理链（Request Pipeline）/ RBAC 的三个核心概念
+    Claim: A binding attaches a role to a Subject of kind Group.
+    Quote: "将 Role 绑定到 Subject（User、Group、ServiceAccount）"
+
+    @requires:kube.api @requires:kube.rbac
+    Scenario: membership in the group is what grants access
+      Given a Role "reader" in the scenario's namespace allowing "list" on "configmaps"
+      And a RoleBinding binding Role "reader" to group "auditors"
+      When "gina" in group "auditors" lists ConfigMaps in the scenario's namespace
+      Then the response status is 200
+      When "gina" in group "developers" lists ConfigMaps in the scenario's namespace
+      Then the response status is 403 with reason "Forbidden"
+
+  @pending
+  Rule: RBAC-SUBJECT-SERVICEACCOUNT — a binding whose subject is a ServiceAccount applies to that account only
+    Source: 000_1662d8c5cea2447f.txt § 控制平面 / API Server / 请求处理链（Request Pipeline）/ RBAC 的三个核心概念
+    Claim: A binding attaches a role to a Subject of kind ServiceAccount (namespace + name).
+    Quote: "将 Role 绑定到 Subject（User、Group、ServiceAccount）"
+
+    @requires:kube.api @requires:kube.rbac
+    Scenario: the bound account may act; another account in the same namespace may not
+      Given service accounts "builder" and "other" in the scenario's namespace
+      And a Role "reader" in the scenario's namespace allowing "list" on "configmaps"
+      And a RoleBinding binding Role "reader" to service account "builder"
+      When "system:serviceaccount:{ns}:builder" lists ConfigMaps in the scenario's namespace
+      Then the response status is 200
+      When "system:serviceaccount:{ns}:other" lists ConfigMaps in the scenario's namespace
+      Then the response status is 403 with reason "Forbidden"
+
+  @pending
+  Rule: RBAC-AGGREGATION — an aggregated ClusterRole gains the rules of every ClusterRole its label selector matches
+    Source: 000_1662d8c5cea2447f.txt § 控制平面 / API Server / 请求处理链（Request Pipeline）/ RBAC 的三个核心概念
+    Claim: An aggregated ClusterRole merges several ClusterRoles through a label selector, so permissions
+      can be extended without modifying the original role.
+    Quote: "聚合 ClusterRole：通过 Label Selector 合并多个 ClusterRole，扩展权限时无需修改原角色。"
+
+    @requires:kube.api @requires:kube.rbac @requires:cluster.controllers
+    Scenario: labelling a new ClusterRole extends the aggregate without editing it
+      Given a cluster with the controllers running
+      And a ClusterRole "monitoring-{ns}" with an aggregationRule selecting label "rbac.example.com/aggregate-to-monitoring-{ns}=true"
+      And a ClusterRoleBinding binding ClusterRole "monitoring-{ns}" to user "hank"
+      When a ClusterRole "endpoints-reader-{ns}" allowing "list" on "endpoints" is created with label "rbac.example.com/aggregate-to-monitoring-{ns}=true"
+      Then within 10 s ClusterRole "monitoring-{ns}" lists a rule allowing "list" on "endpoints"
+      And "hank" listing endpoints in the scenario's namespace is answered 200
+      And ClusterRole "endpoints-reader-{ns}" is unchanged
+
+    @requires:kube.api @requires:kube.rbac @requires:cluster.controllers
+    Scenario: rules written by hand into an aggregated ClusterRole are overwritten
+      Given a cluster with the controllers running
+      And a ClusterRole "monitoring-{ns}" with an aggregationRule selecting label "rbac.example.com/aggregate-to-monitoring-{ns}=true"
+      When ClusterRole "monitoring-{ns}" is updated to list a rule allowing "delete" on "pods"
+      Then within 10 s ClusterRole "monitoring-{ns}" lists no rule allowing "delete" on "pods"

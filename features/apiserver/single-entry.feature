@@ -1,0 +1,77 @@
+@component:apiserver
+Feature: API Server — the single entry point, and why
+  Source: 000_1662d8c5cea2447f.txt § 控制平面 / API Server / 为什么这样设计？
+
+  The notes open the API Server section with one architectural claim: every component talks to the
+  API Server and nothing else touches etcd. They then give three reasons. Each reason that has an
+  observable consequence is read as a rule with a scenario; the reason that is only a design intent
+  (a replaceable storage backend) is recorded as untestable.
+
+  The scenarios observe the claim from the outside: the request trace (`kube.audit`) shows who made
+  which request, and the store (`kube.storage`) shows what was written.
+
+  @pending
+  Rule: API-SINGLE-ENTRY — kubectl, kubelet, scheduler and controller manager talk only to the API server
+    Source: 000_1662d8c5cea2447f.txt § 控制平面 / API Server
+    Claim: Every component (kubectl, kubelet, Controller Manager, Scheduler) communicates only with the
+      API server; none of them operates on etcd directly.
+    Quote: "所有组件——kubectl、kubelet、Controller Manager、Scheduler——都只和 API Server 通信，绝不直接操作 etcd。"
+
+    @requires:kube.api @requires:kube.audit @requires:cluster.scheduler
+    Scenario: the scheduler records its decision through the API server's binding subresource
+      Given a cluster with nodes "n1" and "n2", each with 4 CPU and 8Gi memory
+      And the request trace is recording
+      When Pod "web" is created requesting 100m CPU
+      Then within 10 s Pod "web" is bound to a node
+      And the request trace holds a POST to "/api/v1/namespaces/{ns}/pods/web/binding" made by user "system:kube-scheduler"
+
+    @requires:kube.api @requires:kube.audit @requires:cluster.controllers
+    Scenario: the controller manager creates ReplicaSets through the API server
+      Given a cluster with the controllers running
+      And the request trace is recording
+      When Deployment "app" is created with 2 replicas
+      Then within 10 s the request trace holds a POST to "/apis/apps/v1/namespaces/{ns}/replicasets" made by a user whose name starts with "system:"
+
+  @pending
+  Rule: API-UNIFIED-AUTH — every request, whoever sends it, passes the same authentication, authorization and admission chain
+    Source: 000_1662d8c5cea2447f.txt § 控制平面 / API Server / 为什么这样设计？
+    Claim: All requests go through one authentication/authorization/admission chain, so components do not
+      implement security logic themselves; a component's service account gets no more than RBAC grants it.
+    Quote: "所有请求经过同一套认证/授权/准入链，避免各组件自行实现安全逻辑。"
+
+    @requires:kube.api @requires:kube.rbac
+    Scenario: a service account with no bindings is refused like any other user
+      Given service account "robot" in the scenario's namespace with no role bindings
+      When "system:serviceaccount:{ns}:robot" lists pods in the scenario's namespace
+      Then the response status is 403 with reason "Forbidden"
+
+    @requires:kube.api @requires:kube.admission
+    Scenario: a validating webhook sees requests from a controller just as it sees requests from kubectl users
+      Given a cluster with the controllers running
+      And a validating webhook "count-pods" that admits every pod create and records it
+      When Deployment "app" is created with 2 replicas
+      Then within 10 s webhook "count-pods" has recorded exactly 2 pod creates
+
+  @untestable
+  Rule: API-STORAGE-DECOUPLED — the API server is a proxy over etcd, so the storage engine could in theory be replaced
+    Source: 000_1662d8c5cea2447f.txt § 控制平面 / API Server / 为什么这样设计？
+    Claim: Because the API server is the proxy layer in front of etcd, the backend storage engine is
+      replaceable (in theory) without upper-layer components noticing.
+    Quote: "API Server 作为 etcd 的代理层，后端存储引擎可替换（理论层面），上层组件无需感知。"
+    Untestable: a design intent ("in theory"); no scenario on one target can show that another backend would work.
+
+  @pending
+  Rule: API-OBSERVABILITY — a single entry point lets audit logging cover every request
+    Source: 000_1662d8c5cea2447f.txt § 控制平面 / API Server / 为什么这样设计？
+    Claim: Because all traffic enters through the API server, cross-cutting concerns such as audit logs
+      and rate limiting are governed in one place: every request appears in the audit trail.
+    Quote: "集中入口便于审计日志、请求速率限制等横向关注点的统一治理。"
+
+    @requires:kube.api @requires:kube.audit
+    Scenario: every request, allowed or refused, leaves exactly one completed entry in the request trace
+      Given the request trace is recording
+      When ConfigMap "a" is created
+      And the client gets ConfigMap "missing"
+      And the client deletes ConfigMap "a"
+      Then the request trace holds exactly 3 completed entries made by the scenario's client
+      And their response codes are 201, 404 and 200 in that order

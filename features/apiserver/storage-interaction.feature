@@ -1,0 +1,89 @@
+@component:apiserver
+Feature: API Server — how it uses etcd
+  Source: 000_1662d8c5cea2447f.txt § 控制平面 / API Server / 与 etcd 的交互
+
+  Three claims: the API server is the only writer to etcd; other components read through the API
+  server, which keeps a cache (the watch cache) in front of etcd; and consistency comes from etcd's
+  MVCC — resourceVersion is compared on update, so concurrent writers conflict instead of overwriting
+  each other (optimistic concurrency).
+
+  @pending
+  Rule: API-ONLY-WRITER — every object in the store was put there by the API server handling a request
+    Source: 000_1662d8c5cea2447f.txt § 控制平面 / API Server / 与 etcd 的交互
+    Claim: The API server is the only component that writes to etcd.
+    Quote: "写操作：API Server 是唯一向 etcd 写入数据的组件。"
+
+    @requires:kube.api @requires:kube.audit @requires:kube.storage @requires:cluster.controllers
+    Scenario: each pod the controllers create is preceded by a create request in the request trace
+      Given a cluster with the controllers running
+      And the request trace is recording
+      When Deployment "app" is created with 3 replicas
+      Then within 10 s the store holds 3 keys under "/registry/pods/{ns}/"
+      And for each of those keys the request trace holds a completed POST creating that pod, answered 201
+
+  @pending
+  Rule: API-READ-THROUGH — the scheduler and controller manager read cluster state from the API server, not from etcd
+    Source: 000_1662d8c5cea2447f.txt § 控制平面 / API Server / 与 etcd 的交互
+    Claim: Other components (Scheduler, Controller Manager) read through the API server.
+    Quote: "读操作：其他组件（Scheduler、Controller Manager）通过 API Server 读取"
+
+    @requires:kube.api @requires:kube.audit @requires:cluster.scheduler
+    Scenario: the scheduler learns of new pods through a watch on the API server
+      Given a cluster whose scheduler is stopped
+      And the request trace is recording
+      When the scheduler starts
+      Then within 30 s the request trace holds a watch of pods by user "system:kube-scheduler"
+      And a watch of nodes by user "system:kube-scheduler"
+
+  @pending
+  Rule: API-CACHE-CONSISTENT — reads served by the API server's cache never return state older than a write the reader already saw complete
+    Source: 000_1662d8c5cea2447f.txt § 控制平面 / API Server / 与 etcd 的交互
+    Claim: The API server has an "apiserver cache" layer that speeds up reads. A read that names no
+      resourceVersion is still a consistent read: the cache is only a speed-up, never a source of
+      stale answers for such a read.
+    Quote: "API Server 内部有 apiserver cache 层优化读性能。"
+
+    @requires:kube.api
+    Scenario: a list made right after a create includes the created object
+      When ConfigMap "fresh" is created and its resourceVersion is noted as "R"
+      And the client immediately lists ConfigMaps in the scenario's namespace without a resourceVersion
+      Then the list contains ConfigMap "fresh"
+      And the list's resourceVersion is at least "R"
+
+    @requires:kube.api
+    Scenario: a get made right after an update returns the update
+      Given a ConfigMap "c" exists with data "v=1"
+      When ConfigMap "c" is updated to data "v=2"
+      And the client immediately gets ConfigMap "c"
+      Then its data "v" is "2"
+
+  @pending
+  Rule: API-OPTIMISTIC-CONCURRENCY — an update carrying a stale resourceVersion is refused 409 Conflict and changes nothing
+    Source: 000_1662d8c5cea2447f.txt § 控制平面 / API Server / 与 etcd 的交互
+    Claim: The API server uses etcd's MVCC for optimistic concurrency control, detecting conflicts
+      through the resourceVersion field.
+    Quote: "API Server 使用 etcd 的 MVCC（Multi-Version Concurrency Control）实现乐观并发控制，通过 resourceVersion 字段做冲突检测。"
+
+    @requires:kube.api
+    Scenario: the second of two writers working from the same version loses
+      Given a ConfigMap "c" exists with data "v=1"
+      And the resourceVersion of ConfigMap "c" is noted as "R"
+      When writer A updates ConfigMap "c" to data "v=A" with resourceVersion "R"
+      And writer B updates ConfigMap "c" to data "v=B" with resourceVersion "R"
+      Then writer A's response status is 200
+      And writer B's response status is 409 with reason "Conflict"
+      And ConfigMap "c" has data "v=A"
+
+    @requires:kube.api
+    Scenario: ten concurrent updates from the same version — exactly one succeeds
+      Given a ConfigMap "c" exists with data "v=0"
+      And the resourceVersion of ConfigMap "c" is noted as "R"
+      When 10 writers concurrently update ConfigMap "c" to data "v=<writer>" with resourceVersion "R"
+      Then exactly 1 response has status 200 and 9 have status 409
+      And ConfigMap "c" has the data of the writer that got 200
+
+    @requires:kube.api
+    Scenario: an update without a resourceVersion is not checked
+      Given a ConfigMap "c" exists with data "v=1"
+      When ConfigMap "c" is updated to data "v=2" with no resourceVersion in the body
+      Then the response status is 200

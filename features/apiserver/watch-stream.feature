@@ -1,0 +1,63 @@
+@component:apiserver
+Feature: API Server — the watch stream
+  Source: 000_1662d8c5cea2447f.txt § 控制平面 / API Server / Watch 机制
+
+  The notes describe watch as a long-lived request that replaces repeated listing: the client sends
+  `GET /api/v1/pods?watch=true&resourceVersion=12345`, and the API server pushes the changes it takes
+  from etcd's watch stream over HTTP chunked transfer (or an HTTP/2 stream). The 410 Gone answer for a
+  compacted resourceVersion is WATCH-410, in watch.feature; the rules here are the rest of the section.
+
+  @pending
+  Rule: WATCH-FROM-RESOURCEVERSION — a watch from resourceVersion N delivers every change after N, and none at or before it
+    Source: 000_1662d8c5cea2447f.txt § 控制平面 / API Server / Watch 机制
+    Claim: A client watches with `?watch=true&resourceVersion=N` and receives the changes after N instead
+      of polling with repeated lists.
+    Quote: "客户端发送 GET /api/v1/pods?watch=true&resourceVersion=12345。"
+
+    @requires:kube.api @requires:kube.watch
+    Scenario: changes made before the watch began are replayed from the given resourceVersion
+      Given a ConfigMap "a" exists
+      And the resourceVersion of ConfigMap "a" is noted as "r1"
+      And a ConfigMap "b" exists
+      And the ConfigMap "a" is updated 2 times
+      When a client watches ConfigMaps from resourceVersion "r1"
+      Then within 5 s the watch delivers exactly: ADDED "b", MODIFIED "a", MODIFIED "a"
+      And no event carries a resourceVersion at or below "r1"
+
+    @requires:kube.api @requires:kube.watch
+    Scenario: a watch stays open and delivers later changes as they happen
+      Given a client watches ConfigMaps from the current resourceVersion
+      When ConfigMap "c" is created
+      And the client deletes ConfigMap "c"
+      Then within 5 s the watch delivers exactly: ADDED "c", DELETED "c"
+      And the watch has not ended
+
+  @pending
+  Rule: WATCH-EVENT-ORDER — events arrive in the order of their resourceVersions, which strictly increase
+    Source: 000_1662d8c5cea2447f.txt § 控制平面 / API Server / Watch 机制
+    Claim: The API server takes change events from etcd's watch stream, so each watch sees the changes in
+      commit order.
+    Quote: "API Server 从 etcd 的 Watch 流中获取变更事件"
+
+    @requires:kube.api @requires:kube.watch
+    Scenario: twenty updates to one object arrive in order
+      Given a ConfigMap "counter" exists with data "n=0"
+      And a client watches ConfigMaps from the current resourceVersion
+      When ConfigMap "counter" is updated 20 times, setting "n" to 1, 2, … 20
+      Then within 5 s the watch delivers 20 MODIFIED events whose "n" values are 1 to 20 in order
+      And their resourceVersions strictly increase as integers
+
+  @pending
+  Rule: WATCH-CHUNKED-STREAM — one HTTP response carries the events as newline-delimited JSON over chunked transfer
+    Source: 000_1662d8c5cea2447f.txt § 控制平面 / API Server / Watch 机制
+    Claim: Events are serialized and pushed to the client over HTTP chunked transfer encoding (HTTP/1.1)
+      or an HTTP/2 stream, one response for many events.
+    Quote: "经序列化后通过 HTTP chunked transfer / HTTP/2 stream 推送给客户端。"
+
+    @requires:kube.api @requires:kube.watch
+    Scenario: a watch over HTTP/1.1 is a chunked response of {"type","object"} lines
+      When the client opens GET "/api/v1/namespaces/{ns}/configmaps?watch=true" over HTTP/1.1
+      And ConfigMaps "x" and "y" are created
+      Then the watch response status is 200 with header "Transfer-Encoding: chunked"
+      And within 5 s the response body holds 2 lines, each a JSON object with keys "type" and "object"
+      And the response has not ended

@@ -1,0 +1,170 @@
+@component:controllers
+Feature: Controller Manager — the Node controller
+  Source: 000_1662d8c5cea2447f.txt § 控制平面 / Controller Manager / 常见控制器详解 / Node Controller
+
+  The node (lifecycle) controller watches node health. The notes give its timeline — Ready turns
+  Unknown after 40 s without heartbeats, and after `--pod-eviction-timeout` (5 min) every pod is
+  evicted and rescheduled — and a table of node conditions. Upstream has moved on: the grace period is
+  50 s since v1.32, heartbeats are Lease renewals as well as NodeStatus updates, and eviction is
+  taint-based (the flag was removed in v1.27): a NoExecute taint, tolerated by every pod for 300 s by
+  default, so DaemonSet pods and pods with their own tolerations stay.
+
+  The scenarios use nodes registered through the API with no kubelet behind them, so the test decides
+  when heartbeats stop (`cluster.nodes`), and a virtual clock.
+
+  @pending @erratum
+  Rule: NODE-HEARTBEAT — a node is healthy while its kubelet keeps renewing its Lease, even if NodeStatus is not rewritten
+    Source: 000_1662d8c5cea2447f.txt § 控制平面 / Controller Manager / 常见控制器详解 / Node Controller
+    Claim: The Node controller monitors each node's health through the NodeStatus reported by the kubelet.
+    Quote: "监控每个 Node 的健康状态（通过 kubelet 上报的 NodeStatus）。"
+    Upstream: since v1.17 (KEP-589, node heartbeats) the kubelet's heartbeat is the renewal of its Lease in
+      namespace kube-node-lease, every 10 s; NodeStatus is rewritten only on change or every 5 min
+      (nodeStatusReportFrequency). The node lifecycle controller counts either as a sign of life
+      (tryUpdateNodeHealth in pkg/controller/nodelifecycle/node_lifecycle_controller.go).
+
+    @requires:kube.api @requires:cluster.controllers @requires:cluster.nodes @requires:clock.virtual
+    Scenario: lease renewals alone keep a node Ready
+      Given a cluster with the controllers running
+      And Node "n1" registered through the API with condition Ready=True and no kubelet behind it
+      When the test renews the Lease "n1" in Namespace "kube-node-lease" every 10 s of virtual time, and never updates the node's status
+      And 3 minutes of virtual time pass
+      Then Node "n1" has condition Ready=True
+      And Node "n1" has no taint "node.kubernetes.io/unreachable"
+
+  @pending @erratum
+  Rule: NODE-READY-UNKNOWN — a node silent for longer than the grace period (50 s) has its Ready condition set to Unknown
+    Source: 000_1662d8c5cea2447f.txt § 控制平面 / Controller Manager / 常见控制器详解 / Node Controller
+    Claim: When no heartbeat arrives for 40 s (default), the node's Ready condition becomes Unknown and
+      the node is marked NodeNotReady.
+    Quote: "当 Node 的 Ready 条件变为 Unknown（默认 40 秒未收到心跳）时，标记为 NodeNotReady。"
+    Upstream: the default --node-monitor-grace-period is 50 s since v1.32 (kubernetes/kubernetes#126287;
+      pkg/controller/nodelifecycle/config/v1alpha1/defaults.go; it was 40 s before). The controller then
+      sets every condition to Unknown with reason "NodeStatusUnknown" and message "Kubelet stopped posting
+      node status.", records a "NodeNotReady" event, and taints the node node.kubernetes.io/unreachable:NoExecute.
+
+    @requires:kube.api @requires:cluster.controllers @requires:cluster.nodes @requires:clock.virtual
+    Scenario: 45 s of silence is not enough; 50 s plus a monitor period or two is
+      Given a cluster with the controllers running
+      And Node "n1" registered through the API with condition Ready=True and no kubelet behind it
+      When its last heartbeat is at virtual time T and no further heartbeat comes
+      Then at T + 45 s Node "n1" still has condition Ready=True
+      And by T + 60 s Node "n1" has condition Ready=Unknown with reason "NodeStatusUnknown"
+      And Node "n1" has taint "node.kubernetes.io/unreachable" with effect "NoExecute"
+
+    @requires:kube.api @requires:cluster.controllers @requires:cluster.nodes @requires:clock.virtual
+    Scenario: a node that reports Ready=False is tainted not-ready, not unreachable
+      Given a cluster with the controllers running
+      And Node "n1" registered through the API with condition Ready=True and no kubelet behind it
+      When the test updates Node "n1"'s status to condition Ready=False and keeps renewing its Lease
+      Then within 10 s of virtual time Node "n1" has taint "node.kubernetes.io/not-ready" with effect "NoExecute"
+
+  @pending @erratum
+  Rule: NODE-EVICTION — pods on an unreachable node are evicted when their toleration of the NoExecute taint runs out (300 s by default)
+    Source: 000_1662d8c5cea2447f.txt § 控制平面 / Controller Manager / 常见控制器详解 / Node Controller
+    Claim: After --pod-eviction-timeout (default 5 minutes), all pods on the node are evicted, which
+      triggers rescheduling.
+    Quote: "经过 --pod-eviction-timeout（默认 5 分钟）后，驱逐该节点上的所有 Pod，触发 Scheduler 重新调度。"
+    Upstream: --pod-eviction-timeout was deprecated in v1.26 and removed in v1.27
+      (kubernetes/kubernetes#115840); eviction is taint-based. The DefaultTolerationSeconds admission plugin
+      (plugin/pkg/admission/defaulttolerationseconds) gives every pod tolerations of
+      node.kubernetes.io/not-ready and node.kubernetes.io/unreachable (NoExecute) for 300 s, and the taint
+      eviction controller deletes a pod when its toleration expires. Pods with their own tolerations
+      (e.g. DaemonSet pods, which tolerate these taints indefinitely) are not evicted — not "all pods".
+      Docs: kubernetes.io/docs/concepts/scheduling-eviction/taint-and-toleration/#taint-based-evictions.
+
+    @requires:kube.api @requires:cluster.controllers @requires:cluster.nodes @requires:clock.virtual
+    Scenario: an ordinary pod goes 300 s after the taint, not before
+      Given a cluster with the controllers running
+      And Node "n1" registered through the API with condition Ready=True and no kubelet behind it
+      And Pod "web" is on Node "n1" with the default tolerations
+      When heartbeats from Node "n1" stop
+      And Node "n1" is tainted "node.kubernetes.io/unreachable:NoExecute" at virtual time U
+      Then at U + 290 s Pod "web" is not marked for deletion
+      And by U + 310 s Pod "web" is marked for deletion
+
+    @requires:kube.api @requires:cluster.controllers @requires:cluster.nodes @requires:clock.virtual
+    Scenario: a pod that tolerates unreachable indefinitely is not evicted
+      Given a cluster with the controllers running
+      And Node "n1" registered through the API with condition Ready=True and no kubelet behind it
+      And Pod "agent" is on Node "n1" tolerating "node.kubernetes.io/unreachable" with effect "NoExecute" and no tolerationSeconds
+      When heartbeats from Node "n1" stop
+      And 30 minutes of virtual time pass
+      Then Pod "agent" is not marked for deletion
+
+  @pending
+  Rule: NODE-RESCHEDULE — pods evicted from a lost node are replaced by their controllers and scheduled on healthy nodes
+    Source: 000_1662d8c5cea2447f.txt § 控制平面 / Controller Manager / 常见控制器详解 / Node Controller
+    Claim: Evicting the pods triggers the Scheduler to reschedule them.
+    Quote: "触发 Scheduler 重新调度"
+
+    @requires:kube.api @requires:cluster.controllers @requires:cluster.scheduler @requires:cluster.nodes @requires:clock.virtual
+    Scenario: a ReplicaSet's pods move off a node that went silent
+      Given a cluster with the controllers running and nodes "n1" and "n2", each with 4 CPU and 8Gi memory
+      And ReplicaSet "rs" exists with 2 replicas, both on Node "n1"
+      When Node "n1" is stopped
+      And 7 minutes of virtual time pass
+      Then ReplicaSet "rs" owns 2 pods that are not marked for deletion, both on Node "n2"
+
+  @pending
+  Rule: NODE-COND-READY — Ready=True means the kubelet is healthy and its heartbeats are current; such a node takes pods
+    Source: 000_1662d8c5cea2447f.txt § 控制平面 / Controller Manager / 常见控制器详解 / Node Controller
+    Claim: Node condition Ready means the kubelet's heartbeat is normal.
+    Quote: "Ready | kubelet 心跳正常"
+
+    @requires:kube.api @requires:cluster.controllers @requires:cluster.scheduler @requires:cluster.nodes
+    Scenario: a heartbeating Ready node carries no not-ready or unreachable taint and receives pods
+      Given a cluster with the controllers running and node "n1" with 4 CPU and 8Gi memory
+      Then after 2 minutes Node "n1" still has condition Ready=True
+      And Node "n1" has no taint with key "node.kubernetes.io/not-ready" or "node.kubernetes.io/unreachable"
+      And a pod created requesting 100m CPU is on Node "n1" within 10 s
+
+  @pending
+  Rule: NODE-COND-MEMORY-PRESSURE — MemoryPressure=True means the node is short of memory; new pods are kept off it
+    Source: 000_1662d8c5cea2447f.txt § 控制平面 / Controller Manager / 常见控制器详解 / Node Controller
+    Claim: Node condition MemoryPressure means the node is low on memory.
+    Quote: "MemoryPressure | 节点内存不足"
+
+    @requires:kube.api @requires:cluster.controllers @requires:cluster.scheduler @requires:cluster.nodes
+    Scenario: the condition becomes a NoSchedule taint that keeps a BestEffort pod away
+      Given a cluster with the controllers running
+      And Node "n1" registered through the API with conditions Ready=True and MemoryPressure=True, heartbeating
+      Then within 10 s Node "n1" has taint "node.kubernetes.io/memory-pressure" with effect "NoSchedule"
+      And a BestEffort pod created with no tolerations of its own is still Pending after 10 s
+
+  @pending
+  Rule: NODE-COND-DISK-PRESSURE — DiskPressure=True means the node is short of disk; new pods are kept off it
+    Source: 000_1662d8c5cea2447f.txt § 控制平面 / Controller Manager / 常见控制器详解 / Node Controller
+    Claim: Node condition DiskPressure means the node is low on disk.
+    Quote: "DiskPressure | 节点磁盘不足"
+
+    @requires:kube.api @requires:cluster.controllers @requires:cluster.nodes
+    Scenario: the condition becomes a NoSchedule taint
+      Given a cluster with the controllers running
+      And Node "n1" registered through the API with conditions Ready=True and DiskPressure=True, heartbeating
+      Then within 10 s Node "n1" has taint "node.kubernetes.io/disk-pressure" with effect "NoSchedule"
+
+  @pending
+  Rule: NODE-COND-PID-PRESSURE — PIDPressure=True means the node runs too many processes; new pods are kept off it
+    Source: 000_1662d8c5cea2447f.txt § 控制平面 / Controller Manager / 常见控制器详解 / Node Controller
+    Claim: Node condition PIDPressure means the node has too many processes.
+    Quote: "PIDPressure | 节点进程数过多"
+
+    @requires:kube.api @requires:cluster.controllers @requires:cluster.nodes
+    Scenario: the condition becomes a NoSchedule taint
+      Given a cluster with the controllers running
+      And Node "n1" registered through the API with conditions Ready=True and PIDPressure=True, heartbeating
+      Then within 10 s Node "n1" has taint "node.kubernetes.io/pid-pressure" with effect "NoSchedule"
+
+  @pending
+  Rule: NODE-COND-NETWORK-UNAVAILABLE — NetworkUnavailable=True means the node's network is not set up; new pods are kept off it
+    Source: 000_1662d8c5cea2447f.txt § 控制平面 / Controller Manager / 常见控制器详解 / Node Controller
+    Claim: Node condition NetworkUnavailable means the network plugin is not ready.
+    Quote: "NetworkUnavailable | 网络插件未就绪"
+
+    @requires:kube.api @requires:cluster.controllers @requires:cluster.nodes
+    Scenario: the condition becomes a NoSchedule taint, removed again when it clears
+      Given a cluster with the controllers running
+      And Node "n1" registered through the API with conditions Ready=True and NetworkUnavailable=True, heartbeating
+      Then within 10 s Node "n1" has taint "node.kubernetes.io/network-unavailable" with effect "NoSchedule"
+      When Node "n1"'s condition NetworkUnavailable is set to False
+      Then within 10 s Node "n1" has no taint "node.kubernetes.io/network-unavailable"

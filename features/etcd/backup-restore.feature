@@ -1,0 +1,103 @@
+@component:etcd
+Feature: etcd — backup, compaction and restore
+  Source: 000_1662d8c5cea2447f.txt § 控制平面 / etcd / 备份与恢复策略
+
+  The notes' strategy: take consistent snapshots regularly with `etcdctl snapshot save`; bound history
+  with `--auto-compaction-retention`; restore with `etcdctl snapshot restore` into a new data directory
+  and restart etcd. The disk tip (SSD, no shared disk, check with `fio`) is advice and recorded as untestable.
+
+  @pending
+  Rule: ETCD-SNAPSHOT-CONSISTENT — a snapshot holds exactly the store as of one revision
+    Source: 000_1662d8c5cea2447f.txt § 控制平面 / etcd / 备份与恢复策略
+    Claim: `etcdctl snapshot save` creates a consistent snapshot.
+    Quote: "定期快照：etcdctl snapshot save 创建一致性快照。"
+
+    @requires:kv @requires:kv.snapshot
+    Scenario: writes made after the snapshot are not in it
+      Given a store
+      And 100 keys "/s/000" … "/s/099" are put
+      When a snapshot is saved and reports revision r
+      And key "/s/late" is put
+      And the snapshot is restored into a fresh store
+      Then the fresh store holds exactly the 100 keys "/s/000" … "/s/099" under "/s/"
+      And the fresh store's revision is r
+
+    @requires:kv @requires:kv.snapshot
+    Scenario: a snapshot taken while writes are running holds a prefix of them, with no gaps
+      Given a store
+      When keys "/seq/0001" … "/seq/1000" are put in order while a snapshot is saved
+      And the snapshot is restored into a fresh store
+      Then the fresh store holds keys "/seq/0001" … "/seq/n" for some n, and no other "/seq/" key
+
+  @pending
+  Rule: ETCD-RESTORE — a restored store serves the snapshot's data and accepts new writes
+    Source: 000_1662d8c5cea2447f.txt § 控制平面 / etcd / 备份与恢复策略
+    Claim: Recovery: `etcdctl snapshot restore` restores the data into a new directory, then the etcd
+      process is restarted on it.
+    Quote: "恢复流程：etcdctl snapshot restore 恢复数据到新目录 → 重启 etcd 进程。"
+
+    @requires:kv @requires:kv.snapshot
+    Scenario: after restore, old keys read back and new writes continue the revision sequence
+      Given a store
+      And key "/r/a" is put with value "1"
+      And a snapshot is saved and reports revision r
+      When the snapshot is restored into a fresh store
+      Then key "/r/a" reads "1" from the fresh store
+      And a put of key "/r/b" to the fresh store returns a revision greater than r
+
+    @requires:kv @requires:kv.snapshot
+    Scenario: deleting everything after the snapshot is undone by restoring it
+      Given a store
+      And keys "/r/a" and "/r/b" are put
+      And a snapshot is saved
+      When every key under "/r/" is deleted
+      And the snapshot is restored into a fresh store
+      Then the fresh store holds keys "/r/a" and "/r/b"
+
+  @pending
+  Rule: ETCD-AUTO-COMPACTION — with periodic auto-compaction, history older than the retention is discarded
+    Source: 000_1662d8c5cea2447f.txt § 控制平面 / etcd / 备份与恢复策略
+    Claim: `--auto-compaction-retention` sets how long historical versions are kept, preventing unbounded
+      growth of the store.
+    Quote: "自动 compaction：通过 --auto-compaction-retention 配置历史版本保留时间，防止存储无限增长。"
+
+    @requires:kv @requires:kv.compaction @requires:clock.virtual
+    Scenario: with a 1-hour retention, a revision from 2 hours ago can no longer be read
+      Given a store with periodic auto-compaction retention of 1 hour
+      And key "/c" is put with value "old" at revision r
+      And key "/c" is put with value "new"
+      When 2 hours of virtual time pass
+      Then reading key "/c" at revision r fails as compacted
+      And reading key "/c" now returns "new"
+
+    @requires:kv @requires:kv.compaction @requires:clock.virtual
+    Scenario: within the retention window history is still there
+      Given a store with periodic auto-compaction retention of 1 hour
+      And key "/c" is put with value "old" at revision r
+      And key "/c" is put with value "new"
+      When 10 minutes of virtual time pass
+      Then reading key "/c" at revision r returns "old"
+
+    @requires:kv @requires:kv.compaction @requires:kv.watch
+    Scenario: compaction keeps the latest value of every key, including ones last written before it
+      Given a store
+      And key "/c/a" is put with value "1"
+      And key "/c/b" is put with value "2" and then "3"
+      When the store is compacted at its current revision
+      Then key "/c/a" reads "1" and key "/c/b" reads "3"
+      And a watch on prefix "/c/" from a revision below the compaction is cancelled as compacted
+
+  @untestable
+  Rule: ETCD-BACKUP-PERIODIC — snapshots should be taken on a regular schedule
+    Source: 000_1662d8c5cea2447f.txt § 控制平面 / etcd / 备份与恢复策略
+    Claim: Backups should be regular ("定期") snapshots.
+    Quote: "定期快照"
+    Untestable: an operational practice (a schedule outside etcd); what a snapshot contains is ETCD-SNAPSHOT-CONSISTENT.
+
+  @untestable
+  Rule: ETCD-DISK-LATENCY — etcd is very sensitive to disk latency: use SSDs, do not share the disk, measure with fio
+    Source: 000_1662d8c5cea2447f.txt § 控制平面 / etcd / 备份与恢复策略 / etcd 的磁盘性能至关重要
+    Claim: etcd is extremely sensitive to disk latency; production should use SSDs, avoid sharing the disk
+      with other I/O-heavy applications, and measure IOPS and latency with fio.
+    Quote: "etcd 对磁盘延迟极其敏感。生产环境应使用 SSD，避免与其他 I/O 密集型应用共享磁盘。"
+    Untestable: hardware advice; a conformance scenario cannot choose or judge the disk a target runs on.

@@ -1,0 +1,78 @@
+@component:etcd
+Feature: etcd — revisions, history and watch
+  Source: 000_1662d8c5cea2447f.txt § 控制平面 / etcd / Watch 特性
+
+  etcd watches by revision. Its MVCC store keeps past versions, so a watch can start at any retained
+  revision and replay what happened since; that is what the API server's resourceVersion rests on.
+  (What happens below the retained history — compaction — is in backup-restore.feature and WATCH-410.)
+
+  @pending
+  Rule: MVCC-WATCH-BY-REVISION — a watch from revision r delivers every change with revision ≥ r, in revision order
+    Source: 000_1662d8c5cea2447f.txt § 控制平面 / etcd / Watch 特性
+    Claim: etcd natively supports revision-based watches.
+    Quote: "etcd 原生支持基于 revision 的 Watch。"
+
+    @requires:kv @requires:kv.watch
+    Scenario: a prefix watch from a past revision replays, then goes live
+      Given a store
+      And key "/w/a" is put with value "1" at revision r
+      And key "/w/b" is put with value "2"
+      And key "/w/a" is deleted
+      When a watch on prefix "/w/" starts from revision r
+      And key "/w/c" is put with value "3"
+      Then within 2 s the watch has delivered exactly: PUT "/w/a"="1", PUT "/w/b"="2", DELETE "/w/a", PUT "/w/c"="3"
+      And the events' modRevisions strictly increase, the first being r
+
+    @requires:kv @requires:kv.watch
+    Scenario: a watch does not deliver changes to keys outside its prefix
+      Given a store
+      When a watch on prefix "/w/" starts from the next revision
+      And key "/other" is put with value "x"
+      And key "/w/x" is put with value "y"
+      Then within 2 s the watch has delivered exactly: PUT "/w/x"="y"
+
+  @pending
+  Rule: MVCC-HISTORY — past versions stay readable at their revision until compacted
+    Source: 000_1662d8c5cea2447f.txt § 控制平面 / etcd / Watch 特性
+    Claim: etcd keeps historical versions with MVCC, so any retained revision can be read and replayed.
+    Quote: "etcd 使用 MVCC 保留历史版本，支持从任意 revision 回放事件"
+
+    @requires:kv
+    Scenario: a get at an old revision returns the value as it was then
+      Given a store
+      And key "/h" is put with value "v1" at revision r1
+      And key "/h" is put with value "v2" at revision r2
+      When key "/h" is read at revision r1
+      Then the value is "v1" with modRevision r1 and version 1
+      And reading key "/h" now returns "v2" with createRevision r1, modRevision r2 and version 2
+
+    @requires:kv
+    Scenario: every write advances the single global revision by exactly one
+      Given a store at revision r
+      When keys "/a", "/b" and "/c" are put and key "/a" is deleted
+      Then the store's revision is r + 4
+
+  @pending
+  Rule: MVCC-RESOURCEVERSION — an object's resourceVersion is the etcd modRevision of its key
+    Source: 000_1662d8c5cea2447f.txt § 控制平面 / etcd / Watch 特性
+    Claim: etcd's revisions are the underlying basis of the resourceVersion mechanism, and the API
+      server's watch is built on the etcd watch.
+    Quote: "这也是 resourceVersion 机制的底层基础。"
+
+    @requires:kube.api @requires:kube.storage @requires:kv
+    Scenario: create and update responses carry the key's modRevision
+      Given a cluster whose store is also reachable directly
+      When ConfigMap "rv" is created and its resourceVersion is noted as "R1"
+      Then the store key "/registry/configmaps/{ns}/rv" has modRevision "R1"
+      When ConfigMap "rv" is updated and its resourceVersion is noted as "R2"
+      Then the store key "/registry/configmaps/{ns}/rv" has modRevision "R2"
+      And "R2" is greater than "R1"
+
+    @requires:kube.api @requires:kube.watch @requires:kv
+    Scenario: each API watch event's resourceVersion equals the store revision of that change
+      Given a cluster whose store is also reachable directly
+      And a client watches ConfigMaps from the current resourceVersion
+      When ConfigMap "w" is created and then deleted
+      Then within 5 s the watch delivers ADDED "w" and DELETED "w"
+      And the ADDED event's resourceVersion equals the store's createRevision of "/registry/configmaps/{ns}/w"
+      And the DELETED event's resourceVersion equals the store revision of the delete

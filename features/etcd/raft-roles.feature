@@ -1,0 +1,104 @@
+@component:etcd
+Feature: etcd — Raft roles
+  Source: 000_1662d8c5cea2447f.txt § 控制平面 / etcd / Raft 一致性协议
+
+  etcd keeps its members consistent with Raft, and the notes' table gives the three roles, what each
+  does, and how a member comes to hold it. One rule per role-and-condition. Scenarios that look inside
+  the protocol need `raft.observe` (the reference); those that only need "who is leader" and "did
+  the write work" run against real etcd too.
+
+  @pending
+  Rule: RAFT-LEADER-MAJORITY-VOTE — a member becomes leader only with votes from a majority of the members
+    Source: 000_1662d8c5cea2447f.txt § 控制平面 / etcd / Raft 一致性协议
+    Claim: The Leader is the member that won votes from a majority of the members.
+    Quote: "Leader | 处理所有写请求，日志复制到 Follower | 获得多数节点投票"
+
+    @requires:kv.members @requires:clock.virtual
+    Scenario: a 3-member store elects exactly one leader
+      Given a 3-member store
+      Then within 5 s of virtual time exactly one member reports itself leader
+      And every live member names that member as leader
+
+    @requires:kv.members @requires:net.partition @requires:clock.virtual
+    Scenario: a member cut off alone cannot become leader however long it waits
+      Given a 3-member store
+      When a follower is partitioned from the other two members
+      And 60 s of virtual time pass
+      Then the partitioned member does not report itself leader
+      And the other two members still agree on one leader
+
+    @requires:kv.members @requires:raft.observe @requires:clock.virtual
+    Scenario: with only one of three members alive no leader is elected
+      Given a 3-member store
+      When 2 followers are killed
+      And 30 s of virtual time pass
+      Then no live member is leader
+      And a put of key "/k" does not succeed within 10 s
+
+  @pending
+  Rule: RAFT-LEADER-HANDLES-WRITES — all writes are ordered by the leader, which replicates its log to the followers
+    Source: 000_1662d8c5cea2447f.txt § 控制平面 / etcd / Raft 一致性协议
+    Claim: The Leader handles all write requests and replicates the log to the Followers.
+    Quote: "Leader | 处理所有写请求，日志复制到 Follower"
+
+    @requires:kv @requires:kv.members @requires:raft.observe
+    Scenario: every entry in every member's log was first appended by the leader of its term
+      Given a 3-member store
+      When 10 keys are put
+      Then the trace shows each of the 10 entries appended first by the leader
+      And every follower's last log index equals the leader's
+
+  @pending
+  Rule: RAFT-FOLLOWER-DEFAULT — every member starts as a follower
+    Source: 000_1662d8c5cea2447f.txt § 控制平面 / etcd / Raft 一致性协议
+    Claim: Follower is the default state.
+    Quote: "Follower | 接收 Leader 日志，被动同步 | 默认状态"
+
+    @requires:kv.members @requires:raft.observe @requires:clock.virtual
+    Scenario: before any election timeout elapses, all members are followers in term 0 or 1
+      Given a 3-member store that has just started, with no virtual time elapsed
+      Then every member's role is "follower"
+      And no member's term is greater than 1
+
+    @requires:kv.members @requires:raft.observe @requires:clock.virtual
+    Scenario: a restarted member rejoins as a follower
+      Given a 3-member store
+      When a follower is killed
+      And it is restarted
+      Then the restarted member's role is "follower"
+      And within 5 s of virtual time its last log index equals the leader's
+
+  @pending
+  Rule: RAFT-FOLLOWER-PASSIVE — followers only answer the leader and candidates; they send no appends of their own
+    Source: 000_1662d8c5cea2447f.txt § 控制平面 / etcd / Raft 一致性协议
+    Claim: A Follower receives the Leader's log and synchronises passively.
+    Quote: "接收 Leader 日志，被动同步"
+
+    @requires:kv @requires:kv.members @requires:raft.observe
+    Scenario: in a stable cluster only the leader sends appends and heartbeats
+      Given a 3-member store with a stable leader
+      When 5 keys are put
+      Then every "MsgApp" and "MsgHeartbeat" in the trace was sent by the leader
+      And every message a follower sent was a "MsgAppResp", a "MsgHeartbeatResp", or a "MsgProp" forwarded to the leader
+
+  @pending
+  Rule: RAFT-CANDIDATE-ON-TIMEOUT — a follower that hears no heartbeat within its election timeout becomes a candidate
+    Source: 000_1662d8c5cea2447f.txt § 控制平面 / etcd / Raft 一致性协议
+    Claim: A Candidate starts an election; a Follower becomes one when it receives no heartbeat within
+      the election timeout.
+    Quote: "Candidate | 发起选举 | Follower 在 election timeout 内未收到心跳"
+
+    @requires:kv.members @requires:raft.observe @requires:clock.virtual
+    Scenario: killing the leader makes a follower campaign in a higher term
+      Given a 3-member store with a stable leader in term T
+      When the leader is killed
+      Then within 5 s of virtual time some member has been "candidate" in a term above T
+      And the trace holds "MsgVote" messages for that term
+      And within 5 s of virtual time a new leader is elected
+
+    @requires:kv.members @requires:raft.observe @requires:clock.virtual
+    Scenario: a follower that keeps hearing heartbeats never campaigns
+      Given a 3-member store with a stable leader in term T
+      When 60 s of virtual time pass
+      Then no member has been "candidate" since
+      And every member's term is still T

@@ -1,0 +1,95 @@
+@component:etcd
+Feature: etcd — the write path
+  Source: 000_1662d8c5cea2447f.txt § 控制平面 / etcd / Raft 一致性协议 / 写入流程
+
+  The notes list five steps: the write goes to the leader; the leader appends a log entry locally;
+  replicates it to every follower; commits it once a majority has acknowledged; then tells the
+  followers to commit, and the state machines apply it. Each step is a rule. The order of steps is
+  visible in the reference's protocol trace (`raft.observe`); the majority rule is visible on any
+  replicated store by killing members.
+
+  @pending
+  Rule: RAFT-WRITE-TO-LEADER — a client write is proposed to the leader, wherever the client sent it
+    Source: 000_1662d8c5cea2447f.txt § 控制平面 / etcd / Raft 一致性协议 / 写入流程
+    Claim: Step 1: the client's write request is sent to the Leader.
+    Quote: "客户端写请求发送至 Leader。"
+
+    @requires:kv @requires:kv.members @requires:raft.observe
+    Scenario: a put sent to a follower is forwarded to the leader and committed once
+      Given a 3-member store with a stable leader
+      When key "/via-follower" is put with value "1" through a follower
+      Then the trace shows the follower forwarding a "MsgProp" to the leader
+      And the entry for "/via-follower" was appended first by the leader
+      And the key "/via-follower" is readable with value "1" from every member
+
+  @pending
+  Rule: RAFT-APPEND-BEFORE-REPLICATE — the leader appends the entry to its own log before sending it to followers
+    Source: 000_1662d8c5cea2447f.txt § 控制平面 / etcd / Raft 一致性协议 / 写入流程
+    Claim: Step 2: the Leader appends the Log Entry to its local log.
+    Quote: "Leader 将日志条目（Log Entry）追加到本地日志。"
+
+    @requires:kv @requires:kv.members @requires:raft.observe
+    Scenario: in the trace, the leader's append precedes every MsgApp carrying the entry
+      Given a 3-member store with a stable leader
+      When key "/k" is put with value "v"
+      Then in the trace the line "append leader=<leader> index=<i>" comes before every "MsgApp" carrying index <i>
+
+  @pending
+  Rule: RAFT-REPLICATE-TO-ALL — the leader sends each new entry to every follower, not just a majority
+    Source: 000_1662d8c5cea2447f.txt § 控制平面 / etcd / Raft 一致性协议 / 写入流程
+    Claim: Step 3: the Leader replicates the log to all Followers.
+    Quote: "Leader 将日志复制到所有 Follower。"
+
+    @requires:kv @requires:kv.members @requires:kv.members.5 @requires:raft.observe @members:5
+    Scenario: in a 5-member store one put sends an append to each of the 4 followers
+      Given a 5-member store with a stable leader
+      When key "/k" is put with value "v"
+      Then the trace shows a "MsgApp" carrying the entry sent to each of the 4 followers
+      And within 1 s of virtual time all 5 members have the entry in their log
+
+  @pending
+  Rule: RAFT-MAJORITY-COMMIT — an entry commits once a majority of members hold it, and not before
+    Source: 000_1662d8c5cea2447f.txt § 控制平面 / etcd / Raft 一致性协议 / 写入流程
+    Claim: Step 4: after a majority acknowledges, the Leader commits the entry.
+    Quote: "多数派（majority）确认后，Leader 提交（commit）该条目。"
+
+    @requires:kv @requires:kv.members
+    Scenario: with one of three members down, writes still commit
+      Given a 3-member store
+      When a follower is killed
+      Then a put of key "/k" succeeds within 5 s
+      And the key "/k" is readable with its value from the leader
+
+    @requires:kv @requires:kv.members @slow
+    Scenario: with two of three members down, a write is not acknowledged and is never committed
+      Given a 3-member store
+      When 2 followers are killed
+      Then a put of key "/lost" does not succeed within 10 s
+      When both killed members are restarted
+      Then within 10 s a put of key "/after" succeeds
+      And key "/lost" does not exist
+
+    @requires:kv @requires:kv.members @requires:raft.observe
+    Scenario: the leader's commit index moves only after the first follower's acknowledgement
+      Given a 3-member store with a stable leader
+      When key "/k" is put with value "v"
+      Then in the trace the first "MsgAppResp" for the entry's index comes before "commit leader=<leader> index=<i>"
+
+  @pending
+  Rule: RAFT-COMMIT-PROPAGATES — followers learn the commit index from the leader and apply the entry
+    Source: 000_1662d8c5cea2447f.txt § 控制平面 / etcd / Raft 一致性协议 / 写入流程
+    Claim: Step 5: the Leader notifies the Followers to commit, and each state machine applies the change.
+    Quote: "Leader 通知 Follower 提交，状态机应用变更。"
+
+    @requires:kv @requires:kv.members @requires:raft.observe @requires:clock.virtual
+    Scenario: after a put and one heartbeat interval, every member's commit index covers the entry
+      Given a 3-member store with a stable leader
+      When key "/k" is put with value "v" and its entry index is i
+      And 1 s of virtual time passes
+      Then every member's commit index is at least i
+
+    @requires:kv @requires:kv.members
+    Scenario: a serializable read from any member returns the committed value
+      Given a 3-member store
+      When key "/k" is put with value "v"
+      Then within 2 s a serializable get of "/k" from every member returns "v"

@@ -1,0 +1,204 @@
+@component:kubelet
+Feature: kubelet — health checks (probes)
+  Source: 000_1662d8c5cea2447f.txt § 数据平面 / kubelet / 健康检查执行
+
+  The kubelet runs three kinds of probe (liveness, readiness, startup), each with a consequence
+  on failure, through three mechanisms (httpGet, tcpSocket, exec), each with its own success
+  criterion. The notes end with a warning about Pods without a readiness probe.
+
+  Probe timing follows the upstream defaults unless a scenario sets them: periodSeconds 10,
+  failureThreshold 3, successThreshold 1 (k8s.io/api core/v1 Probe). Upstream has a fourth
+  mechanism, grpc (PROBE-FOUR-MECHANISMS).
+
+  @pending
+  Rule: PROBE-LIVENESS-RESTARTS — a failing liveness probe makes the kubelet restart the container
+    Source: 000_1662d8c5cea2447f.txt § 数据平面 / kubelet / 健康检查执行
+    Claim: The liveness probe checks that the container is alive; when it fails (failureThreshold
+      consecutive times) the kubelet kills the container and it is restarted per restartPolicy.
+    Quote: "**Liveness Probe** | 检测容器是否存活 | 重启容器"
+
+    @requires:kube.api @requires:cluster.scheduler @requires:kubelet @requires:kubelet.probes @requires:clock.virtual
+    Scenario: three consecutive liveness failures restart the container once
+      Given a cluster with node "n1"
+      And a running pod "web" whose container "app" has a liveness probe with periodSeconds 10 and failureThreshold 3
+      When the liveness probe of container "app" in pod "web" fails 3 times in a row
+      Then within 5 seconds container "app" of pod "web" has restartCount 1
+      And the last termination of container "app" of pod "web" was caused by the kubelet killing it
+      And pod "web" has an event with reason "Unhealthy" mentioning "Liveness probe failed"
+
+    @requires:kube.api @requires:cluster.scheduler @requires:kubelet @requires:kubelet.probes @requires:clock.virtual
+    Scenario: two failures followed by a success do not restart the container
+      Given a cluster with node "n1"
+      And a running pod "web" whose container "app" has a liveness probe with periodSeconds 10 and failureThreshold 3
+      When the liveness probe of container "app" in pod "web" fails 2 times in a row
+      And the liveness probe of container "app" in pod "web" succeeds once
+      And the liveness probe of container "app" in pod "web" fails 2 times in a row
+      Then container "app" of pod "web" has restartCount 0
+
+  @pending
+  Rule: PROBE-READINESS-ENDPOINTS — a failing readiness probe takes the Pod out of its Services' endpoints
+    Source: 000_1662d8c5cea2447f.txt § 数据平面 / kubelet / 健康检查执行
+    Claim: The readiness probe checks that the container is ready to take traffic; on failure the
+      Pod is removed from the Service's ready endpoints (the container is not restarted). Upstream
+      the EndpointSlice keeps the endpoint with conditions.ready false; kube-proxy only routes to
+      ready endpoints.
+    Quote: "**Readiness Probe** | 检测容器是否就绪接收流量 | 从 Service Endpoint 中移除"
+
+    @requires:kube.api @requires:cluster.scheduler @requires:cluster.controllers @requires:kubelet @requires:kubelet.probes
+    Scenario: an unready pod is marked not ready in the EndpointSlice and is not restarted
+      Given a cluster with node "n1"
+      And a Service "web" selecting "app=web" on port 80
+      And running pods "web-1" and "web-2" labelled "app=web" whose container "app" has a readiness probe with failureThreshold 3
+      When the readiness probe of container "app" in pod "web-2" fails 3 times in a row
+      Then within 10 seconds pod "web-2" has condition "Ready" with status "False"
+      And the EndpointSlices of Service "web" list pod "web-1" with ready "true" and pod "web-2" with ready "false"
+      And container "app" of pod "web-2" has restartCount 0
+
+    @requires:kube.api @requires:cluster.scheduler @requires:cluster.controllers @requires:kubelet @requires:kubelet.probes @requires:proxy.traffic
+    Scenario: no new connection to the Service reaches the unready pod, and it returns once ready again
+      Given a cluster with node "n1"
+      And a Service "web" selecting "app=web" on port 80
+      And running pods "web-1" and "web-2" labelled "app=web" whose container "app" has a readiness probe with failureThreshold 1
+      When the readiness probe of container "app" in pod "web-2" fails once
+      And I open 100 new connections to Service "web" port 80
+      Then pod "web-1" received 100 connections and pod "web-2" received 0
+      When the readiness probe of container "app" in pod "web-2" succeeds once
+      And I open 200 new connections to Service "web" port 80
+      Then pod "web-2" received at least 1 of the last 200 connections
+
+  @pending
+  Rule: PROBE-STARTUP-GATES — until the startup probe succeeds, liveness and readiness probes do not run
+    Source: 000_1662d8c5cea2447f.txt § 数据平面 / kubelet / 健康检查执行
+    Claim: The startup probe checks whether the application has finished starting; before it
+      succeeds the liveness and readiness probes have no effect. (Upstream also kills the container
+      when the startup probe itself exhausts failureThreshold.)
+    Quote: "**Startup Probe** | 检测容器是否启动完成 | 在 Startup Probe 成功前，Liveness/Readiness 不生效"
+
+    @requires:kube.api @requires:cluster.scheduler @requires:kubelet @requires:kubelet.probes @requires:clock.virtual
+    Scenario: a failing liveness probe is ignored while the startup probe has not yet succeeded
+      Given a cluster with node "n1"
+      And a running pod "web" whose container "app" has a startup probe with periodSeconds 10 and failureThreshold 30 and a liveness probe that always fails
+      When 120 seconds pass with the startup probe of container "app" failing
+      Then container "app" of pod "web" has restartCount 0
+      And the liveness probe of container "app" in pod "web" has been run 0 times
+      And pod "web" has condition "Ready" with status "False"
+
+    @requires:kube.api @requires:cluster.scheduler @requires:kubelet @requires:kubelet.probes @requires:clock.virtual
+    Scenario: once the startup probe succeeds, the liveness probe takes over
+      Given a cluster with node "n1"
+      And a running pod "web" whose container "app" has a startup probe and a liveness probe with periodSeconds 10 and failureThreshold 3
+      When the startup probe of container "app" in pod "web" succeeds once
+      And the liveness probe of container "app" in pod "web" fails 3 times in a row
+      Then within 5 seconds container "app" of pod "web" has restartCount 1
+
+  @pending
+  Rule: PROBE-HTTPGET-2XX-3XX — an httpGet probe succeeds on a status code from 200 to 399
+    Source: 000_1662d8c5cea2447f.txt § 数据平面 / kubelet / 健康检查执行
+    Claim: httpGet sends an HTTP GET; a 2xx or 3xx answer is success, anything else failure.
+      Upstream: "greater than or equal to 200 and less than 400" (pod-lifecycle.md § Check mechanisms).
+    Quote: "**httpGet**：发送 HTTP GET 请求，2xx/3xx 视为成功。"
+
+    @requires:kube.api @requires:cluster.scheduler @requires:kubelet
+    Scenario Outline: a readiness httpGet probe answered <code> makes the container ready "<ready>"
+      Given a cluster with node "n1"
+      And a running pod "web" whose container "app" serves HTTP on port 8080, answering GET "/ready" with status <code>
+      And container "app" of pod "web" has an httpGet readiness probe on path "/ready" port 8080 with failureThreshold 1
+      When 15 seconds pass
+      Then container "app" of pod "web" has ready "<ready>"
+
+      Examples:
+        | code | ready |
+        | 200  | true  |
+        | 204  | true  |
+        | 302  | true  |
+        | 399  | true  |
+        | 400  | false |
+        | 404  | false |
+        | 500  | false |
+
+  @pending
+  Rule: PROBE-TCPSOCKET-CONNECT — a tcpSocket probe succeeds when the TCP connection opens
+    Source: 000_1662d8c5cea2447f.txt § 数据平面 / kubelet / 健康检查执行
+    Claim: tcpSocket tries to open a TCP connection to the port; success if it connects, even
+      when the container closes it at once.
+    Quote: "**tcpSocket**：尝试建立 TCP 连接，连接成功视为成功。"
+
+    @requires:kube.api @requires:cluster.scheduler @requires:kubelet
+    Scenario: a listening port is ready; a closed port is not
+      Given a cluster with node "n1"
+      And a running pod "web" whose container "app" listens on TCP port 9000 and closes every connection immediately
+      And container "app" of pod "web" has a tcpSocket readiness probe on port 9000
+      And a running pod "dead" whose container "app" listens on no port
+      And container "app" of pod "dead" has a tcpSocket readiness probe on port 9000
+      When 15 seconds pass
+      Then container "app" of pod "web" has ready "true"
+      And container "app" of pod "dead" has ready "false"
+
+  @pending
+  Rule: PROBE-EXEC-EXIT-ZERO — an exec probe succeeds when the command exits 0
+    Source: 000_1662d8c5cea2447f.txt § 数据平面 / kubelet / 健康检查执行
+    Claim: exec runs a command inside the container; exit code 0 is success, any other code failure.
+    Quote: "**exec**：在容器内执行命令，退出码为 0 视为成功。"
+
+    @requires:kube.api @requires:cluster.scheduler @requires:kubelet
+    Scenario Outline: an exec readiness probe exiting <code>
+      Given a cluster with node "n1"
+      And a running pod "web" whose container "app" has an exec readiness probe running "sh -c 'exit <code>'" with failureThreshold 1
+      When 15 seconds pass
+      Then container "app" of pod "web" has ready "<ready>"
+
+      Examples:
+        | code | ready |
+        | 0    | true  |
+        | 1    | false |
+        | 2    | false |
+
+  @erratum @pending
+  Rule: PROBE-FOUR-MECHANISMS — probes have four mechanisms: exec, grpc, httpGet, tcpSocket
+    Source: 000_1662d8c5cea2447f.txt § 数据平面 / kubelet / 健康检查执行
+    Claim: Probes support three mechanisms: httpGet, tcpSocket and exec.
+    Quote: "探针支持三种探测方式"
+    Upstream: "There are four different ways to check a container using a probe" — exec, grpc,
+      httpGet, tcpSocket; grpc succeeds when the gRPC health check answers SERVING (kubernetes/website
+      pod-lifecycle.md § Check mechanisms; GA since v1.27). Each probe sets exactly one.
+
+    @requires:kube.api @requires:cluster.scheduler @requires:kubelet
+    Scenario Outline: a grpc readiness probe answered <status>
+      Given a cluster with node "n1"
+      And a running pod "web" whose container "app" serves the gRPC health service on port 9090 answering "<status>"
+      And container "app" of pod "web" has a grpc readiness probe on port 9090 with failureThreshold 1
+      When 15 seconds pass
+      Then container "app" of pod "web" has ready "<ready>"
+
+      Examples:
+        | status      | ready |
+        | SERVING     | true  |
+        | NOT_SERVING | false |
+
+    @requires:kube.api
+    Scenario: a probe with two mechanisms is rejected by the API server
+      When I create a pod whose container "app" has a readiness probe with both exec and tcpSocket
+      Then the create answer is 422 Invalid with a cause on field "spec.containers[0].readinessProbe.tcpSocket" saying "may not specify more than 1 handler type"
+
+  @pending
+  Rule: PROBE-NO-READINESS-READY-AT-START — without a readiness probe a container counts as ready as soon as it starts
+    Source: 000_1662d8c5cea2447f.txt § 数据平面 / kubelet / 健康检查执行
+    Claim: A container without a readiness probe is added to the Service endpoints as soon as it
+      starts, possibly before the application can serve, so requests may fail. (Upstream: "If a
+      container does not provide a readiness probe, the default state is Success.")
+    Quote: "如果不配置 Readiness Probe，容器一启动就会被加入 Service Endpoint，可能在应用初始化完成前就收到流量"
+
+    @requires:kube.api @requires:cluster.scheduler @requires:cluster.controllers @requires:kubelet @requires:proxy.traffic
+    Scenario: a slow-starting pod with no readiness probe is an endpoint before it listens, and connections fail
+      Given a cluster with node "n1"
+      And a Service "web" selecting "app=web" on port 80 targeting port 8080
+      When I create pod "web-1" labelled "app=web" whose container "app" runs "sh -c 'sleep 30; httpd -f -p 8080'" with no readiness probe
+      Then within 10 seconds the EndpointSlices of Service "web" list pod "web-1" with ready "true"
+      And a connection to Service "web" port 80 made now is refused or reset
+
+  @untestable
+  Rule: PROBE-READINESS-ADVICE — configure a readiness probe for every Pod in production
+    Source: 000_1662d8c5cea2447f.txt § 数据平面 / kubelet / 健康检查执行
+    Claim: In production every Pod should have a readiness probe.
+    Quote: "生产环境中**强烈建议为每个 Pod 配置 Readiness Probe**"
+    Untestable: operational advice about how to write workloads; the behaviour it guards against is checked by PROBE-NO-READINESS-READY-AT-START.

@@ -1,0 +1,121 @@
+@component:practices
+Feature: Best practices
+  Source: 000_1662d8c5cea2447f.txt § 常见陷阱与最佳实践 / 最佳实践
+
+  Five practices. Monitoring and backup schedules are operator advice; separating masters by
+  taint, restore drills, PodDisruptionBudgets and priorities rest on mechanisms that scenarios
+  can check.
+
+  @untestable
+  Rule: PRACTICE-MONITOR-CONTROL-PLANE — monitor API server latency and errors, etcd leader changes and proposals, scheduler latency and pending Pods
+    Source: 000_1662d8c5cea2447f.txt § 常见陷阱与最佳实践 / 最佳实践
+    Claim: Monitor the API server's request latency and error rate (apiserver_request_duration_seconds),
+      etcd's leader changes and proposal commit latency, and the scheduler's latency and number of
+      Pending Pods.
+    Quote: "监控 API Server 的请求延迟、错误率（`apiserver_request_duration_seconds`）。"
+    Untestable: operational advice; no capability exposes component metrics endpoints.
+
+  @pending
+  Rule: PRACTICE-MASTER-TAINT — tainted master nodes run no business Pods
+    Source: 000_1662d8c5cea2447f.txt § 常见陷阱与最佳实践 / 最佳实践
+    Claim: Separate masters from workers: master nodes carry a taint so business Pods are not
+      scheduled there, keeping workload from disturbing the control plane. (kubeadm's taint is
+      node-role.kubernetes.io/control-plane:NoSchedule.)
+    Quote: "Master 节点不运行业务 Pod（通过 Taint 机制）。"
+
+    @requires:kube.api @requires:cluster.scheduler @requires:cluster.nodes
+    Scenario: twenty business pods all avoid the tainted master
+      Given a cluster with node "m1" tainted "node-role.kubernetes.io/control-plane:NoSchedule" and worker nodes "w1", "w2"
+      When I create 20 pods with no tolerations
+      Then within 20 seconds all 20 pods are bound to "w1" or "w2"
+
+    @requires:kube.api @requires:cluster.scheduler @requires:cluster.nodes
+    Scenario: with only the tainted master available a business pod stays Pending; a tolerating pod lands
+      Given a cluster with only node "m1" tainted "node-role.kubernetes.io/control-plane:NoSchedule"
+      When I create pod "biz" with no tolerations
+      And I create pod "sys" tolerating "node-role.kubernetes.io/control-plane" with effect "NoSchedule"
+      Then within 10 seconds pod "sys" is bound to node "m1"
+      And pod "biz" has condition "PodScheduled" with status "False" and a message containing "untolerated taint"
+
+  @untestable
+  Rule: PRACTICE-ETCD-BACKUP-SCHEDULE — snapshot etcd at least daily, keep 7 days, store off-cluster
+    Source: 000_1662d8c5cea2447f.txt § 常见陷阱与最佳实践 / 最佳实践
+    Claim: Take an etcd snapshot at least daily, keep seven days, and store backups outside the cluster.
+    Quote: "至少每日一次快照，保留 7 天。" / "备份存储在独立于集群的存储位置。"
+    Untestable: a retention policy for operators; nothing in the cluster enforces or reveals it.
+
+  @pending
+  Rule: PRACTICE-ETCD-RESTORE-DRILL — a snapshot restored into a fresh store brings the cluster state back
+    Source: 000_1662d8c5cea2447f.txt § 常见陷阱与最佳实践 / 最佳实践
+    Claim: Rehearse the restore procedure regularly; a restore drill proves the backup brings back
+      the cluster's objects.
+    Quote: "定期演练恢复流程。"
+
+    @requires:kube.api @requires:kube.storage @requires:kv.snapshot
+    Scenario: objects created before the snapshot are back after restore; objects created after are not
+      Given ConfigMaps "before-1" and "before-2" in namespace "default"
+      When I save a snapshot of the store
+      And I create ConfigMap "after-1" in namespace "default"
+      And I restore the snapshot into a fresh store and point the API server at it
+      Then ConfigMaps "before-1" and "before-2" exist with their data
+      And ConfigMap "after-1" does not exist
+
+  @pending
+  Rule: PRACTICE-PDB-MIN-AVAILABLE — a PodDisruptionBudget keeps minAvailable Pods during a drain
+    Source: 000_1662d8c5cea2447f.txt § 常见陷阱与最佳实践 / 最佳实践
+    Claim: During node maintenance (drain) a PDB guarantees a minimum number of available Pods;
+      e.g. minAvailable 2 keeps at least 2 Pods running. Upstream the Eviction API refuses an
+      eviction that would break the budget with 429 Too Many Requests.
+    Quote: "在节点维护（drain）时，PDB 保证最少可用 Pod 数量。" / "示例：`minAvailable: 2` 确保滚动维护时至少 2 个 Pod 运行。"
+
+    @requires:kube.api @requires:cluster.controllers @requires:cluster.scheduler @requires:kubelet
+    Scenario: with 3 ready replicas and minAvailable 2, the first eviction is allowed and the second refused
+      Given the web Deployment with 3 ready replicas
+      And a PodDisruptionBudget "web" with minAvailable 2 selecting "app=web"
+      And within 10 seconds PodDisruptionBudget "web" has status.disruptionsAllowed 1
+      When I evict one pod labelled "app=web"
+      Then the eviction is answered 201
+      When I immediately evict another pod labelled "app=web"
+      Then the eviction is answered 429 with a message containing "disruption budget"
+
+    @requires:kube.api @requires:kubectl @requires:cluster.controllers @requires:cluster.scheduler @requires:kubelet @requires:cluster.nodes
+    Scenario: draining a node never leaves fewer than 2 ready web pods
+      Given a cluster with nodes "n1", "n2", "n3"
+      And the web Deployment with 3 ready replicas, all on node "n1"
+      And a PodDisruptionBudget "web" with minAvailable 2 selecting "app=web"
+      When I run "kubectl drain n1 --ignore-daemonsets --timeout=120s"
+      Then at every moment of the drain at least 2 pods labelled "app=web" were Ready
+      And at the end no pod labelled "app=web" is on node "n1"
+
+  @pending
+  Rule: PRACTICE-PRIORITY-PREEMPTION — a high-priority Pod preempts lower-priority Pods when resources are short
+    Source: 000_1662d8c5cea2447f.txt § 常见陷阱与最佳实践 / 最佳实践
+    Claim: Give critical system components (CoreDNS, Ingress controller) high priority, so that under
+      resource pressure they are placed, preempting lower-priority Pods, instead of being left out.
+    Quote: "关键系统组件（如 CoreDNS、Ingress Controller）设置高优先级。"
+
+    @requires:kube.api @requires:cluster.scheduler @requires:cluster.nodes
+    Scenario: a system-cluster-critical pod preempts a low-priority pod on a full node
+      Given a cluster with one node "n1" with allocatable cpu "1"
+      And PriorityClass "low" with value 100
+      And a running pod "filler" with priorityClassName "low" requesting cpu "900m" on node "n1"
+      When I create pod "dns" in namespace "kube-system" with priorityClassName "system-cluster-critical" requesting cpu "500m"
+      Then within 30 seconds pod "filler" is deleted
+      And pod "dns" has status.nominatedNodeName "n1" or spec.nodeName "n1"
+      And within 30 seconds pod "dns" is bound to node "n1"
+
+  @pending
+  Rule: PRACTICE-PRIORITY-EVICTION-ORDER — under node pressure the kubelet evicts lower-priority Pods first
+    Source: 000_1662d8c5cea2447f.txt § 常见陷阱与最佳实践 / 最佳实践
+    Claim: Priorities keep critical components from being evicted when resources run short:
+      among Pods exceeding their requests, the kubelet's node-pressure eviction removes lower
+      priority first.
+    Quote: "避免资源紧张时关键组件被驱逐。"
+
+    @requires:kube.api @requires:cluster.scheduler @requires:kubelet
+    Scenario: memory pressure evicts the low-priority pod and spares the critical one
+      Given a cluster with node "n1" whose kubelet evicts at memory.available below "100Mi"
+      And running pods "batch" with priority 100 and "dns" with priorityClassName "system-cluster-critical", both using more memory than they request
+      When node "n1" crosses the memory eviction threshold
+      Then within 30 seconds pod "batch" has phase "Failed" with reason "Evicted"
+      And pod "dns" has phase "Running"

@@ -1,0 +1,193 @@
+@component:scheduler
+Feature: Scheduler — filter, score, bind
+  Source: 000_1662d8c5cea2447f.txt § 控制平面 / Scheduler / 调度流程
+
+  The scheduler picks a node for every pod whose spec.nodeName is empty. It filters out nodes that
+  fail a hard condition (not enough resources, nodeSelector mismatch, an untolerated taint), scores the
+  rest (the default leans to balanced resource use, affinity matches and locality), and binds the pod
+  to the best node by writing spec.nodeName; the kubelet of that node then learns of the pod from
+  the API server. The info box explains why there are two phases: filtering is constraint
+  satisfaction, scoring is optimisation among the feasible nodes.
+
+  Scenarios here use nodes registered through the API (`cluster.nodes`) with stated capacities, so
+  every choice has one right answer.
+
+  @pending
+  Rule: SCHED-UNBOUND-ONLY — the scheduler places only pods whose spec.nodeName is empty
+    Source: 000_1662d8c5cea2447f.txt § 控制平面 / Scheduler
+    Claim: The Scheduler chooses a node for each Pod not yet bound to a Node; a pod created with
+      spec.nodeName already set is not scheduled.
+    Quote: "Scheduler 负责为每个未绑定 Node 的 Pod 选择最优节点。"
+
+    @requires:kube.api @requires:kube.audit @requires:cluster.scheduler @requires:cluster.nodes
+    Scenario: a pod created with nodeName set is never bound by the scheduler
+      Given a cluster with nodes "n1" and "n2", each with 4 CPU and 8Gi memory
+      And the request trace is recording
+      When Pod "pinned" is created with spec.nodeName "n2"
+      And 10 s pass
+      Then Pod "pinned" is on Node "n2"
+      And the request trace holds no binding for Pod "pinned"
+
+    @requires:kube.api @requires:cluster.scheduler @requires:cluster.nodes
+    Scenario: a pod created without nodeName is bound within seconds
+      Given a cluster with nodes "n1" and "n2", each with 4 CPU and 8Gi memory
+      When Pod "free" is created requesting 100m CPU
+      Then within 10 s Pod "free" is bound to a node
+      And Pod "free" has condition PodScheduled=True
+
+  @pending
+  Rule: SCHED-FILTER-RESOURCES — a node without enough unrequested CPU or memory is filtered out
+    Source: 000_1662d8c5cea2447f.txt § 控制平面 / Scheduler / 调度流程
+    Claim: Filtering removes nodes that fail hard conditions, e.g. insufficient resources.
+    Quote: "移除不满足硬性条件的节点 … 例：资源不足"
+
+    @requires:kube.api @requires:cluster.scheduler @requires:cluster.nodes
+    Scenario: the only node with room is chosen
+      Given a cluster with node "small" with 1 CPU and node "big" with 8 CPU, each with 8Gi memory
+      When Pod "hungry" is created requesting 2 CPU
+      Then within 10 s Pod "hungry" is on Node "big"
+
+    @requires:kube.api @requires:cluster.scheduler @requires:cluster.nodes
+    Scenario: requests count, not actual usage — a node full of requests admits no more
+      Given a cluster with node "n1" with 2 CPU and 8Gi memory
+      And Pod "a" is on Node "n1" requesting 1500m CPU
+      When Pod "b" is created requesting 1 CPU
+      Then after 10 s Pod "b" is still Pending
+      And Pod "b" has condition PodScheduled=False with reason "Unschedulable" and a message containing "Insufficient cpu"
+
+  @pending
+  Rule: SCHED-FILTER-NODESELECTOR — a node whose labels do not match the pod's nodeSelector is filtered out
+    Source: 000_1662d8c5cea2447f.txt § 控制平面 / Scheduler / 调度流程
+    Claim: Filtering removes nodes whose labels do not match the pod's NodeSelector.
+    Quote: "NodeSelector 不匹配"
+
+    @requires:kube.api @requires:cluster.scheduler @requires:cluster.nodes
+    Scenario: only the labelled node is eligible
+      Given a cluster with nodes "n1" and "n2", each with 4 CPU and 8Gi memory
+      And Node "n2" has label "disk=ssd"
+      When Pod "db" is created with nodeSelector "disk=ssd"
+      Then within 10 s Pod "db" is on Node "n2"
+
+    @requires:kube.api @requires:cluster.scheduler @requires:cluster.nodes
+    Scenario: no matching node — the pod waits, and is placed as soon as a node gains the label
+      Given a cluster with nodes "n1" and "n2", each with 4 CPU and 8Gi memory
+      When Pod "db" is created with nodeSelector "disk=ssd"
+      Then after 10 s Pod "db" is still Pending
+      When Node "n1" is given label "disk=ssd"
+      Then within 30 s Pod "db" is on Node "n1"
+
+  @pending
+  Rule: SCHED-FILTER-TAINT — a node with a NoSchedule taint the pod does not tolerate is filtered out
+    Source: 000_1662d8c5cea2447f.txt § 控制平面 / Scheduler / 调度流程
+    Claim: Filtering removes nodes with a Taint for which the pod has no matching Toleration.
+    Quote: "Taint 无对应 Toleration"
+
+    @requires:kube.api @requires:cluster.scheduler @requires:cluster.nodes
+    Scenario: the untainted node is chosen
+      Given a cluster with nodes "n1" and "n2", each with 4 CPU and 8Gi memory
+      And Node "n1" has taint "dedicated=gpu:NoSchedule"
+      When Pod "web" is created requesting 100m CPU
+      Then within 10 s Pod "web" is on Node "n2"
+
+  @pending
+  Rule: SCHED-FILTER-BEFORE-SCORE — a filtered-out node is never chosen, however well it would score
+    Source: 000_1662d8c5cea2447f.txt § 控制平面 / Scheduler / 为什么是 Filter + Score 两阶段？
+    Claim: Filtering is a constraint-satisfaction problem that shrinks the candidate set by elimination;
+      scoring is an optimisation among the feasible nodes only.
+    Quote: "过滤阶段是约束满足问题（CSP），用排除法缩小候选集；打分阶段是优化问题，在可行解中找最优。"
+
+    @requires:kube.api @requires:cluster.scheduler @requires:cluster.nodes
+    Scenario: an empty but tainted node loses to a busy feasible one
+      Given a cluster with nodes "empty" and "busy", each with 4 CPU and 8Gi memory
+      And Node "empty" has taint "maintenance=true:NoSchedule"
+      And pods requesting a total of 3 CPU are on Node "busy"
+      When Pod "web" is created requesting 500m CPU
+      Then within 10 s Pod "web" is on Node "busy"
+
+    @requires:kube.api @requires:cluster.scheduler @requires:cluster.nodes
+    Scenario: when no node passes the filters the pod stays Pending and the reasons are counted per node
+      Given a cluster with nodes "n1" and "n2", each with 1 CPU and 8Gi memory
+      And Node "n1" has taint "maintenance=true:NoSchedule"
+      When Pod "huge" is created requesting 2 CPU
+      Then after 10 s Pod "huge" is still Pending
+      And Pod "huge" has condition PodScheduled=False with reason "Unschedulable" and a message starting "0/2 nodes are available"
+
+  @untestable
+  Rule: SCHED-TWO-PHASE-EXTENSIBLE — separating the two phases lets each be extended and plugged independently
+    Source: 000_1662d8c5cea2447f.txt § 控制平面 / Scheduler / 为什么是 Filter + Score 两阶段？
+    Claim: Separating filtering and scoring lets each step be extended and turned into plugins independently.
+    Quote: "两阶段分离使得每一步可以独立扩展和插件化。"
+    Untestable: a property of the scheduler's code structure (see FRAMEWORK-EXTENSION-POINTS), not of any cluster's behaviour.
+
+  @pending
+  Rule: SCHED-SCORE-BALANCED — among feasible nodes the default scoring prefers the one with the most free, balanced resources
+    Source: 000_1662d8c5cea2447f.txt § 控制平面 / Scheduler / 调度流程
+    Claim: Remaining nodes are scored; the default policy favours a balanced distribution of resource use.
+    Quote: "默认策略倾向于：资源均衡分布"
+
+    @requires:kube.api @requires:cluster.scheduler @requires:cluster.nodes
+    Scenario: the less loaded of two otherwise equal nodes is chosen
+      Given a cluster with nodes "n1" and "n2", each with 4 CPU and 8Gi memory
+      And pods requesting a total of 3 CPU and 6Gi memory are on Node "n1"
+      When Pod "web" is created requesting 500m CPU and 512Mi memory
+      Then within 10 s Pod "web" is on Node "n2"
+
+    @requires:kube.api @requires:cluster.scheduler @requires:cluster.nodes
+    Scenario: ten identical pods on three empty identical nodes are spread 4-3-3 or 3-4-3 or 3-3-4
+      Given a cluster with nodes "n1", "n2" and "n3", each with 4 CPU and 8Gi memory
+      When 10 pods are created, one at a time, each requesting 200m CPU and 256Mi memory
+      Then within 30 s all 10 pods are bound
+      And no node holds more than 4 of them and none fewer than 3
+
+  @pending @erratum
+  Rule: SCHED-SCORE-LOCALITY — the default scoring prefers nodes that already have the pod's container images
+    Source: 000_1662d8c5cea2447f.txt § 控制平面 / Scheduler / 调度流程
+    Claim: The default scoring favours data locality.
+    Quote: "默认策略倾向于：资源均衡分布、亲和性匹配、数据局部性"
+    Upstream: the default score plugins (pkg/scheduler/apis/config/v1/default_plugins.go) are
+      TaintToleration, NodeAffinity, NodeResourcesFit, PodTopologySpread, InterPodAffinity,
+      NodeResourcesBalancedAllocation and ImageLocality. The only locality scored is image locality
+      (pkg/scheduler/framework/plugins/imagelocality): nodes that already hold the container images score
+      higher. Nothing scores the location of a pod's data; volume placement is a filter (VolumeBinding, VolumeZone).
+
+    @requires:kube.api @requires:cluster.scheduler @requires:cluster.nodes
+    Scenario: the node that already has a large image wins between two empty nodes
+      Given a cluster with nodes "n1" and "n2", each with 4 CPU and 8Gi memory
+      And Node "n2" reports image "registry.example/big:1" of 800Mi in its status
+      When Pod "web" is created with image "registry.example/big:1" requesting 100m CPU
+      Then within 10 s Pod "web" is on Node "n2"
+
+  @pending
+  Rule: SCHED-BIND-NODENAME — binding writes the chosen node into the pod's spec.nodeName
+    Source: 000_1662d8c5cea2447f.txt § 控制平面 / Scheduler / 调度流程
+    Claim: Binding picks the highest-scoring node and writes it to Pod.spec.nodeName.
+    Quote: "选择得分最高的节点，写入 Pod.spec.nodeName"
+
+    @requires:kube.api @requires:kube.audit @requires:cluster.scheduler @requires:cluster.nodes
+    Scenario: binding is one POST to the pod's binding subresource, after which nodeName is set
+      Given a cluster with node "n1" with 4 CPU and 8Gi memory
+      And the request trace is recording
+      When Pod "web" is created requesting 100m CPU
+      Then within 10 s Pod "web" is on Node "n1"
+      And the request trace holds exactly 1 POST to "/api/v1/namespaces/{ns}/pods/web/binding", with target Node "n1"
+
+    @requires:kube.api
+    Scenario: a bound pod cannot be re-bound
+      Given Pod "web" exists with spec.nodeName "n1"
+      When a Binding of Pod "web" to Node "n2" is posted
+      Then the response status is 409 with reason "Conflict"
+      And Pod "web" is on Node "n1"
+
+  @pending
+  Rule: SCHED-KUBELET-LEARNS — the kubelet of the chosen node learns of the binding from the API server and runs the pod
+    Source: 000_1662d8c5cea2447f.txt § 控制平面 / Scheduler / 调度流程
+    Claim: After binding, the API server notifies the kubelet of the corresponding node (through the
+      kubelet's watch on pods whose spec.nodeName is its node).
+    Quote: "API Server 通知对应节点的 kubelet"
+
+    @requires:kube.api @requires:cluster.scheduler @requires:kubelet
+    Scenario: only the chosen node's kubelet starts the pod
+      Given a cluster with 2 nodes running kubelets
+      When Pod "web" is created requesting 100m CPU
+      Then within 30 s Pod "web" is Running
+      And Pod "web"'s status.hostIP is the address of the node named in its spec.nodeName

@@ -1,0 +1,163 @@
+@component:scheduler
+Feature: Scheduler — taints and tolerations
+  Source: 000_1662d8c5cea2447f.txt § 控制平面 / Scheduler / Taint / Toleration
+
+  A taint is a repelling mark on a node, written `key=value:effect`; a toleration on a pod lets it onto a
+  node with a matching taint. The three effects are one rule each, split where the notes make two
+  claims (new pods vs pods already running). The warning box about control-plane nodes names the
+  wrong effect: kubeadm taints them NoSchedule, not NoExecute.
+
+  Scenarios use nodes registered through the API; a pod "on" a node is one bound to it, and an evicted
+  pod is one the control plane has marked for deletion.
+
+  @pending
+  Rule: TAINT-FORMAT — a taint is key, optional value and effect; a toleration matches it by key, value (or Exists) and effect
+    Source: 000_1662d8c5cea2447f.txt § 控制平面 / Scheduler / Taint / Toleration
+    Claim: A Taint is a repelling mark on a Node written key=value:effect; a Toleration on a Pod allows it
+      onto a node with the corresponding taint.
+    Quote: "Taint：施加在 Node 上的排斥标记，格式 key=value:effect。"
+
+    @requires:kubectl @requires:kube.api @requires:cluster.nodes
+    Scenario: kubectl taint writes key, value and effect into spec.taints
+      Given a cluster with node "n1" with 4 CPU and 8Gi memory
+      When "kubectl taint nodes n1 dedicated=gpu:NoSchedule" is run
+      Then Node "n1" has exactly one taint, with key "dedicated", value "gpu" and effect "NoSchedule"
+
+    @requires:kube.api @requires:cluster.scheduler @requires:cluster.nodes
+    Scenario Outline: a toleration <matches> taint "dedicated=gpu:NoSchedule"
+      Given a cluster with node "n1" with 4 CPU and 8Gi memory
+      And Node "n1" has taint "dedicated=gpu:NoSchedule"
+      When Pod "p" is created with toleration <toleration>
+      Then after 10 s Pod "p" is <outcome>
+
+      Examples:
+        | matches        | toleration                                            | outcome    |
+        | matching       | key "dedicated" operator Equal value "gpu" effect "NoSchedule" | on Node "n1" |
+        | matching       | key "dedicated" operator Exists                        | on Node "n1" |
+        | not matching   | key "dedicated" operator Equal value "tpu" effect "NoSchedule" | Pending    |
+        | not matching   | key "dedicated" operator Equal value "gpu" effect "NoExecute"  | Pending    |
+
+  @pending
+  Rule: TAINT-NOSCHEDULE-NEW — NoSchedule keeps new, intolerant pods off the node
+    Source: 000_1662d8c5cea2447f.txt § 控制平面 / Scheduler / Taint / Toleration
+    Claim: NoSchedule: new pods are not allowed to be scheduled onto the node.
+    Quote: "NoSchedule | 不允许新 Pod 调度到该节点"
+
+    @requires:kube.api @requires:cluster.scheduler @requires:cluster.nodes
+    Scenario: the only node is tainted — an intolerant pod stays Pending, a tolerant one is placed
+      Given a cluster with node "n1" with 4 CPU and 8Gi memory
+      And Node "n1" has taint "dedicated=gpu:NoSchedule"
+      When Pod "plain" is created requesting 100m CPU
+      And Pod "tolerant" is created tolerating "dedicated=gpu:NoSchedule"
+      Then within 10 s Pod "tolerant" is on Node "n1"
+      And Pod "plain" is still Pending with reason "Unschedulable"
+
+  @pending
+  Rule: TAINT-NOSCHEDULE-KEEPS-RUNNING — adding a NoSchedule taint leaves pods already on the node alone
+    Source: 000_1662d8c5cea2447f.txt § 控制平面 / Scheduler / Taint / Toleration
+    Claim: NoSchedule does not affect pods already running on the node.
+    Quote: "（已运行的不受影响）"
+
+    @requires:kube.api @requires:cluster.controllers @requires:cluster.nodes @requires:clock.virtual
+    Scenario: an intolerant pod already on the node is not evicted
+      Given a cluster with the controllers running and node "n1" with 4 CPU and 8Gi memory
+      And Pod "old" is on Node "n1" with no tolerations of its own
+      When Node "n1" is given taint "dedicated=gpu:NoSchedule"
+      And 10 minutes of virtual time pass
+      Then Pod "old" is still on Node "n1" and not marked for deletion
+
+  @pending
+  Rule: TAINT-PREFERNOSCHEDULE — PreferNoSchedule steers pods away when possible but does not forbid the node
+    Source: 000_1662d8c5cea2447f.txt § 控制平面 / Scheduler / Taint / Toleration
+    Claim: PreferNoSchedule: try not to schedule there, but it is not enforced.
+    Quote: "PreferNoSchedule | 尽量不调度，但非强制"
+
+    @requires:kube.api @requires:cluster.scheduler @requires:cluster.nodes
+    Scenario: with an untainted alternative, the tainted node is avoided
+      Given a cluster with nodes "n1" and "n2", each with 4 CPU and 8Gi memory
+      And Node "n1" has taint "spare=true:PreferNoSchedule"
+      When Pod "web" is created requesting 100m CPU
+      Then within 10 s Pod "web" is on Node "n2"
+
+    @requires:kube.api @requires:cluster.scheduler @requires:cluster.nodes
+    Scenario: when the tainted node is the only feasible one, the pod goes there
+      Given a cluster with nodes "n1" and "n2", each with 4 CPU and 8Gi memory
+      And Node "n1" has taint "spare=true:PreferNoSchedule"
+      And Node "n2" has taint "maintenance=true:NoSchedule"
+      When Pod "web" is created requesting 100m CPU
+      Then within 10 s Pod "web" is on Node "n1"
+
+  @pending
+  Rule: TAINT-NOEXECUTE-NO-NEW — NoExecute keeps new, intolerant pods off the node
+    Source: 000_1662d8c5cea2447f.txt § 控制平面 / Scheduler / Taint / Toleration
+    Claim: NoExecute: new pods are not scheduled to the node.
+    Quote: "NoExecute | 新 Pod 不调度"
+
+    @requires:kube.api @requires:cluster.scheduler @requires:cluster.nodes
+    Scenario: an intolerant pod avoids the NoExecute node
+      Given a cluster with nodes "n1" and "n2", each with 4 CPU and 8Gi memory
+      And Node "n1" has taint "quarantine=true:NoExecute"
+      When Pod "web" is created requesting 100m CPU
+      Then within 10 s Pod "web" is on Node "n2"
+
+  @pending
+  Rule: TAINT-NOEXECUTE-EVICTS — NoExecute evicts running pods that do not tolerate it, and keeps those that do
+    Source: 000_1662d8c5cea2447f.txt § 控制平面 / Scheduler / Taint / Toleration
+    Claim: NoExecute: running pods without a matching toleration are evicted.
+    Quote: "已运行且无 Toleration 的 Pod 会被驱逐"
+
+    @requires:kube.api @requires:cluster.controllers @requires:cluster.nodes @requires:clock.virtual
+    Scenario: the intolerant pod is evicted, the tolerant one stays
+      Given a cluster with the controllers running and node "n1" with 4 CPU and 8Gi memory
+      And Pod "plain" is on Node "n1"
+      And Pod "tolerant" is on Node "n1" tolerating "quarantine=true:NoExecute"
+      When Node "n1" is given taint "quarantine=true:NoExecute"
+      Then within 10 s of virtual time Pod "plain" is marked for deletion
+      And after 10 minutes of virtual time Pod "tolerant" is still on Node "n1" and not marked for deletion
+
+    @requires:kube.api @requires:cluster.controllers @requires:cluster.nodes @requires:clock.virtual
+    Scenario: tolerationSeconds bounds how long a tolerant pod may stay
+      Given a cluster with the controllers running and node "n1" with 4 CPU and 8Gi memory
+      And Pod "brief" is on Node "n1" tolerating "quarantine=true:NoExecute" for 60 s
+      When Node "n1" is given taint "quarantine=true:NoExecute"
+      Then after 50 s of virtual time Pod "brief" is not marked for deletion
+      And within 70 s of virtual time after the taint Pod "brief" is marked for deletion
+
+  @pending @erratum
+  Rule: TAINT-CONTROL-PLANE — control-plane nodes are tainted node-role.kubernetes.io/control-plane:NoSchedule
+    Source: 000_1662d8c5cea2447f.txt § 控制平面 / Scheduler / Taint / Toleration / Master 节点的 Taint
+    Claim: Production master nodes usually carry the taint node-role.kubernetes.io/control-plane:NoExecute,
+      keeping workload pods from consuming control-plane resources.
+    Quote: "生产集群的 Master 节点通常带有 node-role.kubernetes.io/control-plane:NoExecute Taint"
+    Upstream: kubeadm taints control-plane nodes with effect NoSchedule (ControlPlaneTaint in
+      cmd/kubeadm/app/constants/constants.go; docs "kubeadm init", Control plane node isolation). With
+      NoSchedule, pods already on the node (static control-plane pods, DaemonSets) are not evicted,
+      which a NoExecute taint would do to every pod without a toleration.
+
+    @requires:kube.api @requires:cluster.nodes
+    Scenario: every node labelled as control plane carries the taint with effect NoSchedule, and none with NoExecute
+      When the nodes labelled "node-role.kubernetes.io/control-plane" are listed
+      Then each of them has a taint with key "node-role.kubernetes.io/control-plane" and effect "NoSchedule"
+      And none of them has a taint with key "node-role.kubernetes.io/control-plane" and effect "NoExecute"
+
+    @requires:kube.api @requires:cluster.controllers @requires:cluster.nodes @requires:clock.virtual
+    Scenario: the control-plane taint does not evict pods already on the node
+      Given a cluster with the controllers running and node "cp1" with 4 CPU and 8Gi memory
+      And Node "cp1" has taint "node-role.kubernetes.io/control-plane:NoSchedule"
+      When Pod "static-like" is created with spec.nodeName "cp1" and no tolerations of its own
+      And 10 minutes of virtual time pass
+      Then Pod "static-like" is still on Node "cp1" and not marked for deletion
+
+  @pending
+  Rule: TAINT-CONTROL-PLANE-TOLERATION — a pod that tolerates the control-plane taint may be scheduled onto control-plane nodes
+    Source: 000_1662d8c5cea2447f.txt § 控制平面 / Scheduler / Taint / Toleration / Master 节点的 Taint
+    Claim: To run e.g. monitoring components on a master, add the corresponding toleration.
+    Quote: "如果需要在 Master 运行监控组件，需添加对应 Toleration。"
+
+    @requires:kube.api @requires:cluster.scheduler @requires:cluster.nodes
+    Scenario: a monitoring pod with the toleration and a control-plane nodeSelector lands on the control plane
+      Given a cluster with node "cp1" with 4 CPU and 8Gi memory
+      And Node "cp1" has label "node-role.kubernetes.io/control-plane="
+      And Node "cp1" has taint "node-role.kubernetes.io/control-plane:NoSchedule"
+      When Pod "node-exporter" is created with nodeSelector "node-role.kubernetes.io/control-plane=" and toleration key "node-role.kubernetes.io/control-plane" operator Exists effect "NoSchedule"
+      Then within 10 s Pod "node-exporter" is on Node "cp1"
