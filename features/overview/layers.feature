@@ -1,0 +1,30 @@
+@component:overview
+Feature: Overview — a control plane that decides, a data plane that runs
+  Source: 000_1662d8c5cea2447f.txt § 概述
+
+  Seed 000 opens with the layering the rest of the book relies on: the control plane writes
+  declarative state and decides; the data plane — an agent on every node — runs Pods and moves
+  their traffic. The parts are checked one by one in the component folders; the rules here are
+  the opening claims in their own words.
+
+  @untestable
+  Rule: ARCH-TWO-LAYERS — Kubernetes is layered into a control plane and a data plane
+    Source: 000_1662d8c5cea2447f.txt § 概述
+    Claim: Kubernetes uses a control plane (global decisions: scheduling, orchestration, convergence of
+      state) over a data plane (per-node agents that run Pods and forward their traffic).
+    Quote: "Kubernetes 采用经典的**控制平面 + 数据平面**分层架构。"
+    Untestable: a description of structure; what each layer does is checked by the component rules.
+
+  @pending
+  Rule: ARCH-DECISIONS-IN-CONTROL-PLANE — every declarative write, decision and reconciliation happens in the control plane
+    Source: 000_1662d8c5cea2447f.txt § 控制平面（Control Plane）
+    Claim: All writes of declarative state, all decisions and all coordination are done in the control
+      plane; nodes only carry them out.
+    Quote: "所有声明式状态的写入、决策与协调均在此完成。"
+
+    @requires:kube.api @requires:cluster.scheduler @requires:kube.audit
+    Scenario: a pod's node is chosen by the scheduler, not by the node it lands on
+      Given 2 ready nodes "n1" and "n2"
+      When a Pod "web" without a nodeName is created
+      Then within 10 s the Pod "web" is bound to a node
+      And the binding was written by user "system:kube-scheduler"
