@@ -1,0 +1,114 @@
+/**
+ * The replicated log of one member: entries, how far they are committed, applied and known
+ * to be on stable storage. Index 0 is a sentinel of term 0 so "the entry before the first"
+ * always exists (etcd-io/raft's log.go keeps a dummy entry for the same reason).
+ */
+import type { Entry } from './types.ts';
+
+export class RaftLog {
+  private entries: Entry[];
+  /** Highest index known to be committed (Raft Figure 2, commitIndex). */
+  committed: number;
+  /** Highest index handed to the host for applying. */
+  applied = 0;
+  /** Highest index the host has confirmed is on stable storage. */
+  stable: number;
+
+  constructor(entries: readonly Entry[] = [], committed = 0) {
+    this.entries = entries.map((e) => e);
+    this.entries.forEach((e, i) => {
+      if (e.index !== i + 1) throw new Error(`log entry ${i} has index ${e.index}; persisted logs must be gap-free from 1`);
+    });
+    this.stable = this.entries.length;
+    this.committed = Math.min(committed, this.entries.length);
+  }
+
+  lastIndex(): number {
+    return this.entries.length;
+  }
+
+  lastTerm(): number {
+    return this.term(this.lastIndex());
+  }
+
+  /** Term of the entry at `index`; 0 for the sentinel, -1 past the end. */
+  term(index: number): number {
+    if (index === 0) return 0;
+    const e = this.entries[index - 1];
+    return e === undefined ? -1 : e.term;
+  }
+
+  matchTerm(index: number, term: number): boolean {
+    return this.term(index) === term;
+  }
+
+  /** Entries with index in [from, to], both inclusive, clipped to the log. */
+  slice(from: number, to: number): Entry[] {
+    return this.entries.slice(Math.max(from, 1) - 1, Math.min(to, this.lastIndex()));
+  }
+
+  /** The first index holding `term`, scanning back from `index` (for the §5.3 conflict hint). */
+  firstIndexOfTerm(index: number, term: number): number {
+    let i = Math.min(index, this.lastIndex());
+    while (i > 1 && this.term(i - 1) === term) i--;
+    return i;
+  }
+
+  /** The last index whose term is `term`, or 0 when the log holds no entry of that term. */
+  lastIndexOfTerm(term: number): number {
+    for (let i = this.lastIndex(); i >= 1; i--) {
+      const t = this.term(i);
+      if (t === term) return i;
+      if (t < term) return 0;
+    }
+    return 0;
+  }
+
+  /**
+   * Raft §5.4.1: a voter's log is at least as up to date as ours when its last term is
+   * higher, or equal with an index at least as long.
+   */
+  isUpToDate(lastIndex: number, lastTerm: number): boolean {
+    const myTerm = this.lastTerm();
+    return lastTerm > myTerm || (lastTerm === myTerm && lastIndex >= this.lastIndex());
+  }
+
+  /** A leader's own entry. */
+  append(entry: Entry): void {
+    if (entry.index !== this.lastIndex() + 1) throw new Error(`append at ${entry.index} after last index ${this.lastIndex()}`);
+    this.entries.push(entry);
+  }
+
+  /**
+   * Follower side of AppendEntries once the consistency check held: skip the entries we
+   * already hold, cut the log at the first conflict and append the rest (Figure 2, steps 3–4).
+   * Returns the conflicting index that was cut, or 0 when nothing was.
+   */
+  mergeFrom(entries: readonly Entry[]): number {
+    const conflict = entries.find((e) => !this.matchTerm(e.index, e.term));
+    if (conflict === undefined) return 0;
+    const cutAt = conflict.index;
+    const truncated = cutAt <= this.lastIndex();
+    if (truncated) {
+      this.entries.length = cutAt - 1;
+      this.stable = Math.min(this.stable, cutAt - 1);
+    }
+    for (const e of entries) if (e.index >= cutAt) this.entries.push(e);
+    return truncated ? cutAt : 0;
+  }
+
+  commitTo(index: number): boolean {
+    const target = Math.min(index, this.lastIndex());
+    if (target <= this.committed) return false;
+    this.committed = target;
+    return true;
+  }
+
+  unstableEntries(): Entry[] {
+    return this.entries.slice(this.stable);
+  }
+
+  unappliedCommitted(): Entry[] {
+    return this.slice(this.applied + 1, this.committed);
+  }
+}
