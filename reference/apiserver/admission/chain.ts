@@ -1,0 +1,47 @@
+/**
+ * The admission chain in upstream's order (pkg/kubeapiserver/options/plugins.go AllOrderedPlugins):
+ * NamespaceLifecycle, ServiceAccount, [DenyServiceExternalIPs], MutatingAdmissionWebhook,
+ * ValidatingAdmissionWebhook. The mutating phase runs every plugin's Admit in that order, then the
+ * validating phase every plugin's Validate (staging/src/k8s.io/apiserver/pkg/admission/chain.go).
+ * Defaults come first: upstream applies them while decoding, before any admission plugin.
+ * DenyServiceExternalIPs is off by default upstream (DefaultOffAdmissionPlugins), so it is opt-in.
+ */
+import type { MutatingPlugin, ValidatingPlugin } from '../pipeline.ts';
+import { defaultsPlugin } from './defaults.ts';
+import { namespaceLifecycle, type NamespaceLifecycleOptions } from './lifecycle.ts';
+import { serviceAccountAdmission, type ServiceAccountAdmissionOptions } from './serviceaccount.ts';
+import { denyServiceExternalIPs } from './externalips.ts';
+import { mutatingWebhookPlugin, validatingWebhookPlugin, type WebhookPluginOptions } from './webhook/dispatcher.ts';
+
+export interface AdmissionChainOptions {
+  getNamespace: NamespaceLifecycleOptions['getNamespace'];
+  getServiceAccount: ServiceAccountAdmissionOptions['getServiceAccount'];
+  volumeNameSuffix: ServiceAccountAdmissionOptions['volumeNameSuffix'];
+  /** Leave out to run without dynamic webhooks. */
+  webhooks?: WebhookPluginOptions;
+  /** Enable DenyServiceExternalIPs (off by default, as upstream). */
+  denyServiceExternalIPs?: boolean;
+  /** Leave out the ServiceAccount plugin (kube-apiserver --disable-admission-plugins=ServiceAccount). */
+  disableServiceAccount?: boolean;
+}
+
+export interface AdmissionChain {
+  mutating: MutatingPlugin[];
+  validating: ValidatingPlugin[];
+}
+
+export function admissionChain(opts: AdmissionChainOptions): AdmissionChain {
+  const mutating: MutatingPlugin[] = [defaultsPlugin(), namespaceLifecycle({ getNamespace: opts.getNamespace })];
+  const validating: ValidatingPlugin[] = [];
+  if (!opts.disableServiceAccount) {
+    const sa = serviceAccountAdmission({ getServiceAccount: opts.getServiceAccount, volumeNameSuffix: opts.volumeNameSuffix });
+    mutating.push(sa);
+    validating.push(sa);
+  }
+  if (opts.denyServiceExternalIPs) validating.push(denyServiceExternalIPs());
+  if (opts.webhooks) {
+    mutating.push(mutatingWebhookPlugin(opts.webhooks));
+    validating.push(validatingWebhookPlugin(opts.webhooks));
+  }
+  return { mutating, validating };
+}

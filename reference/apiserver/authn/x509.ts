@@ -1,0 +1,27 @@
+/**
+ * X.509 client certificate authentication.
+ *
+ * The TLS layer (server core) verifies the chain against the cluster CA and hands over the
+ * subject; this authenticator only maps it to a user, as upstream's CommonNameUserConversion
+ * does (staging/src/k8s.io/apiserver/pkg/authentication/request/x509/x509.go): the user name
+ * is the subject's CommonName and the groups are its Organization values. A certificate with
+ * an empty CN carries no identity, so it counts as "no credentials" rather than a rejection.
+ */
+import type { Authenticator, AuthnResult, Credentials } from '../pipeline.ts';
+
+export const X509_AUTHENTICATOR_NAME = 'x509';
+
+export function x509Authenticator(): Authenticator {
+  return {
+    name: X509_AUTHENTICATOR_NAME,
+    async authenticate(creds: Credentials): Promise<AuthnResult> {
+      const cert = creds.clientCert;
+      if (!cert || cert.subjectCN.length === 0) return { kind: 'no-credentials' };
+      return {
+        kind: 'authenticated',
+        method: X509_AUTHENTICATOR_NAME,
+        user: { name: cert.subjectCN, groups: [...cert.subjectO] },
+      };
+    },
+  };
+}

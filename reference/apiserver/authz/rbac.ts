@@ -1,0 +1,140 @@
+/**
+ * The RBAC authorizer, deny by default.
+ *
+ * Upstream: plugin/pkg/auth/authorizer/rbac/rbac.go walks the rules that apply to the user
+ * (pkg/registry/rbac/validation/rule.go VisitRulesFor): first every ClusterRoleBinding, then —
+ * for namespaced requests only — the RoleBindings of the request's namespace; a RoleBinding may
+ * reference a Role of its namespace or a ClusterRole, whose rules then apply in that namespace
+ * only. The first rule that allows the request decides, and the reason names its source:
+ *   RBAC: allowed by ClusterRoleBinding "x" of ClusterRole "y" to User "z"
+ *   RBAC: allowed by RoleBinding "x/ns" of Role "y" to ServiceAccount "sa/ns"
+ * A denial carries no reason unless a binding referenced a missing role (then `RBAC: <errors>`).
+ *
+ * The `system:masters` group is allowed everything before RBAC is consulted, as kube-apiserver
+ * puts authorizerfactory.NewPrivilegedGroups(user.SystemPrivilegedGroup) first in its union
+ * (pkg/kubeapiserver/authorizer/config.go); upstream gives that decision an empty reason.
+ */
+import type { Authorizer, Decision, RequestAttributes, UserInfo } from '../pipeline.ts';
+import { SYSTEM_PRIVILEGED_GROUP } from '../authn/users.ts';
+import { aggregateClusterRoles } from './aggregation.ts';
+import { ruleAllows } from './rules.ts';
+import type { ClusterRole, PolicyRule, RbacLister, RoleBinding, Subject } from './types.ts';
+
+export interface RbacOptions {
+  lister: RbacLister;
+  /** Groups allowed everything; default ['system:masters']. */
+  privilegedGroups?: string[];
+  /**
+   * Evaluate aggregated ClusterRoles by their aggregationRule at request time (default true),
+   * so that no aggregation controller has to run first. Off: only the stored `.rules` count.
+   */
+  resolveAggregation?: boolean;
+}
+
+interface Resolution {
+  rules: PolicyRule[];
+  error?: string;
+}
+
+export function rbacAuthorizer(opts: RbacOptions): Authorizer {
+  const privileged = opts.privilegedGroups ?? [SYSTEM_PRIVILEGED_GROUP];
+  return {
+    async authorize(attrs: RequestAttributes): Promise<Decision> {
+      if (attrs.user.groups.some((g) => privileged.includes(g))) return { allowed: true, reason: '' };
+      const clusterRoles = await clusterRoleRules(opts);
+      const errors: string[] = [];
+      for (const binding of await opts.lister.clusterRoleBindings()) {
+        const allowed = visitBinding(attrs, binding, '', clusterRoles, [], errors);
+        if (allowed) return { allowed: true, reason: allowed };
+      }
+      if (attrs.namespace !== '') {
+        const roles = await opts.lister.roles(attrs.namespace);
+        for (const binding of await opts.lister.roleBindings(attrs.namespace)) {
+          const allowed = visitBinding(attrs, binding, attrs.namespace, clusterRoles, roles, errors);
+          if (allowed) return { allowed: true, reason: allowed };
+        }
+      }
+      return { allowed: false, reason: errors.length === 0 ? '' : `RBAC: ${aggregate(errors)}` };
+    },
+  };
+}
+
+/** The effective rules of every ClusterRole, by name. */
+async function clusterRoleRules(opts: RbacOptions): Promise<Map<string, PolicyRule[]>> {
+  const all: ClusterRole[] = await opts.lister.clusterRoles();
+  const rules = new Map(all.map((r) => [r.metadata.name, r.rules ?? []]));
+  if (opts.resolveAggregation === false) return rules;
+  for (const [name, aggregated] of aggregateClusterRoles(all)) rules.set(name, aggregated);
+  return rules;
+}
+
+/** The allow reason if this binding applies to the user and one of its rules allows the request. */
+function visitBinding(
+  attrs: RequestAttributes,
+  binding: RoleBinding,
+  bindingNamespace: string,
+  clusterRoles: Map<string, PolicyRule[]>,
+  roles: Awaited<ReturnType<RbacLister['roles']>>,
+  errors: string[],
+): string | undefined {
+  const subject = (binding.subjects ?? []).find((s) => appliesToUser(attrs.user, s, bindingNamespace));
+  if (!subject) return undefined;
+  const resolved = roleRefRules(binding, clusterRoles, roles);
+  if (resolved.error) {
+    errors.push(resolved.error);
+    return undefined;
+  }
+  if (!resolved.rules.some((rule) => ruleAllows(attrs, rule))) return undefined;
+  return `RBAC: allowed by ${describeBinding(binding, bindingNamespace, subject)}`;
+}
+
+function roleRefRules(
+  binding: RoleBinding,
+  clusterRoles: Map<string, PolicyRule[]>,
+  roles: Awaited<ReturnType<RbacLister['roles']>>,
+): Resolution {
+  const ref = binding.roleRef;
+  if (ref.kind === 'ClusterRole') {
+    const rules = clusterRoles.get(ref.name);
+    return rules ? { rules } : { rules: [], error: `clusterrole.rbac.authorization.k8s.io "${ref.name}" not found` };
+  }
+  if (ref.kind === 'Role') {
+    const role = roles.find((r) => r.metadata.name === ref.name);
+    return role ? { rules: role.rules ?? [] } : { rules: [], error: `role.rbac.authorization.k8s.io "${ref.name}" not found` };
+  }
+  return { rules: [], error: `unsupported role reference kind: "${ref.kind}"` };
+}
+
+/** rule.go appliesToUser: a ServiceAccount subject without a namespace means the binding's. */
+export function appliesToUser(user: UserInfo, subject: Subject, bindingNamespace: string): boolean {
+  switch (subject.kind) {
+    case 'User':
+      return user.name === subject.name;
+    case 'Group':
+      return user.groups.includes(subject.name);
+    case 'ServiceAccount': {
+      const ns = subject.namespace || bindingNamespace;
+      return ns !== '' && user.name === `system:serviceaccount:${ns}:${subject.name}`;
+    }
+    default:
+      return false;
+  }
+}
+
+/** rule.go clusterRoleBindingDescriber / roleBindingDescriber / describeSubject. */
+function describeBinding(binding: RoleBinding, bindingNamespace: string, subject: Subject): string {
+  const ref = binding.roleRef;
+  const subjectText =
+    subject.kind === 'ServiceAccount'
+      ? `${subject.kind} "${subject.name}/${subject.namespace || bindingNamespace}"`
+      : `${subject.kind} "${subject.name}"`;
+  if (bindingNamespace === '') {
+    return `ClusterRoleBinding "${binding.metadata.name}" of ${ref.kind} "${ref.name}" to ${subjectText}`;
+  }
+  return `RoleBinding "${binding.metadata.name}/${bindingNamespace}" of ${ref.kind} "${ref.name}" to ${subjectText}`;
+}
+
+function aggregate(errors: readonly string[]): string {
+  const unique = [...new Set(errors)];
+  return unique.length === 1 ? unique[0]! : `[${unique.join(', ')}]`;
+}
