@@ -1,0 +1,70 @@
+/**
+ * The API server core: one request in, one answer out, with the pipeline's first stages
+ * (authentication, authorization) and the per-request trace. No sockets here; server.ts adapts
+ * node's http objects to it.
+ */
+import { AdmissionDenied } from './pipeline.ts';
+import { headerValue, negotiateOutput } from './negotiation.ts';
+import { parseRequestInfo } from './request-info.ts';
+import { route } from './router.ts';
+import { attributesOf, authenticate, authorize } from './stages.ts';
+import { impersonate } from './impersonation.ts';
+import { ApiError, errors } from './status.ts';
+import { TraceRecorder } from './trace.ts';
+import type { Answer, ApiRequest, Call, Env } from './types.ts';
+import { reply } from './types.ts';
+
+export interface CoreResult {
+  answer: Answer;
+  /** Headers every answer carries (Warning lines, for dropped unknown fields). */
+  headers: Record<string, string>;
+}
+
+/** Anything thrown that is not a Status is a bug in the server, answered 500 and reported. */
+export function errorAnswer(e: unknown, onInternalError?: (e: unknown) => void): Answer {
+  if (e instanceof ApiError) return reply(e.code, e.toStatus());
+  if (e instanceof AdmissionDenied) return reply(e.code, new ApiError(e.code, e.reason, e.message).toStatus());
+  onInternalError?.(e);
+  return reply(500, errors.internal((e as Error)?.message ?? String(e)).toStatus());
+}
+
+function parseUrl(raw: string): URL {
+  try {
+    return new URL(raw.startsWith('/') ? raw : `/${raw}`, 'http://apiserver.invalid');
+  } catch {
+    throw errors.badRequest(`malformed request URL ${JSON.stringify(raw)}`);
+  }
+}
+
+async function pipeline(env: Env, req: ApiRequest, trace: TraceRecorder, call: Partial<Call>): Promise<Answer> {
+  const url = parseUrl(req.url);
+  call.path = url.pathname;
+  call.query = url.searchParams;
+  const output = negotiateOutput(headerValue(req.headers, 'accept'));
+  if (req.body.length > env.maxBodyBytes) throw errors.tooLarge(`limit is ${env.maxBodyBytes}`);
+  const user = await impersonate(env, req, await authenticate(env, req, trace), trace);
+  trace.user = user.name;
+  const info = parseRequestInfo(call.method!, url.pathname, url.searchParams);
+  await authorize(env, attributesOf(user, info), trace);
+  const full: Call = { req, method: call.method!, path: url.pathname, query: url.searchParams, info, user, trace, warnings: call.warnings!, output };
+  return route(env, full);
+}
+
+let nextTraceId = 0;
+
+export async function handleRequest(env: Env, req: ApiRequest, onInternalError?: (e: unknown) => void): Promise<CoreResult> {
+  const trace = new TraceRecorder();
+  const method = (req.method || 'GET').toUpperCase();
+  const call: Partial<Call> = { method, path: req.url, warnings: [] };
+  let answer: Answer;
+  try {
+    answer = await pipeline(env, req, trace, call);
+  } catch (e) {
+    answer = errorAnswer(e, onInternalError);
+  }
+  const code = answer.kind === 'reply' ? answer.status : answer.status;
+  trace.finish(env.traces, ++nextTraceId, method, call.path ?? req.url, code);
+  const headers: Record<string, string> = {};
+  if (call.warnings!.length > 0) headers.warning = call.warnings!.map((w) => `299 - ${JSON.stringify(w)}`).join(', ');
+  return { answer, headers };
+}

@@ -1,0 +1,109 @@
+/**
+ * The columns `kubectl get` shows, as kube-apiserver's table printers define them
+ * (pkg/printers/internalversion/printers.go). Each printer lists its columns (priority 1 are
+ * the `-o wide` ones) and how to fill a row; resources without one get Name and Age.
+ */
+import { age } from './age.ts';
+
+export interface Column {
+  name: string;
+  type: 'string' | 'integer' | 'date';
+  format?: string;
+  priority?: number;
+  description?: string;
+}
+
+export interface Printer {
+  columns: Column[];
+  cells(obj: any, now_ms: number): unknown[];
+}
+
+const NAME: Column = { name: 'Name', type: 'string', format: 'name', description: 'Name must be unique within a namespace.' };
+const AGE: Column = { name: 'Age', type: 'string', description: 'CreationTimestamp is a timestamp representing the server time when this object was created.' };
+const col = (name: string, type: Column['type'] = 'string', priority = 0): Column => ({ name, type, priority });
+const none = (v: unknown): string => (v === undefined || v === null || v === '' ? '<none>' : String(v));
+const created = (o: any, now: number) => age(o.metadata?.creationTimestamp, now);
+
+function podStatus(p: any): string {
+  if (p.metadata?.deletionTimestamp) return 'Terminating';
+  let reason = p.status?.reason || p.status?.phase || 'Unknown';
+  for (const c of p.status?.containerStatuses ?? []) {
+    const waiting = c?.state?.waiting?.reason;
+    const terminated = c?.state?.terminated?.reason;
+    if (waiting) reason = waiting;
+    else if (terminated && reason !== 'Running') reason = terminated;
+  }
+  return reason;
+}
+
+function servicePorts(s: any): string {
+  const ports: any[] = s.spec?.ports ?? [];
+  if (ports.length === 0) return '<none>';
+  return ports.map((p) => `${p.port}${p.nodePort ? `:${p.nodePort}` : ''}/${p.protocol ?? 'TCP'}`).join(',');
+}
+
+function nodeStatus(n: any): string {
+  const ready = (n.status?.conditions ?? []).find((c: any) => c?.type === 'Ready');
+  const base = ready?.status === 'True' ? 'Ready' : ready?.status === 'False' ? 'NotReady' : 'Unknown';
+  return n.spec?.unschedulable ? `${base},SchedulingDisabled` : base;
+}
+
+function nodeRoles(n: any): string {
+  const roles = Object.keys(n.metadata?.labels ?? {}).filter((k) => k.startsWith('node-role.kubernetes.io/')).map((k) => k.slice('node-role.kubernetes.io/'.length));
+  return roles.length ? roles.sort().join(',') : '<none>';
+}
+
+export const PRINTERS: Record<string, Printer> = {
+  pods: {
+    columns: [NAME, col('Ready'), col('Status'), col('Restarts', 'string'), AGE, col('IP', 'string', 1), col('Node', 'string', 1), col('Nominated Node', 'string', 1), col('Readiness Gates', 'string', 1)],
+    cells: (p, now) => {
+      const statuses: any[] = p.status?.containerStatuses ?? [];
+      const total = (p.spec?.containers ?? []).length;
+      const ready = statuses.filter((c) => c?.ready).length;
+      const restarts = statuses.reduce((n, c) => n + (c?.restartCount ?? 0), 0);
+      return [p.metadata.name, `${ready}/${total}`, podStatus(p), String(restarts), created(p, now), none(p.status?.podIP), none(p.spec?.nodeName), none(p.status?.nominatedNodeName), '<none>'];
+    },
+  },
+  deployments: {
+    columns: [NAME, col('Ready'), col('Up-to-date', 'integer'), col('Available', 'integer'), AGE, col('Containers', 'string', 1), col('Images', 'string', 1), col('Selector', 'string', 1)],
+    cells: (d, now) => {
+      const cs: any[] = d.spec?.template?.spec?.containers ?? [];
+      return [d.metadata.name, `${d.status?.readyReplicas ?? 0}/${d.spec?.replicas ?? 0}`, d.status?.updatedReplicas ?? 0, d.status?.availableReplicas ?? 0, created(d, now),
+        cs.map((c) => c.name).join(','), cs.map((c) => c.image).join(','), Object.entries(d.spec?.selector?.matchLabels ?? {}).map(([k, v]) => `${k}=${v}`).join(',')];
+    },
+  },
+  replicasets: {
+    columns: [NAME, col('Desired', 'integer'), col('Current', 'integer'), col('Ready', 'integer'), AGE],
+    cells: (r, now) => [r.metadata.name, r.spec?.replicas ?? 0, r.status?.replicas ?? 0, r.status?.readyReplicas ?? 0, created(r, now)],
+  },
+  jobs: {
+    columns: [NAME, col('Completions'), AGE],
+    cells: (j, now) => [j.metadata.name, `${j.status?.succeeded ?? 0}/${j.spec?.completions ?? 1}`, created(j, now)],
+  },
+  nodes: {
+    columns: [NAME, col('Status'), col('Roles'), AGE, col('Version'), col('Internal-IP', 'string', 1)],
+    cells: (n, now) => [n.metadata.name, nodeStatus(n), nodeRoles(n), created(n, now), n.status?.nodeInfo?.kubeletVersion ?? '',
+      none((n.status?.addresses ?? []).find((a: any) => a?.type === 'InternalIP')?.address)],
+  },
+  services: {
+    columns: [NAME, col('Type'), col('Cluster-IP'), col('External-IP'), col('Port(s)'), AGE, col('Selector', 'string', 1)],
+    cells: (s, now) => [s.metadata.name, s.spec?.type ?? 'ClusterIP', none(s.spec?.clusterIP), none((s.spec?.externalIPs ?? []).join(',')), servicePorts(s), created(s, now),
+      none(Object.entries(s.spec?.selector ?? {}).map(([k, v]) => `${k}=${v}`).join(','))],
+  },
+  namespaces: { columns: [NAME, col('Status'), AGE], cells: (n, now) => [n.metadata.name, n.status?.phase ?? '', created(n, now)] },
+  configmaps: { columns: [NAME, col('Data', 'integer'), AGE], cells: (c, now) => [c.metadata.name, Object.keys(c.data ?? {}).length + Object.keys(c.binaryData ?? {}).length, created(c, now)] },
+  secrets: { columns: [NAME, col('Type'), col('Data', 'integer'), AGE], cells: (s, now) => [s.metadata.name, s.type ?? '', Object.keys(s.data ?? {}).length, created(s, now)] },
+  leases: { columns: [NAME, col('Holder'), AGE], cells: (l, now) => [l.metadata.name, l.spec?.holderIdentity ?? '', created(l, now)] },
+  priorityclasses: { columns: [NAME, col('Value', 'integer'), col('Global-Default'), AGE], cells: (p, now) => [p.metadata.name, p.value ?? 0, String(p.globalDefault ?? false), created(p, now)] },
+  poddisruptionbudgets: {
+    columns: [NAME, col('Min Available'), col('Max Unavailable'), col('Allowed Disruptions', 'integer'), AGE],
+    cells: (p, now) => [p.metadata.name, none(p.spec?.minAvailable ?? 'N/A'), none(p.spec?.maxUnavailable ?? 'N/A'), p.status?.disruptionsAllowed ?? 0, created(p, now)],
+  },
+  events: {
+    columns: [col('Last Seen'), col('Type'), col('Reason'), col('Object'), col('Message'), { ...NAME, priority: 1 }],
+    cells: (e, now) => [age(e.lastTimestamp ?? e.eventTime ?? e.metadata?.creationTimestamp, now), e.type ?? '', e.reason ?? '',
+      `${String(e.involvedObject?.kind ?? '').toLowerCase()}/${e.involvedObject?.name ?? ''}`, e.message ?? '', e.metadata.name],
+  },
+};
+
+export const DEFAULT_PRINTER: Printer = { columns: [NAME, AGE], cells: (o, now) => [o.metadata?.name ?? '', created(o, now)] };

@@ -1,0 +1,90 @@
+/**
+ * POST to a collection: decode → namespace checks → PrepareForCreate → mutating admission →
+ * validating admission → schema validation → compare-and-swap create (201). Upstream:
+ * staging/src/k8s.io/apiserver/pkg/endpoints/handlers/create.go and registry/generic/registry/store.go Create.
+ */
+import { headerValue, decodeBody } from '../negotiation.ts';
+import { findResource, type ResourceDef } from '../resources/registry.ts';
+import { allocateServiceAddresses, usedAddresses } from '../resources/services.ts';
+import { errors } from '../status.ts';
+import type { Env, Reply, ResourceCall } from '../types.ts';
+import { reply } from '../types.ts';
+import { admitAndValidate } from './admit.ts';
+import { decodeResource, requestOptions } from './decode.ts';
+import { prepareForCreate } from './prepare.ts';
+
+const NAMESPACES = findResource('', 'v1', 'namespaces')!;
+
+/** Decoding failures are recorded against schema validation: the body never reached admission. */
+export function decodeStage<T>(call: ResourceCall, fn: () => T): T {
+  try {
+    return fn();
+  } catch (e) {
+    call.trace.reject('schema-validation', `decode: ${(e as Error).message}`);
+    throw e;
+  }
+}
+
+export async function ensureNamespaceExists(env: Env, namespace: string): Promise<void> {
+  if (!(await env.store.get(NAMESPACES, '', namespace))) throw errors.notFound('', 'namespaces', namespace);
+}
+
+/** Checks the object's namespace against the URL's and sets it (cluster-scoped objects have none). */
+export function placeInNamespace(def: ResourceDef, obj: any, namespace: string): void {
+  if (!def.namespaced) {
+    delete obj.metadata.namespace;
+    return;
+  }
+  if (obj.metadata.namespace && obj.metadata.namespace !== namespace) {
+    throw errors.badRequest('the namespace of the provided object does not match the namespace sent on the request');
+  }
+  obj.metadata.namespace = namespace;
+}
+
+/** Everything after decoding; shared with server-side apply's create-if-missing. */
+export async function createDecoded(env: Env, call: ResourceCall, obj: any, dryRun: boolean): Promise<Reply> {
+  const { def, info } = call;
+  if (def.namespaced && !info.namespace) throw errors.methodNotSupported(def.group, def.resource, 'create');
+  placeInNamespace(def, obj, info.namespace);
+  prepareForCreate(env, def, obj);
+  if (def.namespaced) await ensureNamespaceExists(env, info.namespace);
+  const run = async (): Promise<Reply> => {
+    if (def.resource === 'services') {
+      const all = await env.store.range(env.store.prefix(def, ''), {}, '');
+      allocateServiceAddresses(obj, usedAddresses(all.kvs.map((kv) => JSON.parse(kv.value))));
+    }
+    const admitted = await admitAndValidate(env, call, def, {
+      operation: 'CREATE',
+      kind: { group: def.group, version: def.version, kind: def.kind },
+      subresource: '',
+      namespace: info.namespace,
+      name: obj.metadata.name ?? '',
+      object: obj,
+      dryRun,
+    });
+    if (dryRun) {
+      call.trace.pass('storage', 'dry run: not written');
+      return reply(201, admitted);
+    }
+    const stored = await storageStage(call, () => env.store.create(def, admitted));
+    call.trace.pass('storage', `created at revision ${stored.kv.modRevision}`);
+    return reply(201, stored.obj);
+  };
+  return def.resource === 'services' ? env.allocationLock.run(run) : run();
+}
+
+/** Runs a store write, recording a refusal (AlreadyExists, Conflict) against the storage stage. */
+export async function storageStage<T>(call: ResourceCall, fn: () => Promise<T>): Promise<T> {
+  try {
+    return await fn();
+  } catch (e) {
+    call.trace.reject('storage', (e as Error).message);
+    throw e;
+  }
+}
+
+export async function create(env: Env, call: ResourceCall): Promise<Reply> {
+  const opts = requestOptions(call, 'CreateOptions');
+  const obj = decodeStage(call, () => decodeResource(call, call.def, decodeBody(headerValue(call.req.headers, 'content-type'), call.req.body), opts.fieldValidation));
+  return createDecoded(env, call, obj, opts.dryRun);
+}

@@ -1,0 +1,72 @@
+/**
+ * From request body to a typed-enough object: the envelope (apiVersion/kind) must be the
+ * resource's, wrong JSON types are decode errors, and unknown fields are handled by the
+ * request's fieldValidation directive (staging/src/k8s.io/apiserver/pkg/endpoints/handlers/
+ * rest.go; the strict error text is runtime.NewStrictDecodingError's
+ * `strict decoding error: unknown field "spec.foo"`, wrapped as
+ * `Pod in version "v1" cannot be handled as a Pod: ...`).
+ */
+import { isPlainObject } from '../negotiation.ts';
+import type { ResourceDef } from '../resources/registry.ts';
+import { checkAgainstSchema } from '../schema/validate.ts';
+import type { Schema } from '../schema/types.ts';
+import { ApiError, errors, invalid, type FieldError } from '../status.ts';
+import type { Call } from '../types.ts';
+
+export type FieldValidation = 'Ignore' | 'Warn' | 'Strict';
+
+/** CreateOptions / UpdateOptions / PatchOptions validation (apimachinery meta/v1/validation). */
+export function requestOptions(call: Call, optionsKind: string): { fieldValidation: FieldValidation; dryRun: boolean } {
+  const errs: FieldError[] = [];
+  const fv = call.query.get('fieldValidation') ?? '';
+  if (fv !== '' && fv !== 'Ignore' && fv !== 'Warn' && fv !== 'Strict') {
+    errs.push({ type: 'NotSupported', field: 'fieldValidation', value: fv, detail: 'supported values: "Ignore", "Strict", "Warn"' });
+  }
+  const dryRun = call.query.getAll('dryRun');
+  if (dryRun.some((d) => d !== 'All')) errs.push({ type: 'NotSupported', field: 'dryRun', value: dryRun, detail: 'supported values: "All"' });
+  const fm = call.query.get('fieldManager') ?? '';
+  if (fm.length > 128) errs.push({ type: 'TooLong', field: 'fieldManager', detail: 'may not be more than 128 characters' });
+  if (errs.length > 0) throw invalid('meta.k8s.io', optionsKind, '', errs);
+  return { fieldValidation: (fv || 'Warn') as FieldValidation, dryRun: dryRun.length > 0 };
+}
+
+export function cannotHandle(kind: string, version: string, why: string): ApiError {
+  return errors.badRequest(`${kind} in version ${JSON.stringify(version)} cannot be handled as a ${kind}: ${why}`);
+}
+
+/** Checks envelope and schema; returns the object with unknown fields pruned (or throws under Strict). */
+export function decodeTyped(call: Call, body: unknown, kind: string, group: string, version: string, schema: Schema, fv: FieldValidation): any {
+  if (!isPlainObject(body)) throw errors.badRequest(`couldn't get version/kind; json parse error: json: cannot unmarshal ${Array.isArray(body) ? 'array' : typeof body} into Go value of type struct { APIVersion string; Kind string }`);
+  const expectedApiVersion = group ? `${group}/${version}` : version;
+  if (body.apiVersion !== undefined && body.apiVersion !== expectedApiVersion) {
+    throw errors.badRequest(`the API version in the data (${String(body.apiVersion)}) does not match the expected API version (${expectedApiVersion})`);
+  }
+  if (body.kind !== undefined && body.kind !== kind) {
+    throw errors.badRequest(`the kind in the data (${String(body.kind)}) does not match the expected kind (${kind})`);
+  }
+  const checked = checkAgainstSchema(body, schema);
+  if (checked.typeErrors.length > 0) throw cannotHandle(kind, version, checked.typeErrors[0]!.message);
+  const unknown = checked.unknownFields.map((f) => `unknown field ${JSON.stringify(f)}`);
+  if (unknown.length > 0 && fv === 'Strict') throw cannotHandle(kind, version, `strict decoding error: ${unknown.join(', ')}`);
+  if (fv === 'Warn') call.warnings.push(...unknown);
+  const obj = checked.value as any;
+  obj.apiVersion = expectedApiVersion;
+  obj.kind = kind;
+  if (!isPlainObject(obj.metadata)) obj.metadata = {};
+  return obj;
+}
+
+export function decodeResource(call: Call, def: ResourceDef, body: unknown, fv: FieldValidation): any {
+  return decodeTyped(call, body, def.kind, def.group, def.version, def.schema, fv);
+}
+
+/**
+ * What the schema says about an object after admission: wrong types (a mutating plugin may have
+ * introduced them) and missing required fields, as field errors for the validation stage.
+ */
+export function schemaFieldErrors(def: ResourceDef, obj: unknown): { errs: FieldError[]; typesOk: boolean } {
+  const checked = checkAgainstSchema(obj, def.schema);
+  const typeErrs: FieldError[] = checked.typeErrors.map((t) => ({ type: 'Invalid', field: t.path || '<root>', detail: t.message }));
+  return { errs: [...typeErrs, ...checked.fieldErrors], typesOk: typeErrs.length === 0 };
+}
+

@@ -1,0 +1,138 @@
+/**
+ * What the registry strategies do to an object before it is written (PrepareForCreate /
+ * PrepareForUpdate in pkg/registry/<group>/<resource>/strategy.go, and the generic store's
+ * BeforeCreate/BeforeUpdate in staging/src/k8s.io/apiserver/pkg/registry/rest/{create,update}.go):
+ * server-owned metadata, status kept apart from spec, generation on spec change, defaults.
+ */
+import { applyDefaults } from '../resources/defaults.ts';
+import { hasSubresource, type ResourceDef } from '../resources/registry.ts';
+import { keepAllocatedValues } from '../resources/services.ts';
+import { clone, deepEqual } from '../storage/codec.ts';
+import { errors, invalid } from '../status.ts';
+import type { Env } from '../types.ts';
+
+const pad = (n: number, width = 2): string => String(n).padStart(width, '0');
+
+/**
+ * RFC 3339 in UTC with second precision, as metav1.Time marshals. Computed from the injected
+ * clock's milliseconds (Howard Hinnant's civil-from-days), so no Date object is involved.
+ */
+export function rfc3339(ms: number): string {
+  const secs = Math.floor(ms / 1000);
+  const days = Math.floor(secs / 86400);
+  const rem = secs - days * 86400;
+  const z = days + 719468;
+  const era = Math.floor(z / 146097);
+  const doe = z - era * 146097;
+  const yoe = Math.floor((doe - Math.floor(doe / 1460) + Math.floor(doe / 36524) - Math.floor(doe / 146096)) / 365);
+  const doy = doe - (365 * yoe + Math.floor(yoe / 4) - Math.floor(yoe / 100));
+  const mp = Math.floor((5 * doy + 2) / 153);
+  const day = doy - Math.floor((153 * mp + 2) / 5) + 1;
+  const month = mp < 10 ? mp + 3 : mp - 9;
+  const year = yoe + era * 400 + (month <= 2 ? 1 : 0);
+  return `${pad(year, 4)}-${pad(month)}-${pad(day)}T${pad(Math.floor(rem / 3600))}:${pad(Math.floor((rem % 3600) / 60))}:${pad(rem % 60)}Z`;
+}
+
+/** names.SimpleNameGenerator: 5 characters from an alphabet without vowels or confusables. */
+const NAME_ALPHABET = 'bcdfghjklmnpqrstvwxz2456789';
+const MAX_GENERATED_PREFIX = 58;
+
+export function generateName(env: Env, prefix: string): string {
+  let suffix = '';
+  for (let i = 0; i < 5; i++) suffix += NAME_ALPHABET[Math.floor(env.random() * NAME_ALPHABET.length) % NAME_ALPHABET.length];
+  return prefix.slice(0, MAX_GENERATED_PREFIX) + suffix;
+}
+
+/** Status a new object starts with, per kind; kinds not listed keep what the client sent (nodes register with theirs). */
+function initialStatus(def: ResourceDef, obj: any): unknown {
+  switch (def.resource) {
+    case 'pods':
+      return { phase: 'Pending', qosClass: qosClass(obj.spec) };
+    case 'namespaces':
+      return { phase: 'Active' };
+    case 'deployments':
+    case 'replicasets':
+    case 'jobs':
+    case 'services':
+    case 'poddisruptionbudgets':
+      return def.resource === 'services' ? { loadBalancer: {} } : {};
+    default:
+      return obj.status;
+  }
+}
+
+/** v1.PodQOSClass from the containers' requests and limits (pkg/apis/core/helper/qos). */
+function qosClass(spec: any): string {
+  const containers: any[] = [...(spec?.containers ?? []), ...(spec?.initContainers ?? [])];
+  let any = false;
+  let guaranteed = containers.length > 0;
+  for (const c of containers) {
+    const req = c?.resources?.requests ?? {};
+    const lim = c?.resources?.limits ?? {};
+    if (Object.keys(req).length + Object.keys(lim).length > 0) any = true;
+    for (const r of ['cpu', 'memory']) {
+      const limit = lim[r];
+      const request = req[r] ?? limit;
+      if (limit === undefined || String(request) !== String(limit)) guaranteed = false;
+    }
+  }
+  if (!any) return 'BestEffort';
+  return guaranteed ? 'Guaranteed' : 'Burstable';
+}
+
+export function prepareForCreate(env: Env, def: ResourceDef, obj: any): void {
+  const meta = obj.metadata;
+  if (meta.resourceVersion) throw errors.badRequest('resourceVersion should not be set on objects to be created');
+  if (!meta.name && meta.generateName) meta.name = generateName(env, String(meta.generateName));
+  meta.uid = env.uid();
+  meta.creationTimestamp = rfc3339(env.clock.now_ms());
+  meta.generation = 1;
+  delete meta.deletionTimestamp;
+  delete meta.deletionGracePeriodSeconds;
+  delete meta.selfLink;
+  applyDefaults(def.resource, obj);
+  if (hasSubresource(def, 'status') || def.resource === 'namespaces') {
+    const status = initialStatus(def, obj);
+    if (status === undefined) delete obj.status;
+    else obj.status = status;
+  }
+}
+
+/** Server-owned metadata is the stored object's, whatever the client sent. */
+function keepServerMetadata(next: any, old: any): void {
+  for (const k of ['uid', 'creationTimestamp', 'deletionTimestamp', 'deletionGracePeriodSeconds', 'generation', 'name', 'namespace'] as const) {
+    if (old.metadata[k] === undefined) delete next.metadata[k];
+    else next.metadata[k] = old.metadata[k];
+  }
+}
+
+/**
+ * The object to store for an update of the resource (subresource '') or of its status.
+ * A status write changes only status (metav1.ResetObjectMetaForStatus keeps the old metadata);
+ * a main write keeps the old status when the kind has a status subresource.
+ */
+export function prepareForUpdate(def: ResourceDef, next: any, old: any, subresource: string): any {
+  if (subresource === 'status') {
+    return { ...clone(old), status: next.status };
+  }
+  keepServerMetadata(next, old);
+  if (subresource === 'binding') return next;
+  if (hasSubresource(def, 'status') && old.status !== undefined) next.status = clone(old.status);
+  else if (hasSubresource(def, 'status')) delete next.status;
+  applyDefaults(def.resource, next);
+  if (def.resource === 'services') {
+    keepAllocatedValues(next, old);
+    const oldIP = old.spec?.clusterIP;
+    if (oldIP && next.spec?.type !== 'ExternalName' && next.spec?.clusterIP !== oldIP) {
+      throw invalid('', 'Service', old.metadata.name, [{ type: 'Invalid', field: 'spec.clusterIP', value: next.spec?.clusterIP ?? '', detail: 'field is immutable' }]);
+    }
+  }
+  if (def.generationTracksSpec && !deepEqual(next.spec, old.spec)) next.metadata.generation = (old.metadata.generation ?? 1) + 1;
+  return next;
+}
+
+/** An update that changes nothing is not written (upstream GuaranteedUpdate skips the txn when bytes are equal). */
+export function unchanged(next: any, old: any): boolean {
+  const strip = (o: any) => ({ ...o, metadata: { ...o.metadata, resourceVersion: undefined, managedFields: undefined } });
+  return deepEqual(strip(next), strip(old));
+}

@@ -1,0 +1,110 @@
+/**
+ * GET of one object and of a collection. A list reads a consistent snapshot: the first page at
+ * the store's current revision (or the revision the client asked for), later pages at the
+ * revision in the continue token. Selectors filter while paging, so `limit` counts matches,
+ * as upstream's etcd3 GetList does. Compacted revisions are 410 Expired with etcd3's
+ * messages (staging/src/k8s.io/apiserver/pkg/storage/etcd3/errors.go).
+ */
+import { parseFieldSelector, matchesFields, type FieldRequirement } from '../selectors/fields.ts';
+import { parseLabelSelector, matchesLabels, type Requirement } from '../selectors/labels.ts';
+import { decodeObject } from '../storage/codec.ts';
+import { decodeContinue, encodeContinue } from '../storage/continue-token.ts';
+import { apiVersionOf } from '../resources/registry.ts';
+import { errors, invalid } from '../status.ts';
+import type { Env, Reply, ResourceCall } from '../types.ts';
+import { reply } from '../types.ts';
+
+export const EXPIRED_LIST = 'The resourceVersion for the provided list is too old.';
+export const EXPIRED_CONTINUE = 'The provided continue parameter is too old to display a consistent list result. You can start a new list without the continue parameter.';
+
+export async function get(env: Env, call: ResourceCall): Promise<Reply> {
+  const found = await env.store.mustGet(call.def, call.info.namespace, call.info.name);
+  return reply(200, found.obj);
+}
+
+export interface Filter {
+  labels: Requirement[];
+  fields: FieldRequirement[];
+}
+
+export function parseFilter(call: ResourceCall): Filter {
+  const fields = parseFieldSelector(call.query.get('fieldSelector') ?? '', call.def.resource);
+  if (call.info.name) fields.push({ field: 'metadata.name', equals: true, value: call.info.name });
+  return { labels: parseLabelSelector(call.query.get('labelSelector') ?? ''), fields };
+}
+
+export function matches(filter: Filter, obj: any): boolean {
+  return matchesLabels(filter.labels, obj?.metadata?.labels) && matchesFields(filter.fields, obj);
+}
+
+/** A resourceVersion query parameter: '' (none), or a non-negative integer. */
+export function parseResourceVersion(raw: string | null): number | undefined {
+  if (raw === null || raw === '') return undefined;
+  if (!/^\d{1,15}$/.test(raw)) throw errors.badRequest(`invalid resource version ${JSON.stringify(raw)}`);
+  return Number(raw);
+}
+
+interface ListPlan {
+  revision?: number;
+  fromKey?: string;
+  expired: string;
+  limit: number;
+}
+
+function listPlan(call: ResourceCall, prefix: string): ListPlan {
+  const q = call.query;
+  const rv = parseResourceVersion(q.get('resourceVersion'));
+  const match = q.get('resourceVersionMatch') ?? '';
+  const limitRaw = q.get('limit') ?? '';
+  if (limitRaw !== '' && !/^-?\d{1,15}$/.test(limitRaw)) throw errors.badRequest(`invalid limit ${JSON.stringify(limitRaw)}`);
+  const limit = Math.max(0, Number(limitRaw || 0));
+  if (match !== '' && match !== 'Exact' && match !== 'NotOlderThan') {
+    throw invalid('meta.k8s.io', 'ListOptions', '', [{ type: 'NotSupported', field: 'resourceVersionMatch', value: match, detail: 'supported values: "Exact", "NotOlderThan"' }]);
+  }
+  if (match !== '' && rv === undefined) {
+    throw invalid('meta.k8s.io', 'ListOptions', '', [{ type: 'Forbidden', field: 'resourceVersionMatch', detail: 'resourceVersionMatch is forbidden unless resourceVersion is provided' }]);
+  }
+  const token = q.get('continue');
+  if (token) {
+    if (rv !== undefined && rv !== 0) throw errors.badRequest('specifying resource version is not allowed when using continue');
+    const t = decodeContinue(token);
+    return { revision: t.rv, fromKey: prefix + t.start, expired: EXPIRED_CONTINUE, limit };
+  }
+  // Exact, and the legacy form (a limit with a non-zero resourceVersion and no match), read at that revision.
+  const exact = rv !== undefined && rv > 0 && (match === 'Exact' || (match === '' && limit > 0));
+  return exact ? { revision: rv, expired: EXPIRED_LIST, limit } : { expired: EXPIRED_LIST, limit };
+}
+
+/** Pages through the prefix at one revision, collecting up to `limit` matching objects. */
+async function collect(env: Env, prefix: string, plan: ListPlan, filter: Filter) {
+  const items: any[] = [];
+  let revision = plan.revision;
+  let fromKey = plan.fromKey;
+  const chunk = plan.limit > 0 ? Math.max(plan.limit, 50) : undefined;
+  for (;;) {
+    const page = await env.store.range(prefix, { revision, limit: chunk, fromKey }, plan.expired);
+    revision = page.revision;
+    for (let i = 0; i < page.kvs.length; i++) {
+      const kv = page.kvs[i]!;
+      const obj = decodeObject(kv);
+      if (matches(filter, obj)) items.push(obj);
+      if (plan.limit > 0 && items.length >= plan.limit) {
+        const more = i < page.kvs.length - 1 || page.more;
+        return { items, revision, next: more ? kv.key + '\u0000' : undefined };
+      }
+    }
+    if (!page.more || page.kvs.length === 0) return { items, revision, next: undefined };
+    fromKey = page.kvs[page.kvs.length - 1]!.key + '\u0000';
+  }
+}
+
+export async function list(env: Env, call: ResourceCall): Promise<Reply> {
+  const { def } = call;
+  const filter = parseFilter(call);
+  const prefix = env.store.prefix(def, call.info.namespace);
+  const plan = listPlan(call, prefix);
+  const { items, revision, next } = await collect(env, prefix, plan, filter);
+  const metadata: Record<string, string> = { resourceVersion: String(revision) };
+  if (next) metadata.continue = encodeContinue({ rv: revision, start: next.slice(prefix.length) });
+  return reply(200, { kind: `${def.kind}List`, apiVersion: apiVersionOf(def), metadata, items });
+}

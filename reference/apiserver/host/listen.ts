@@ -1,0 +1,76 @@
+/**
+ * Serves the API server's handler on a port: plain HTTP, or HTTPS asking for (but not
+ * requiring) a client certificate — kube-apiserver's stance, so that certificate users and
+ * token users share a port; the handler passes a CA-verified certificate to authentication.
+ * Also the real timers the core's watches use for timeouts and bookmarks.
+ */
+import { createServer as createHttpServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
+import type { AddressInfo, Socket } from 'node:net';
+import type { Timers } from '../types.ts';
+
+export interface TlsOptions {
+  cert: string | Buffer;
+  key: string | Buffer;
+  /** CA that signs client certificates; without it no client certificate verifies. */
+  ca?: string | Buffer;
+}
+
+export interface ListenOptions {
+  /** 0 (default): any free port. */
+  port?: number;
+  host?: string;
+  tls?: TlsOptions;
+}
+
+export interface Listening {
+  readonly url: string;
+  readonly port: number;
+  readonly server: Server;
+  close(): Promise<void>;
+}
+
+export function listen(handler: (req: IncomingMessage, res: ServerResponse) => void, opts: ListenOptions = {}): Promise<Listening> {
+  const host = opts.host ?? '127.0.0.1';
+  const server: Server = opts.tls
+    ? createHttpsServer({ cert: opts.tls.cert, key: opts.tls.key, ca: opts.tls.ca, requestCert: true, rejectUnauthorized: false }, handler)
+    : createHttpServer(handler);
+  const sockets = new Set<Socket>();
+  server.on('connection', (s: Socket) => {
+    sockets.add(s);
+    s.on('close', () => sockets.delete(s));
+  });
+  server.on('secureConnection', (s: Socket) => {
+    sockets.add(s);
+    s.on('close', () => sockets.delete(s));
+  });
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(opts.port ?? 0, host, () => {
+      server.off('error', reject);
+      const port = (server.address() as AddressInfo).port;
+      const scheme = opts.tls ? 'https' : 'http';
+      const url = `${scheme}://${host.includes(':') ? `[${host}]` : host}:${port}`;
+      resolve({
+        url,
+        port,
+        server,
+        close: () =>
+          new Promise<void>((done) => {
+            // Open watches would keep close() waiting for ever: end their connections.
+            for (const s of sockets) s.destroy();
+            server.close(() => done());
+          }),
+      });
+    });
+  });
+}
+
+/** Timers over the host's clock, for createApiServer({ timers }). */
+export const realTimers: Timers = {
+  after(ms, fn) {
+    const t = setTimeout(fn, ms);
+    t.unref?.();
+    return () => clearTimeout(t);
+  },
+};

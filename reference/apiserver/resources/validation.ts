@@ -1,0 +1,156 @@
+/**
+ * Semantic validation beyond the schema, with upstream's field paths and wording
+ * (pkg/apis/core/validation, pkg/apis/apps/validation, apimachinery ValidateObjectMeta).
+ * Only the checks a conformance scenario or a careless manifest is likely to hit.
+ */
+import type { FieldError } from '../status.ts';
+import type { ResourceDef } from './registry.ts';
+import { labelValueErrors, nameErrors, qualifiedNameErrors, type NameRule, dns1123LabelErrors } from './names.ts';
+import { matchesLabels, requirementsOf } from '../selectors/labels.ts';
+
+const NAME_RULES: Record<string, NameRule> = {
+  namespaces: 'label',
+  services: 'dns1035',
+  roles: 'path-segment',
+  clusterroles: 'path-segment',
+  rolebindings: 'path-segment',
+  clusterrolebindings: 'path-segment',
+};
+
+function validateMeta(def: ResourceDef, obj: any): FieldError[] {
+  const errs: FieldError[] = [];
+  const meta = obj.metadata ?? {};
+  const name = meta.name;
+  if (!name) errs.push({ type: 'Required', field: 'metadata.name', detail: 'name or generateName is required' });
+  else for (const e of nameErrors(NAME_RULES[def.resource] ?? 'subdomain', name)) errs.push({ type: 'Invalid', field: 'metadata.name', value: name, detail: e });
+  for (const [k, v] of Object.entries<unknown>(meta.labels ?? {})) {
+    if (typeof v !== 'string') continue;
+    for (const e of qualifiedNameErrors(k)) errs.push({ type: 'Invalid', field: 'metadata.labels', value: k, detail: e });
+    for (const e of labelValueErrors(v)) errs.push({ type: 'Invalid', field: 'metadata.labels', value: v, detail: e });
+  }
+  for (const k of Object.keys(meta.annotations ?? {})) {
+    for (const e of qualifiedNameErrors(k.toLowerCase())) errs.push({ type: 'Invalid', field: 'metadata.annotations', value: k, detail: e });
+  }
+  return errs;
+}
+
+function validateContainers(list: any[] | undefined, path: string, required: boolean): FieldError[] {
+  const errs: FieldError[] = [];
+  if (!list || list.length === 0) {
+    if (required) errs.push({ type: 'Required', field: path });
+    return errs;
+  }
+  const seen = new Set<string>();
+  list.forEach((c, i) => {
+    const at = `${path}[${i}]`;
+    if (!c?.name) errs.push({ type: 'Required', field: `${at}.name` });
+    else {
+      for (const e of dns1123LabelErrors(c.name)) errs.push({ type: 'Invalid', field: `${at}.name`, value: c.name, detail: e });
+      if (seen.has(c.name)) errs.push({ type: 'Duplicate', field: `${at}.name`, value: c.name });
+      seen.add(c.name);
+    }
+    if (!c?.image) errs.push({ type: 'Required', field: `${at}.image` });
+    (c?.ports ?? []).forEach((p: any, j: number) => {
+      const port = p?.containerPort;
+      if (typeof port === 'number' && (port < 1 || port > 65535)) {
+        errs.push({ type: 'Invalid', field: `${at}.ports[${j}].containerPort`, value: port, detail: 'must be between 1 and 65535, inclusive' });
+      }
+    });
+  });
+  return errs;
+}
+
+const RESTART_POLICIES = ['Always', 'OnFailure', 'Never'];
+
+export function validatePodSpec(spec: any, path: string): FieldError[] {
+  if (!spec || typeof spec !== 'object') return [{ type: 'Required', field: path }];
+  const errs = [...validateContainers(spec.containers, `${path}.containers`, true), ...validateContainers(spec.initContainers, `${path}.initContainers`, false)];
+  if (spec.restartPolicy !== undefined && !RESTART_POLICIES.includes(spec.restartPolicy)) {
+    errs.push({ type: 'NotSupported', field: `${path}.restartPolicy`, value: spec.restartPolicy, detail: 'supported values: "Always", "Never", "OnFailure"' });
+  }
+  return errs;
+}
+
+function nonNegative(v: unknown, field: string): FieldError[] {
+  return typeof v === 'number' && v < 0 ? [{ type: 'Invalid', field, value: v, detail: 'must be greater than or equal to 0' }] : [];
+}
+
+/** apps validation: a non-empty selector that selects the template's labels. */
+function validateSelectorAndTemplate(spec: any, kind: string): FieldError[] {
+  const errs: FieldError[] = [...nonNegative(spec?.replicas, 'spec.replicas')];
+  const sel = spec?.selector;
+  const reqs = requirementsOf(sel);
+  if (sel && reqs.length === 0) errs.push({ type: 'Invalid', field: 'spec.selector', value: sel, detail: `empty selector is invalid for ${kind}` });
+  const labels = spec?.template?.metadata?.labels;
+  if (sel && reqs.length > 0 && !matchesLabels(reqs, labels)) {
+    errs.push({ type: 'Invalid', field: 'spec.template.metadata.labels', value: labels ?? {}, detail: '`selector` does not match template `labels`' });
+  }
+  if (spec?.template) errs.push(...validatePodSpec(spec.template.spec, 'spec.template.spec'));
+  return errs;
+}
+
+const SERVICE_TYPES = ['ClusterIP', 'NodePort', 'LoadBalancer', 'ExternalName'];
+
+function validateService(spec: any): FieldError[] {
+  const errs: FieldError[] = [];
+  const type = spec?.type ?? 'ClusterIP';
+  if (!SERVICE_TYPES.includes(type)) errs.push({ type: 'NotSupported', field: 'spec.type', value: type, detail: 'supported values: "ClusterIP", "ExternalName", "LoadBalancer", "NodePort"' });
+  const ports: any[] = spec?.ports ?? [];
+  if (ports.length === 0 && type !== 'ExternalName' && spec?.clusterIP !== 'None') errs.push({ type: 'Required', field: 'spec.ports' });
+  ports.forEach((p, i) => {
+    if (typeof p?.port === 'number' && (p.port < 1 || p.port > 65535)) errs.push({ type: 'Invalid', field: `spec.ports[${i}].port`, value: p.port, detail: 'must be between 1 and 65535, inclusive' });
+    if (ports.length > 1 && !p?.name) errs.push({ type: 'Required', field: `spec.ports[${i}].name` });
+  });
+  return errs;
+}
+
+const KIND_VALIDATORS: Record<string, (obj: any) => FieldError[]> = {
+  pods: (o) => validatePodSpec(o.spec, 'spec'),
+  deployments: (o) => validateSelectorAndTemplate(o.spec, 'deployment'),
+  replicasets: (o) => validateSelectorAndTemplate(o.spec, 'replicaset'),
+  jobs: (o) => [...nonNegative(o.spec?.parallelism, 'spec.parallelism'), ...nonNegative(o.spec?.completions, 'spec.completions'), ...validateJobTemplate(o.spec)],
+  services: (o) => validateService(o.spec),
+};
+
+function validateJobTemplate(spec: any): FieldError[] {
+  const errs = validatePodSpec(spec?.template?.spec, 'spec.template.spec');
+  const rp = spec?.template?.spec?.restartPolicy;
+  if (rp !== 'Never' && rp !== 'OnFailure') {
+    errs.push({ type: 'NotSupported', field: 'spec.template.spec.restartPolicy', value: rp ?? '', detail: 'supported values: "OnFailure", "Never"' });
+  }
+  return errs;
+}
+
+/** All field errors for an object about to be written; empty means valid. */
+export function validateObject(def: ResourceDef, obj: any): FieldError[] {
+  return [...validateMeta(def, obj), ...(KIND_VALIDATORS[def.resource]?.(obj) ?? [])];
+}
+
+/** The pod spec with the fields an update may change blanked out (pkg/apis/core/validation ValidatePodUpdate). */
+function mutablePodFieldsCleared(spec: any): any {
+  const copy = structuredClone(spec ?? {});
+  for (const list of ['containers', 'initContainers']) for (const c of copy[list] ?? []) if (c && typeof c === 'object') delete c.image;
+  delete copy.activeDeadlineSeconds;
+  delete copy.tolerations;
+  delete copy.terminationGracePeriodSeconds;
+  return copy;
+}
+
+const POD_UPDATE_FORBIDDEN =
+  'pod updates may not change fields other than `spec.containers[*].image`,`spec.initContainers[*].image`,`spec.activeDeadlineSeconds`,`spec.tolerations` (only additions to existing tolerations),`spec.terminationGracePeriodSeconds` (allow it to be set to 1 if it was previously negative)';
+
+const same = (a: unknown, b: unknown): boolean => JSON.stringify(a) === JSON.stringify(b);
+
+/** Update-only rules: immutable fields keep their values (422 otherwise). */
+export function validateUpdate(def: ResourceDef, obj: any, old: any): FieldError[] {
+  switch (def.resource) {
+    case 'pods':
+      return same(mutablePodFieldsCleared(obj.spec), mutablePodFieldsCleared(old.spec)) ? [] : [{ type: 'Forbidden', field: 'spec', detail: POD_UPDATE_FORBIDDEN }];
+    case 'deployments':
+    case 'replicasets':
+    case 'jobs':
+      return same(obj.spec?.selector, old.spec?.selector) ? [] : [{ type: 'Invalid', field: 'spec.selector', value: obj.spec?.selector ?? null, detail: 'field is immutable' }];
+    default:
+      return [];
+  }
+}

@@ -1,0 +1,72 @@
+/**
+ * From an authorized request to its answer: the non-resource paths (version, health,
+ * discovery, OpenAPI) and the resource handlers.
+ */
+import { apiGroupDocument, apiGroupList, apiResourceList, apiVersions } from './discovery/discovery.ts';
+import { openApiDocument, openApiIndex } from './discovery/openapi.ts';
+import { versionInfo } from './discovery/version.ts';
+import { handleResource } from './handlers/resource.ts';
+import { headerValue } from './negotiation.ts';
+import { groupVersions } from './resources/registry.ts';
+import { ApiError, errors } from './status.ts';
+import type { Answer, Call, Env } from './types.ts';
+import { reply } from './types.ts';
+
+const HEALTH_PATHS = ['/healthz', '/livez', '/readyz'];
+
+function health(path: string, query: URLSearchParams): Answer {
+  const verbose = query.has('verbose');
+  const base = HEALTH_PATHS.find((p) => path === p || path.startsWith(`${p}/`))!;
+  const body = verbose ? `[+]ping ok\n[+]etcd ok\n${base.slice(1)} check passed\n` : 'ok';
+  return reply(200, body, { 'content-type': 'text/plain; charset=utf-8', 'x-content-type-options': 'nosniff' });
+}
+
+function found(doc: unknown | undefined, path: string): Answer {
+  if (doc === undefined) throw errors.pathNotFound(path);
+  return reply(200, doc);
+}
+
+function discovery(env: Env, call: Call): Answer {
+  const parts = call.path.split('/').filter(Boolean);
+  if (parts[0] === 'api') {
+    if (parts.length === 1) return reply(200, apiVersions(headerValue(call.req.headers, 'host') || '127.0.0.1'));
+    if (parts.length === 2) return found(apiResourceList('', parts[1]!), call.path);
+  }
+  if (parts[0] === 'apis') {
+    if (parts.length === 1) return reply(200, apiGroupList());
+    if (parts.length === 2) return found(apiGroupDocument(parts[1]!), call.path);
+    if (parts.length === 3) return found(apiResourceList(parts[1]!, parts[2]!), call.path);
+  }
+  throw errors.pathNotFound(call.path);
+}
+
+function openapi(env: Env, call: Call): Answer {
+  const rest = call.path.replace(/^\/openapi\/v3\/?/, '');
+  if (rest === '') return reply(200, openApiIndex(env.gitVersion));
+  const gv = groupVersions().find((g) => (g.group ? `apis/${g.group}/${g.version}` : `api/${g.version}`) === rest.replace(/\/$/, ''));
+  return found(gv ? openApiDocument(gv.group, gv.version, env.gitVersion) : undefined, call.path);
+}
+
+function rootPaths(): Answer {
+  const paths = ['/api', '/api/v1', '/apis', ...groupVersions().filter((g) => g.group).map((g) => `/apis/${g.group}/${g.version}`), '/healthz', '/livez', '/openapi/v3', '/readyz', '/version'];
+  return reply(200, { paths });
+}
+
+function nonResource(env: Env, call: Call): Answer {
+  const { path } = call;
+  if (call.method !== 'GET' && call.method !== 'HEAD') {
+    throw new ApiError(405, 'MethodNotAllowed', 'the server does not allow this method on the requested resource');
+  }
+  if (path === '/') return rootPaths();
+  if (path === '/version' || path === '/version/') return reply(200, versionInfo(env.gitVersion));
+  if (HEALTH_PATHS.some((p) => path === p || path.startsWith(`${p}/`))) return health(path, call.query);
+  if (path === '/openapi/v3' || path.startsWith('/openapi/v3/')) return openapi(env, call);
+  if (path === '/api' || path === '/apis' || path.startsWith('/api/') || path.startsWith('/apis/')) return discovery(env, call);
+  throw errors.pathNotFound(path);
+}
+
+export async function route(env: Env, call: Call): Promise<Answer> {
+  if (call.info.isResourceRequest && call.info.resource) return handleResource(env, call);
+  if (!call.output.jsonOk) throw errors.notAcceptable(['application/json']);
+  return nonResource(env, call);
+}

@@ -1,0 +1,169 @@
+/**
+ * createApiServer: the reference kube-apiserver as a node http request handler. The core
+ * (core.ts) decides every answer; this file reads bodies (bounded), writes replies and watch
+ * streams, and assembles the server's environment from its options.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { TLSSocket } from 'node:tls';
+import type { Backend } from '../store/backend.ts';
+import { bootstrapCluster } from './bootstrap.ts';
+import { handleRequest } from './core.ts';
+import { DEFAULT_GIT_VERSION } from './discovery/version.ts';
+import type { Authenticator, Authorizer, MutatingPlugin, RequestTrace, ValidatingPlugin } from './pipeline.ts';
+import { ObjectStore } from './storage/object-store.ts';
+import type { Answer, ApiRequest, Clock, Env, Timers } from './types.ts';
+
+/** Upstream's default request body limit (--max-request-body-bytes = 3 MiB). */
+export const DEFAULT_MAX_BODY_BYTES = 3 * 1024 * 1024;
+
+export interface ApiServerOptions {
+  backend: Backend;
+  clock: Clock;
+  /** Tried in order; none configured = every request is system:admin in system:masters. */
+  authenticators?: Authenticator[];
+  /** None configured = every request is allowed. */
+  authorizer?: Authorizer;
+  mutating?: MutatingPlugin[];
+  validating?: ValidatingPlugin[];
+  /** With authenticators configured: requests no authenticator recognises are system:anonymous (else 401). */
+  anonymous?: boolean;
+  maxBodyBytes?: number;
+  /** metadata.uid for new objects; default: UUIDs from `random`. */
+  uid?: () => string;
+  /** Randomness for generateName suffixes (and default uids); default: a fixed-seed generator. */
+  random?: () => number;
+  /** Watch timeouts and bookmarks need timers; without them watches end only when the client leaves. */
+  timers?: Timers;
+  bookmarkInterval_ms?: number;
+  /** What /version reports; kubectl's dispatcher picks its bundled version from it. */
+  gitVersion?: string;
+  /** Create default, kube-system, kube-public, kube-node-lease and the `kubernetes` service (default true). */
+  bootstrap?: boolean;
+  /** Called with any non-Status error (a 500): a bug to report. */
+  onInternalError?: (e: unknown) => void;
+}
+
+export interface ApiServer {
+  handler: (req: IncomingMessage, res: ServerResponse) => void;
+  /** The core without HTTP, for in-process callers and tests. */
+  handle(req: ApiRequest): Promise<{ status: number; /** Headers besides the answer's own (Warning). */ headers: Record<string, string>; answer: Answer }>;
+  /** The last requests' pipeline traces, oldest first (a bounded ring). */
+  readonly traces: readonly RequestTrace[];
+  /** Resolves once the bootstrap objects exist. */
+  readonly ready: Promise<void>;
+}
+
+/** mulberry32: a small deterministic generator, so the core never needs Math.random. */
+export function seededRandom(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+export function uuidFrom(random: () => number): () => string {
+  return () => {
+    const hex = Array.from({ length: 32 }, () => Math.floor(random() * 16).toString(16));
+    hex[12] = '4';
+    hex[16] = ((parseInt(hex[16]!, 16) & 0x3) | 0x8).toString(16);
+    const s = hex.join('');
+    return `${s.slice(0, 8)}-${s.slice(8, 12)}-${s.slice(12, 16)}-${s.slice(16, 20)}-${s.slice(20)}`;
+  };
+}
+
+function mutex(): Env['allocationLock'] {
+  let tail: Promise<unknown> = Promise.resolve();
+  return {
+    run<T>(fn: () => Promise<T>): Promise<T> {
+      const result = tail.then(fn, fn);
+      tail = result.catch(() => undefined);
+      return result;
+    },
+  };
+}
+
+function buildEnv(opts: ApiServerOptions): Env {
+  const random = opts.random ?? seededRandom(0x5eed);
+  const env: Env = {
+    backend: opts.backend,
+    store: new ObjectStore(opts.backend),
+    clock: opts.clock,
+    uid: opts.uid ?? uuidFrom(random),
+    random,
+    authenticators: opts.authenticators ?? [],
+    anonymous: opts.anonymous ?? false,
+    mutating: opts.mutating ?? [],
+    validating: opts.validating ?? [],
+    bookmarkInterval_ms: opts.bookmarkInterval_ms ?? 60_000,
+    maxBodyBytes: opts.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
+    gitVersion: opts.gitVersion ?? DEFAULT_GIT_VERSION,
+    allocationLock: mutex(),
+    traces: [],
+  };
+  if (opts.authorizer) env.authorizer = opts.authorizer;
+  if (opts.timers) env.timers = opts.timers;
+  return env;
+}
+
+function clientCertOf(req: IncomingMessage): ApiRequest['clientCert'] {
+  const socket = req.socket as Partial<TLSSocket>;
+  if (!socket.encrypted || !socket.authorized || typeof socket.getPeerCertificate !== 'function') return undefined;
+  const cert = socket.getPeerCertificate();
+  if (!cert || !cert.subject) return undefined;
+  // Node gives a repeated subject attribute (several O values) as an array.
+  const subject = cert.subject as unknown as Record<string, string | string[] | undefined>;
+  const cn = subject.CN;
+  const o = subject.O;
+  return { subjectCN: Array.isArray(cn) ? (cn[0] ?? '') : (cn ?? ''), subjectO: o === undefined ? [] : Array.isArray(o) ? o : [o] };
+}
+
+function writeAnswer(res: ServerResponse, req: IncomingMessage, answer: Answer, extra: Record<string, string>): void {
+  if (answer.kind === 'stream') {
+    res.writeHead(200, { ...answer.headers, ...extra, 'transfer-encoding': 'chunked' });
+    res.flushHeaders();
+    const stop = answer.start({ write: (line) => res.write(line), end: () => res.end() });
+    res.on('close', stop);
+    return;
+  }
+  const text = typeof answer.body === 'string' ? answer.body : JSON.stringify(answer.body);
+  res.writeHead(answer.status, { 'content-type': 'application/json', ...answer.headers, ...extra, 'content-length': Buffer.byteLength(text) });
+  res.end(req.method === 'HEAD' ? undefined : text);
+}
+
+export function createApiServer(opts: ApiServerOptions): ApiServer {
+  const env = buildEnv(opts);
+  const ready = opts.bootstrap === false ? Promise.resolve() : bootstrapCluster(env);
+  const handle = async (req: ApiRequest) => {
+    await ready.catch(() => undefined);
+    const { answer, headers } = await handleRequest(env, req, opts.onInternalError);
+    return { status: answer.status, headers, answer };
+  };
+  const handler = (req: IncomingMessage, res: ServerResponse): void => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (c: Buffer) => {
+      // Keep one byte past the limit so the core can tell "too large" without holding the rest.
+      if (size <= env.maxBodyBytes) chunks.push(c.subarray(0, env.maxBodyBytes + 1 - size));
+      size += c.length;
+    });
+    req.on('error', () => res.destroy());
+    req.on('end', () => {
+      const body = Buffer.concat(chunks);
+      const apiReq: ApiRequest = { method: req.method ?? 'GET', url: req.url ?? '/', headers: req.headers, body };
+      const cert = clientCertOf(req);
+      if (cert) apiReq.clientCert = cert;
+      handle(apiReq)
+        .then(({ answer, headers }) => writeAnswer(res, req, answer, headers))
+        .catch((e) => {
+          opts.onInternalError?.(e);
+          if (!res.headersSent) res.writeHead(500);
+          res.end();
+        });
+    });
+  };
+  return { handler, handle, traces: env.traces, ready };
+}

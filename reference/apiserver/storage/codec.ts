@@ -1,0 +1,43 @@
+/**
+ * How objects sit in the store: JSON without metadata.resourceVersion, which is the key's
+ * modRevision and is filled in on every read — as upstream's etcd3 store does with its
+ * APIObjectVersioner (staging/src/k8s.io/apiserver/pkg/storage/etcd3/store.go, decode →
+ * versioner.UpdateObject(obj, kv.ModRevision)).
+ */
+import type { KeyValue } from '../../../adapters/contract.ts';
+
+export function encodeObject(obj: any): string {
+  const { resourceVersion: _rv, selfLink: _sl, ...meta } = obj.metadata ?? {};
+  return JSON.stringify({ ...obj, metadata: meta });
+}
+
+export function decodeObject(kv: KeyValue): any {
+  const obj = JSON.parse(kv.value);
+  obj.metadata = { ...(obj.metadata ?? {}), resourceVersion: String(kv.modRevision) };
+  return obj;
+}
+
+/** The object as of a given revision (a deleted object is reported at its deletion revision). */
+export function decodeAt(kv: KeyValue, revision: number): any {
+  const obj = decodeObject(kv);
+  obj.metadata.resourceVersion = String(revision);
+  return obj;
+}
+
+export function clone<T>(v: T): T {
+  return v === undefined ? v : JSON.parse(JSON.stringify(v));
+}
+
+export function deepEqual(a: unknown, b: unknown): boolean {
+  return JSON.stringify(canonical(a)) === JSON.stringify(canonical(b));
+}
+
+function canonical(v: unknown): unknown {
+  if (Array.isArray(v)) return v.map(canonical);
+  if (v && typeof v === 'object') {
+    const out: Record<string, unknown> = {};
+    for (const k of Object.keys(v).sort()) out[k] = canonical((v as Record<string, unknown>)[k]);
+    return out;
+  }
+  return v;
+}

@@ -1,0 +1,93 @@
+/**
+ * The API server's view of its store: objects by resource/namespace/name under the registry
+ * key layout (reference/store/registry.ts), every write a compare-and-swap on the key's
+ * modRevision so that two concurrent writers can never both win — the contract upstream's
+ * GuaranteedUpdate builds on (staging/src/k8s.io/apiserver/pkg/storage/etcd3/store.go).
+ */
+import { CompactedError } from '../../../adapters/contract.ts';
+import type { KeyValue } from '../../../adapters/contract.ts';
+import type { Backend } from '../../store/backend.ts';
+import { registryKey, registryPrefix } from '../../store/registry.ts';
+import type { ResourceDef } from '../resources/registry.ts';
+import { errors } from '../status.ts';
+import { decodeObject, encodeObject } from './codec.ts';
+
+export interface StoredObject {
+  obj: any;
+  kv: KeyValue;
+}
+
+/** A write lost its compare-and-swap: someone else changed the key first. */
+export class CasFailed extends Error {
+  constructor(readonly current: KeyValue | undefined) {
+    super('compare-and-swap failed');
+  }
+}
+
+function validSegment(s: string): boolean {
+  return s !== '' && s !== '.' && s !== '..' && !s.includes('/');
+}
+
+export class ObjectStore {
+  constructor(readonly backend: Backend) {}
+
+  key(def: ResourceDef, namespace: string, name: string): string | undefined {
+    if (!validSegment(name) || (def.namespaced && !validSegment(namespace))) return undefined;
+    return registryKey({ resource: def.resource, namespace: def.namespaced ? namespace : undefined, name });
+  }
+
+  prefix(def: ResourceDef, namespace: string): string {
+    if (def.namespaced && namespace && validSegment(namespace)) return registryPrefix(def.resource, namespace);
+    if (def.namespaced && namespace) return registryPrefix(def.resource, '\u0000invalid');
+    return registryPrefix(def.resource);
+  }
+
+  async get(def: ResourceDef, namespace: string, name: string): Promise<StoredObject | undefined> {
+    const key = this.key(def, namespace, name);
+    if (!key) return undefined;
+    const kv = await this.backend.get(key);
+    return kv ? { obj: decodeObject(kv), kv } : undefined;
+  }
+
+  async mustGet(def: ResourceDef, namespace: string, name: string): Promise<StoredObject> {
+    const found = await this.get(def, namespace, name);
+    if (!found) throw errors.notFound(def.group, def.resource, name);
+    return found;
+  }
+
+  /** Creates the object only if its key is free; a taken key is 409 AlreadyExists. */
+  async create(def: ResourceDef, obj: any): Promise<StoredObject> {
+    const key = this.key(def, obj.metadata?.namespace ?? '', obj.metadata?.name ?? '');
+    if (!key) throw errors.badRequest(`invalid object name ${JSON.stringify(obj.metadata?.name ?? '')}`);
+    const res = await this.backend.txn({ key, expectModRevision: 0, value: encodeObject(obj) });
+    if (!res.succeeded || !res.kv) throw errors.alreadyExists(def.group, def.resource, obj.metadata.name);
+    return { obj: decodeObject(res.kv), kv: res.kv };
+  }
+
+  /** Replaces the object if it is still at `expectModRevision`, else throws CasFailed. */
+  async replace(def: ResourceDef, obj: any, expectModRevision: number): Promise<StoredObject> {
+    const key = this.key(def, obj.metadata?.namespace ?? '', obj.metadata?.name ?? '')!;
+    const res = await this.backend.txn({ key, expectModRevision, value: encodeObject(obj) });
+    if (!res.succeeded || !res.kv) throw new CasFailed(res.kv);
+    return { obj: decodeObject(res.kv), kv: res.kv };
+  }
+
+  /** Deletes the object if it is still at `expectModRevision`; returns the deletion revision. */
+  async remove(def: ResourceDef, namespace: string, name: string, expectModRevision: number): Promise<number> {
+    const key = this.key(def, namespace, name)!;
+    const res = await this.backend.txn({ key, expectModRevision, value: null });
+    if (!res.succeeded) throw new CasFailed(res.kv);
+    return res.revision;
+  }
+
+  /** One page of keys under a prefix, at a revision; a compacted revision becomes 410 with `expiredMessage`. */
+  async range(prefix: string, opts: { revision?: number; limit?: number; fromKey?: string }, expiredMessage: string) {
+    try {
+      return await this.backend.range(prefix, opts);
+    } catch (e) {
+      if (e instanceof CompactedError || (e as Error)?.name === 'CompactedError') throw errors.expired(expiredMessage);
+      if ((e as Error)?.name === 'FutureRevisionError') throw errors.badRequest(`Too large resource version: ${opts.revision}, current: ${this.backend.currentRevision()}`);
+      throw e;
+    }
+  }
+}

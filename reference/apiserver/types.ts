@@ -1,0 +1,97 @@
+/**
+ * The server core's own request/response shapes. The core never touches a socket: the HTTP
+ * adapter (server.ts) turns node's IncomingMessage into an ApiRequest and writes the reply.
+ */
+import type { Backend } from '../store/backend.ts';
+import type { Authenticator, Authorizer, MutatingPlugin, RequestTrace, UserInfo, ValidatingPlugin } from './pipeline.ts';
+import type { RequestInfo } from './request-info.ts';
+import type { ResourceDef } from './resources/registry.ts';
+import type { ObjectStore } from './storage/object-store.ts';
+import type { TraceRecorder } from './trace.ts';
+
+export interface ApiRequest {
+  method: string;
+  /** Path and query, e.g. /api/v1/namespaces/default/pods?limit=5 */
+  url: string;
+  headers: Record<string, string | string[] | undefined>;
+  body: Uint8Array;
+  /** The verified TLS client certificate, when the connection presented one. */
+  clientCert?: { subjectCN: string; subjectO: string[] };
+}
+
+export interface Reply {
+  kind: 'reply';
+  status: number;
+  body: unknown;
+  headers?: Record<string, string>;
+}
+
+/** Where a watch writes its events; the HTTP layer turns each into one chunk. */
+export interface WatchSink {
+  write(line: string): void;
+  end(): void;
+}
+
+export interface StreamReply {
+  kind: 'stream';
+  status: 200;
+  headers: Record<string, string>;
+  /** Starts the stream; returns the function that stops it (client went away). */
+  start(sink: WatchSink): () => void;
+}
+
+export type Answer = Reply | StreamReply;
+
+/** Timers for watch timeouts and bookmarks; the host supplies real ones, a simulation virtual ones. */
+export interface Timers {
+  after(ms: number, fn: () => void): () => void;
+}
+
+export interface Clock {
+  now_ms(): number;
+}
+
+/** Everything the handlers share for the server's lifetime. */
+export interface Env {
+  backend: Backend;
+  store: ObjectStore;
+  clock: Clock;
+  uid: () => string;
+  random: () => number;
+  authorizer?: Authorizer;
+  authenticators: Authenticator[];
+  anonymous: boolean;
+  mutating: MutatingPlugin[];
+  validating: ValidatingPlugin[];
+  timers?: Timers;
+  bookmarkInterval_ms: number;
+  maxBodyBytes: number;
+  gitVersion: string;
+  /** Serialises allocations (service cluster IPs and node ports) so two creates never pick the same one. */
+  allocationLock: { run<T>(fn: () => Promise<T>): Promise<T> };
+  traces: RequestTrace[];
+}
+
+/** One request on its way through the pipeline. */
+export interface Call {
+  req: ApiRequest;
+  method: string;
+  path: string;
+  query: URLSearchParams;
+  info: RequestInfo;
+  user: UserInfo;
+  trace: TraceRecorder;
+  /** Warning headers (RFC 7234 code 299), e.g. for dropped unknown fields under fieldValidation=Warn. */
+  warnings: string[];
+  /** The response form the Accept header chose. */
+  output: import('./negotiation.ts').Output;
+}
+
+/** A call whose path named a resource this server serves. */
+export interface ResourceCall extends Call {
+  def: ResourceDef;
+}
+
+export function reply(status: number, body: unknown, headers?: Record<string, string>): Reply {
+  return headers ? { kind: 'reply', status, body, headers } : { kind: 'reply', status, body };
+}

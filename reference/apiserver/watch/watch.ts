@@ -1,0 +1,159 @@
+/**
+ * WATCH over HTTP: a chunked response of newline-delimited {"type","object"} events
+ * (staging/src/k8s.io/apiserver/pkg/endpoints/handlers/watch.go).
+ *
+ * - resourceVersion N: events after N. If N is older than the store keeps history for, the
+ *   answer is still HTTP 200, with one ERROR event whose object is a 410 Expired Status
+ *   "too old resource version: N (M)" — what upstream's watch cache does: Cacher.Watch returns
+ *   newErrWatcher(err) for the error of watchCache.getAllEventsSinceLocked
+ *   (staging/src/k8s.io/apiserver/pkg/storage/cacher/cacher.go, watch_cache.go), M being the
+ *   oldest resourceVersion a watch can still start from.
+ * - resourceVersion "" or "0": the current objects as ADDED events first, then changes.
+ *   sendInitialEvents=true does the same and ends the initial part with a BOOKMARK annotated
+ *   k8s.io/initial-events-end.
+ * - allowWatchBookmarks: periodic BOOKMARK events carrying only the latest resourceVersion.
+ * - timeoutSeconds: the server ends the stream after that long (needs injected timers).
+ */
+import { apiVersionOf, type ResourceDef } from '../resources/registry.ts';
+import { decodeObject } from '../storage/codec.ts';
+import { errors } from '../status.ts';
+import type { Env, ResourceCall, StreamReply, WatchSink } from '../types.ts';
+import { matches, parseFilter, parseResourceVersion, type Filter } from '../handlers/read.ts';
+import { encodeEvent, toWatchEvent, type ApiWatchEvent } from './events.ts';
+import { includeObjectOf, toTable } from '../discovery/table.ts';
+
+/** Upstream's default when the client sets no timeout: --min-request-timeout, 1800 s. */
+const DEFAULT_WATCH_TIMEOUT_S = 1800;
+
+interface WatchPlan {
+  filter: Filter;
+  prefix: string;
+  /** Events before the stream goes live: initial ADDED events, or a single ERROR. */
+  initial: ApiWatchEvent[];
+  startRevision: number;
+  expired: boolean;
+  bookmarks: boolean;
+  timeout_s: number;
+  /** Applied to every event on its way out (Table rendering). */
+  transform?: (ev: ApiWatchEvent) => ApiWatchEvent;
+}
+
+function bookmark(def: ResourceDef, revision: number, initialEnd = false): ApiWatchEvent {
+  const metadata: Record<string, unknown> = { resourceVersion: String(revision) };
+  if (initialEnd) metadata.annotations = { 'k8s.io/initial-events-end': 'true' };
+  return { type: 'BOOKMARK', object: { kind: def.kind, apiVersion: apiVersionOf(def), metadata } };
+}
+
+function parseTimeout(raw: string | null): number {
+  if (raw === null || raw === '') return DEFAULT_WATCH_TIMEOUT_S;
+  if (!/^\d{1,9}$/.test(raw)) throw errors.badRequest(`invalid timeoutSeconds ${JSON.stringify(raw)}`);
+  return Number(raw) || DEFAULT_WATCH_TIMEOUT_S;
+}
+
+async function planWatch(env: Env, call: ResourceCall): Promise<WatchPlan> {
+  const { def, query } = call;
+  const filter = parseFilter(call);
+  const prefix = env.store.prefix(def, call.info.namespace);
+  const rv = parseResourceVersion(query.get('resourceVersion'));
+  const sendInitial = query.get('sendInitialEvents');
+  const plan: WatchPlan = { filter, prefix, initial: [], startRevision: 0, expired: false, bookmarks: query.get('allowWatchBookmarks') === 'true', timeout_s: parseTimeout(query.get('timeoutSeconds')) };
+  const wantsInitial = sendInitial === 'true' || (sendInitial !== 'false' && (rv === undefined || rv === 0));
+  if (rv !== undefined && rv > 0 && sendInitial !== 'true') {
+    const oldest = env.backend.compactRevision() - 1;
+    if (rv < oldest) {
+      plan.expired = true;
+      plan.initial.push({ type: 'ERROR', object: errors.expired(`too old resource version: ${rv} (${oldest})`).toStatus() });
+    }
+    plan.startRevision = rv;
+    return plan;
+  }
+  const page = await env.backend.range(prefix);
+  plan.startRevision = page.revision;
+  if (wantsInitial) {
+    for (const kv of page.kvs) {
+      const obj = decodeObject(kv);
+      if (matches(filter, obj)) plan.initial.push({ type: 'ADDED', object: obj });
+    }
+    if (sendInitial === 'true') plan.initial.push(bookmark(def, page.revision, true));
+  }
+  return plan;
+}
+
+function startStream(env: Env, def: ResourceDef, plan: WatchPlan, sink: WatchSink): () => void {
+  let open = true;
+  let lastRevision = plan.startRevision;
+  const stops: (() => void)[] = [];
+  const stop = (): void => {
+    if (!open) return;
+    open = false;
+    for (const s of stops.splice(0)) s();
+    sink.end();
+  };
+  const send = (ev: ApiWatchEvent): void => {
+    if (open) sink.write(encodeEvent(plan.transform ? plan.transform(ev) : ev));
+  };
+  for (const ev of plan.initial) send(ev);
+  if (plan.expired) {
+    stop();
+    return stop;
+  }
+  stops.push(env.backend.watch(plan.prefix, plan.startRevision + 1, {
+    onEvents(events, revision) {
+      for (const e of events) {
+        const ev = toWatchEvent(e, (obj) => matches(plan.filter, obj));
+        if (ev) send(ev);
+        lastRevision = Math.max(lastRevision, e.kv.modRevision);
+      }
+      lastRevision = Math.max(lastRevision, Math.min(revision, env.backend.currentRevision()));
+    },
+    onCancel(_reason, compactRevision) {
+      const oldest = (compactRevision ?? env.backend.compactRevision()) - 1;
+      send({ type: 'ERROR', object: errors.expired(`too old resource version: ${plan.startRevision} (${oldest})`).toStatus() });
+      stop();
+    },
+  }));
+  if (env.timers && open) {
+    stops.push(env.timers.after(plan.timeout_s * 1000, stop));
+    if (plan.bookmarks) stops.push(scheduleBookmarks(env, def, () => lastRevision, send));
+  }
+  return stop;
+}
+
+/** A BOOKMARK every interval until cancelled; returns the cancel function. */
+function scheduleBookmarks(env: Env, def: ResourceDef, revision: () => number, send: (ev: ApiWatchEvent) => void): () => void {
+  let cancelPending = (): void => {};
+  const tick = (): void => {
+    send(bookmark(def, revision()));
+    cancelPending = env.timers!.after(env.bookmarkInterval_ms, tick);
+  };
+  cancelPending = env.timers!.after(env.bookmarkInterval_ms, tick);
+  return () => cancelPending();
+}
+
+/** In Table mode each ADDED/MODIFIED/DELETED object becomes a one-row Table; only the first carries the columns. */
+function tableEvents(env: Env, call: ResourceCall): (ev: ApiWatchEvent) => ApiWatchEvent {
+  let first = true;
+  return (ev) => {
+    if (ev.type === 'BOOKMARK' || ev.type === 'ERROR') return ev;
+    const object = toTable([ev.object], { resourceVersion: (ev.object as any)?.metadata?.resourceVersion }, {
+      apiVersion: call.output.tableApiVersion ?? 'meta.k8s.io/v1',
+      resource: call.def.resource,
+      now_ms: env.clock.now_ms(),
+      includeObject: includeObjectOf(call.query.get('includeObject')),
+      withColumns: first,
+    });
+    first = false;
+    return { type: ev.type, object };
+  };
+}
+
+export async function watch(env: Env, call: ResourceCall, asTable = false): Promise<StreamReply> {
+  const plan = await planWatch(env, call);
+  if (asTable) plan.transform = tableEvents(env, call);
+  return {
+    kind: 'stream',
+    status: 200,
+    headers: { 'content-type': 'application/json', 'cache-control': 'no-cache, private' },
+    start: (sink) => startStream(env, call.def, plan, sink),
+  };
+}
