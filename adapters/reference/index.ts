@@ -8,11 +8,11 @@ import type { KubeFacet, Session, Target } from '../contract.ts';
 import { KubeHttpClient } from '../kube/http-client.ts';
 import { ReferenceCluster } from '../../reference/wiring/cluster.ts';
 import { VirtualClock } from '../../reference/wiring/virtual-clock.ts';
-import { kvFacetOver } from './kv.ts';
-import { virtualWaiter } from './waiter.ts';
+import { openStoreSession } from './store-session.ts';
 
 const CAPABILITIES: Capability[] = [
-  'kv', 'kv.watch', 'kv.compaction',
+  'kv', 'kv.watch', 'kv.compaction', 'kv.snapshot',
+  'kv.members', 'kv.members.5', 'net.partition', 'raft.observe',
   'clock.virtual',
   'kube.api', 'kube.watch', 'kube.compaction', 'kube.storage',
 ];
@@ -23,24 +23,29 @@ export function createReferenceTarget(): Target {
     capabilities: new Set(CAPABILITIES),
     knownDeviations: new Map(),
     async start() {},
-    openSession: (ctx) => openSession(ctx.seed),
+    openSession: (ctx) => openSession(ctx.seed, ctx.tags),
     async stop() {},
   };
 }
 
-async function openSession(seed: number): Promise<Session> {
+async function openSession(seed: number, tags: readonly string[]): Promise<Session> {
   const clock = new VirtualClock();
   const cluster = await ReferenceCluster.start({ seed, clock });
   const client = new KubeHttpClient({ server: cluster.url });
   const kube = await kubeFacet(cluster, client, `ks-${seed.toString(16)}`);
+  // The kv side (single or Raft-replicated store, members, raft) is sized from the tags: store-session.ts.
+  const store = openStoreSession({ seed, tags, clock, backend: cluster.backend });
   return {
     seed,
-    waiter: virtualWaiter(clock),
-    kv: kvFacetOver(cluster.backend),
-    clock: { now_ms: () => clock.now_ms(), advance: async (ms) => clock.advance(ms) },
+    waiter: store.waiter,
+    kv: store.kv,
+    ...(store.members ? { members: store.members } : {}),
+    ...(store.raft ? { raft: store.raft } : {}),
+    clock: store.clock,
     kube,
-    describe: () => ({ url: cluster.url, revision: cluster.backend.currentRevision(), virtual_ms: clock.now_ms() }),
+    describe: () => ({ url: cluster.url, revision: cluster.backend.currentRevision(), virtual_ms: clock.now_ms(), ...store.describe() }),
     async close() {
+      await store.close();
       client.close();
       await cluster.stop();
     },

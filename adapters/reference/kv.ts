@@ -1,32 +1,95 @@
 /**
  * The `kv` facet over a reference Backend: the same etcd-shaped contract the real etcd
  * adapter offers, so the etcd features run unchanged against both.
+ *
+ * Snapshots (`kv.snapshot`): save writes the store's MVCC snapshot (every retained version,
+ * the revision and the compact revision: reference/store/snapshot-format.ts) to the file;
+ * restore builds a fresh single-member LocalBackend from the file and points this facet at it
+ * for the rest of the session — as the etcd adapter points its facet at the single-member
+ * cluster `etcdctl snapshot restore` + `etcd` starts. Watches opened before a restore stay on
+ * the old store.
  */
+import { readFile, writeFile } from 'node:fs/promises';
 import type { Backend } from '../../reference/store/backend.ts';
-import type { CompareAndSwap, KvEvent, KvFacet, KvWatch } from '../contract.ts';
+import { LocalBackend } from '../../reference/store/local.ts';
+import type { CompareAndSwap, KeyValue, KvEvent, KvFacet, KvWatch } from '../contract.ts';
 
-export function kvFacetOver(backend: Backend): KvFacet {
-  return {
-    put: async (key, value) => ({ revision: (await backend.put(key, value)).revision }),
-    async get(key, opts) {
-      const kv = await backend.get(key, opts?.revision);
-      return { kv, revision: backend.currentRevision() };
-    },
-    async range(prefix, opts) {
-      const result = await backend.range(prefix, { revision: opts?.revision, limit: opts?.limit });
-      return { kvs: result.kvs, revision: result.revision };
-    },
-    async delete(key) {
-      const result = await backend.delete(key);
-      return { revision: result.revision, deleted: result.deleted ? 1 : 0 };
-    },
-    async txn(cas: CompareAndSwap) {
-      const result = await backend.txn(cas);
-      return { succeeded: result.succeeded, revision: result.revision };
-    },
-    watch: async (prefix, fromRevision) => new CollectingWatch(backend, prefix, fromRevision),
-    compact: (revision) => backend.compact(revision),
-  };
+/** A store that can hand out a consistent snapshot of itself (LocalBackend, the Raft backend). */
+export interface Snapshottable {
+  snapshot(): string;
+}
+
+export class ReferenceKv implements KvFacet {
+  private current: Backend;
+  private readonly watches = new Set<CollectingWatch>();
+
+  constructor(backend: Backend) {
+    this.current = backend;
+  }
+
+  /** The store this facet talks to now: the session's, or the one a restore built. */
+  get backend(): Backend {
+    return this.current;
+  }
+
+  async put(key: string, value: string): Promise<{ revision: number }> {
+    return { revision: (await this.current.put(key, value)).revision };
+  }
+
+  async get(key: string, opts?: { revision?: number }): Promise<{ kv?: KeyValue; revision: number }> {
+    const kv = await this.current.get(key, opts?.revision);
+    return kv ? { kv, revision: this.current.currentRevision() } : { revision: this.current.currentRevision() };
+  }
+
+  async range(prefix: string, opts?: { revision?: number; limit?: number }): Promise<{ kvs: KeyValue[]; revision: number }> {
+    const result = await this.current.range(prefix, { revision: opts?.revision, limit: opts?.limit });
+    // etcd's response header carries the current revision, whatever revision the read was at.
+    return { kvs: result.kvs, revision: this.current.currentRevision() };
+  }
+
+  async delete(key: string): Promise<{ revision: number; deleted: number }> {
+    const result = await this.current.delete(key);
+    return { revision: result.revision, deleted: result.deleted ? 1 : 0 };
+  }
+
+  async txn(cas: CompareAndSwap): Promise<{ succeeded: boolean; revision: number }> {
+    const result = await this.current.txn(cas);
+    return { succeeded: result.succeeded, revision: result.revision };
+  }
+
+  async watch(prefix: string, fromRevision: number): Promise<KvWatch> {
+    const watch = new CollectingWatch(this.current, prefix, fromRevision, () => this.watches.delete(watch));
+    this.watches.add(watch);
+    return watch;
+  }
+
+  compact(revision: number): Promise<void> {
+    return this.current.compact(revision);
+  }
+
+  async snapshotSave(path: string): Promise<{ revision: number }> {
+    const store = this.current as Partial<Snapshottable> & Backend;
+    if (typeof store.snapshot !== 'function') throw new Error('this reference store cannot take snapshots');
+    // Taken synchronously: no write can land between reading the revision and the data.
+    const revision = store.currentRevision();
+    const text = store.snapshot();
+    await writeFile(path, text, 'utf8');
+    return { revision };
+  }
+
+  async snapshotRestore(path: string): Promise<void> {
+    const text = await readFile(path, 'utf8');
+    this.current = LocalBackend.fromSnapshot(text);
+  }
+
+  /** Stop every watch this facet opened (the session is over). */
+  close(): void {
+    for (const w of [...this.watches]) void w.cancel();
+  }
+}
+
+export function kvFacetOver(backend: Backend): ReferenceKv {
+  return new ReferenceKv(backend);
 }
 
 class CollectingWatch implements KvWatch {
@@ -34,14 +97,17 @@ class CollectingWatch implements KvWatch {
   cancelled?: { reason: string; compactRevision?: number };
   private readonly stop: () => void;
 
-  constructor(backend: Backend, prefix: string, fromRevision: number) {
+  constructor(backend: Backend, prefix: string, fromRevision: number, private readonly onClose: () => void) {
     this.stop = backend.watch(prefix, fromRevision, {
       onEvents: (events) => this.events.push(...events),
-      onCancel: (reason, compactRevision) => (this.cancelled = { reason, compactRevision }),
+      onCancel: (reason, compactRevision) => {
+        this.cancelled = compactRevision === undefined ? { reason } : { reason, compactRevision };
+      },
     });
   }
 
   async cancel(): Promise<void> {
     this.stop();
+    this.onClose();
   }
 }

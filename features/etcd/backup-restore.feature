@@ -6,7 +6,6 @@ Feature: etcd — backup, compaction and restore
   with `--auto-compaction-retention`; restore with `etcdctl snapshot restore` into a new data directory
   and restart etcd. The disk tip (SSD, no shared disk, check with `fio`) is advice and recorded as untestable.
 
-  @pending
   Rule: ETCD-SNAPSHOT-CONSISTENT — a snapshot holds exactly the store as of one revision
     Source: 000_1662d8c5cea2447f.txt § 控制平面 / etcd / 备份与恢复策略
     Claim: `etcdctl snapshot save` creates a consistent snapshot.
@@ -29,7 +28,6 @@ Feature: etcd — backup, compaction and restore
       And the snapshot is restored into a fresh store
       Then the fresh store holds keys "/seq/0001" … "/seq/n" for some n, and no other "/seq/" key
 
-  @pending
   Rule: ETCD-RESTORE — a restored store serves the snapshot's data and accepts new writes
     Source: 000_1662d8c5cea2447f.txt § 控制平面 / etcd / 备份与恢复策略
     Claim: Recovery: `etcdctl snapshot restore` restores the data into a new directory, then the etcd
@@ -54,14 +52,13 @@ Feature: etcd — backup, compaction and restore
       And the snapshot is restored into a fresh store
       Then the fresh store holds keys "/r/a" and "/r/b"
 
-  @pending
   Rule: ETCD-AUTO-COMPACTION — with periodic auto-compaction, history older than the retention is discarded
     Source: 000_1662d8c5cea2447f.txt § 控制平面 / etcd / 备份与恢复策略
     Claim: `--auto-compaction-retention` sets how long historical versions are kept, preventing unbounded
       growth of the store.
     Quote: "自动 compaction：通过 --auto-compaction-retention 配置历史版本保留时间，防止存储无限增长。"
 
-    @requires:kv @requires:kv.compaction @requires:clock.virtual
+    @requires:kv @requires:kv.compaction @requires:clock.virtual @auto-compaction-retention:1h
     Scenario: with a 1-hour retention, a revision from 2 hours ago can no longer be read
       Given a store with periodic auto-compaction retention of 1 hour
       And key "/c" is put with value "old" at revision r
@@ -70,7 +67,7 @@ Feature: etcd — backup, compaction and restore
       Then reading key "/c" at revision r fails as compacted
       And reading key "/c" now returns "new"
 
-    @requires:kv @requires:kv.compaction @requires:clock.virtual
+    @requires:kv @requires:kv.compaction @requires:clock.virtual @auto-compaction-retention:1h
     Scenario: within the retention window history is still there
       Given a store with periodic auto-compaction retention of 1 hour
       And key "/c" is put with value "old" at revision r

@@ -8,7 +8,6 @@ Feature: etcd — what Kubernetes stores, and where
   `services/` prefix with `services/endpoints`). The value is the object encoded as Protocol Buffers —
   true for built-in types, but custom resources are stored as JSON.
 
-  @pending
   Rule: ETCD-SOLE-STORE — all cluster state lives in etcd: each object the API accepts is a key under /registry
     Source: 000_1662d8c5cea2447f.txt § 控制平面 / etcd
     Claim: etcd is Kubernetes' only persistent store and holds all cluster state: Pods, Services,
@@ -27,19 +26,17 @@ Feature: etcd — what Kubernetes stores, and where
         | Pod       | p1     | /registry/pods/{ns}/p1               |
         | Namespace | ns-{ns} | /registry/namespaces/ns-{ns}        |
 
-  @pending
   Rule: ETCD-KEY-PODS — a pod is stored at /registry/pods/<namespace>/<name>
     Source: 000_1662d8c5cea2447f.txt § 控制平面 / etcd / Key-Value 结构
     Claim: Kubernetes resource paths map to a flat key space; a pod's key is /registry/pods/<ns>/<name>.
     Quote: "/registry/pods/default/my-pod"
 
-    @requires:kube.api @requires:kube.storage
+    @requires:kube.api @requires:kube.storage @requires:kv
     Scenario: a pod's key and nothing else appears under the namespace's pod prefix
       When Pod "my-pod" is created
       Then the store holds key "/registry/pods/{ns}/my-pod"
       And the store holds exactly 1 key under "/registry/pods/{ns}/"
 
-  @pending
   Rule: ETCD-KEY-DEPLOYMENTS — a deployment is stored at /registry/deployments/<namespace>/<name>
     Source: 000_1662d8c5cea2447f.txt § 控制平面 / etcd / Key-Value 结构
     Claim: A deployment's key is /registry/deployments/<ns>/<name>.
@@ -50,7 +47,7 @@ Feature: etcd — what Kubernetes stores, and where
       When Deployment "my-deploy" is created with 1 replica
       Then the store holds key "/registry/deployments/{ns}/my-deploy"
 
-  @pending @erratum
+  @erratum
   Rule: ETCD-KEY-SERVICES — a service is stored at /registry/services/specs/<namespace>/<name>
     Source: 000_1662d8c5cea2447f.txt § 控制平面 / etcd / Key-Value 结构
     Claim: A service's key is /registry/services/<ns>/<name>.
@@ -65,7 +62,6 @@ Feature: etcd — what Kubernetes stores, and where
       Then the store holds key "/registry/services/specs/{ns}/kube-dns-{ns}"
       And the store holds no key "/registry/services/{ns}/kube-dns-{ns}"
 
-  @pending
   Rule: ETCD-KEY-NODES — a node is stored at /registry/minions/<name>, a historical name with no namespace
     Source: 000_1662d8c5cea2447f.txt § 控制平面 / etcd / Key-Value 结构
     Claim: A node's key is /registry/minions/<name>.

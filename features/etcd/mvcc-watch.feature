@@ -6,7 +6,6 @@ Feature: etcd — revisions, history and watch
   revision and replay what happened since; that is what the API server's resourceVersion rests on.
   (What happens below the retained history — compaction — is in backup-restore.feature and WATCH-410.)
 
-  @pending
   Rule: MVCC-WATCH-BY-REVISION — a watch from revision r delivers every change with revision ≥ r, in revision order
     Source: 000_1662d8c5cea2447f.txt § 控制平面 / etcd / Watch 特性
     Claim: etcd natively supports revision-based watches.
@@ -31,7 +30,6 @@ Feature: etcd — revisions, history and watch
       And key "/w/x" is put with value "y"
       Then within 2 s the watch has delivered exactly: PUT "/w/x"="y"
 
-  @pending
   Rule: MVCC-HISTORY — past versions stay readable at their revision until compacted
     Source: 000_1662d8c5cea2447f.txt § 控制平面 / etcd / Watch 特性
     Claim: etcd keeps historical versions with MVCC, so any retained revision can be read and replayed.
@@ -52,7 +50,6 @@ Feature: etcd — revisions, history and watch
       When keys "/a", "/b" and "/c" are put and key "/a" is deleted
       Then the store's revision is r + 4
 
-  @pending
   Rule: MVCC-RESOURCEVERSION — an object's resourceVersion is the etcd modRevision of its key
     Source: 000_1662d8c5cea2447f.txt § 控制平面 / etcd / Watch 特性
     Claim: etcd's revisions are the underlying basis of the resourceVersion mechanism, and the API

@@ -7,7 +7,6 @@ Feature: etcd — Raft roles
   the protocol need `raft.observe` (the reference); those that only need "who is leader" and "did
   the write work" run against real etcd too.
 
-  @pending
   Rule: RAFT-LEADER-MAJORITY-VOTE — a member becomes leader only with votes from a majority of the members
     Source: 000_1662d8c5cea2447f.txt § 控制平面 / etcd / Raft 一致性协议
     Claim: The Leader is the member that won votes from a majority of the members.
@@ -35,7 +34,6 @@ Feature: etcd — Raft roles
       Then no live member is leader
       And a put of key "/k" does not succeed within 10 s
 
-  @pending
   Rule: RAFT-LEADER-HANDLES-WRITES — all writes are ordered by the leader, which replicates its log to the followers
     Source: 000_1662d8c5cea2447f.txt § 控制平面 / etcd / Raft 一致性协议
     Claim: The Leader handles all write requests and replicates the log to the Followers.
@@ -48,7 +46,6 @@ Feature: etcd — Raft roles
       Then the trace shows each of the 10 entries appended first by the leader
       And every follower's last log index equals the leader's
 
-  @pending
   Rule: RAFT-FOLLOWER-DEFAULT — every member starts as a follower
     Source: 000_1662d8c5cea2447f.txt § 控制平面 / etcd / Raft 一致性协议
     Claim: Follower is the default state.
@@ -68,7 +65,6 @@ Feature: etcd — Raft roles
       Then the restarted member's role is "follower"
       And within 5 s of virtual time its last log index equals the leader's
 
-  @pending
   Rule: RAFT-FOLLOWER-PASSIVE — followers only answer the leader and candidates; they send no appends of their own
     Source: 000_1662d8c5cea2447f.txt § 控制平面 / etcd / Raft 一致性协议
     Claim: A Follower receives the Leader's log and synchronises passively.
@@ -81,7 +77,6 @@ Feature: etcd — Raft roles
       Then every "MsgApp" and "MsgHeartbeat" in the trace was sent by the leader
       And every message a follower sent was a "MsgAppResp", a "MsgHeartbeatResp", or a "MsgProp" forwarded to the leader
 
-  @pending
   Rule: RAFT-CANDIDATE-ON-TIMEOUT — a follower that hears no heartbeat within its election timeout becomes a candidate
     Source: 000_1662d8c5cea2447f.txt § 控制平面 / etcd / Raft 一致性协议
     Claim: A Candidate starts an election; a Follower becomes one when it receives no heartbeat within

@@ -1,0 +1,98 @@
+/**
+ * The security stages wired to the reference store: authenticators (client certificates, a
+ * static token file, ServiceAccount tokens, optionally anonymous), RBAC reading Roles and
+ * bindings straight from the store, and the admission chain with dynamic webhooks.
+ *
+ * The listers read the store on every request: the reference has no watch cache, and reading
+ * fresh state keeps "a binding just created takes effect" true without any propagation delay.
+ */
+import type { Backend } from '../store/backend.ts';
+import { registryPrefix } from '../store/registry.ts';
+import type { ApiServerOptions } from '../apiserver/server.ts';
+import { uuidFrom } from '../apiserver/server.ts';
+import { anonymousAuthenticator, serviceAccountTokens, tokenFileAuthenticator, x509Authenticator } from '../apiserver/authn/index.ts';
+import { generateRs256Key } from '../apiserver/authn/host/keys.ts';
+import { rbacAuthorizer } from '../apiserver/authz/index.ts';
+import { admissionChain, randomSuffix } from '../apiserver/admission/index.ts';
+import { httpWebhookCaller } from '../apiserver/admission/host/webhookclient.ts';
+import type { Authenticator } from '../apiserver/pipeline.ts';
+import type { Clock } from './virtual-clock.ts';
+
+export interface SecurityOptions {
+  backend: Backend;
+  clock: Clock;
+  random: () => number;
+  /** CSV in kube-apiserver's --token-auth-file format. */
+  tokenCsv?: string;
+  anonymous?: boolean;
+  issuer?: string;
+}
+
+export interface Security {
+  options: Pick<ApiServerOptions, 'authenticators' | 'authorizer' | 'mutating' | 'validating' | 'anonymous'>;
+  /** Mint a token for a ServiceAccount (as the TokenRequest API or the kubelet would). */
+  mintServiceAccountToken(namespace: string, name: string): Promise<string>;
+}
+
+export function referenceSecurity(opts: SecurityOptions): Security {
+  const read = storeReader(opts.backend);
+  const tokens = serviceAccountTokens({
+    issuer: opts.issuer ?? 'https://kubernetes.default.svc.cluster.local',
+    key: generateRs256Key(),
+    clock: opts.clock,
+    getServiceAccount: (ns, name) => read.one('serviceaccounts', ns, name),
+    getPod: (ns, name) => read.one('pods', ns, name),
+  });
+  const authenticators: Authenticator[] = [x509Authenticator(), tokens.authenticator];
+  if (opts.tokenCsv) authenticators.push(tokenFileAuthenticator({ csv: opts.tokenCsv }));
+  if (opts.anonymous) authenticators.push(anonymousAuthenticator());
+  const chain = admissionChain({
+    getNamespace: (name) => read.one('namespaces', '', name),
+    getServiceAccount: (ns, name) => read.one('serviceaccounts', ns, name),
+    volumeNameSuffix: () => randomSuffix(opts.random),
+    webhooks: {
+      lister: {
+        mutatingWebhookConfigurations: () => read.all('mutatingwebhookconfigurations', ''),
+        validatingWebhookConfigurations: () => read.all('validatingwebhookconfigurations', ''),
+        namespaceLabels: async (ns) => (await read.one('namespaces', '', ns))?.metadata?.labels ?? {},
+      },
+      call: httpWebhookCaller(),
+      newUid: uuidFrom(opts.random),
+    },
+  });
+  return {
+    options: {
+      authenticators,
+      anonymous: opts.anonymous,
+      authorizer: rbacAuthorizer({
+        lister: {
+          roles: (ns) => read.all('roles', ns),
+          clusterRoles: () => read.all('clusterroles', ''),
+          roleBindings: (ns) => read.all('rolebindings', ns),
+          clusterRoleBindings: () => read.all('clusterrolebindings', ''),
+        },
+      }),
+      mutating: chain.mutating,
+      validating: chain.validating,
+    },
+    async mintServiceAccountToken(namespace, name) {
+      const sa = await read.one('serviceaccounts', namespace, name);
+      if (!sa) throw new Error(`no ServiceAccount ${namespace}/${name}`);
+      return (await tokens.mintToken({ namespace, name, uid: sa.metadata.uid })).token;
+    },
+  };
+}
+
+/** Plain objects of one resource, read from their registry keys. */
+function storeReader(backend: Backend) {
+  return {
+    async all(resource: string, namespace: string): Promise<any[]> {
+      const { kvs } = await backend.range(registryPrefix(resource, namespace || undefined));
+      return kvs.map((kv) => JSON.parse(kv.value));
+    },
+    async one(resource: string, namespace: string, name: string): Promise<any | undefined> {
+      const value = (await backend.get(`${registryPrefix(resource, namespace || undefined)}${name}`))?.value;
+      return value === undefined ? undefined : JSON.parse(value);
+    },
+  };
+}

@@ -1,0 +1,202 @@
+/**
+ * Steps about a replicated store's members (features/etcd/cluster-size.feature, raft-roles,
+ * write-flow): killing and restarting members, leaders, and whether writes go through. They use
+ * only the `members` and `kv` facets, so they run against real etcd (real time, bounded budgets)
+ * and the reference (virtual time) alike.
+ */
+import assert from 'node:assert/strict';
+import { setTimeout as delay } from 'node:timers/promises';
+import { Given, Then, When } from '@cucumber/cucumber';
+import type { MemberInfo } from '../../adapters/contract.ts';
+import type { KubespecWorld } from '../support/world.ts';
+import { acknowledge, acknowledged, settleWithin } from './support.ts';
+
+/** Budget for an election a step needs before it can act ("the leader is killed"). */
+const LEADER_BUDGET_MS = 10_000;
+/** Real-time pause between put attempts, so a member refusing at once is not hammered. */
+const RETRY_PAUSE_MS = 50;
+
+async function currentLeader(world: KubespecWorld): Promise<string> {
+  let leader: string | undefined;
+  await world.eventually('the members to agree on a leader', async () => (leader = await world.members().leader()) !== undefined, LEADER_BUDGET_MS);
+  return leader!;
+}
+
+async function kill(world: KubespecWorld, ids: string[]): Promise<void> {
+  for (const id of ids) await world.members().kill(id);
+  world.note('killed', [...killed(world), ...ids]);
+}
+
+function killed(world: KubespecWorld): string[] {
+  try {
+    return world.recall<string[]>('killed');
+  } catch {
+    return [];
+  }
+}
+
+async function liveFollowers(world: KubespecWorld, leader: string): Promise<string[]> {
+  return (await world.members().list()).filter((m) => m.alive && m.id !== leader).map((m) => m.id);
+}
+
+Given('a {int}-member store', async function (this: KubespecWorld, count: number) {
+  const members = await this.members().list();
+  assert.equal(members.length, count, `the store has members ${members.map((m) => m.id).join(', ')}`);
+  assert.ok(members.every((m) => m.alive), `every member is alive: ${JSON.stringify(members)}`);
+});
+
+Given('a {int}-member store with a stable leader', async function (this: KubespecWorld, count: number) {
+  const members = await this.members().list();
+  assert.equal(members.length, count, `the store has members ${members.map((m) => m.id).join(', ')}`);
+  this.note('leader', await currentLeader(this));
+  // Where a transcript exists, "since the leader was stable" starts here.
+  if (this.session.raft) this.note('trace mark', this.session.raft.trace().length);
+});
+
+When('the leader is killed', async function (this: KubespecWorld) {
+  const leader = await currentLeader(this);
+  this.note('old leader', leader);
+  await kill(this, [leader]);
+});
+
+When('a follower is killed', async function (this: KubespecWorld) {
+  const leader = await currentLeader(this);
+  const [follower] = await liveFollowers(this, leader);
+  assert.ok(follower, 'there is a live follower to kill');
+  await kill(this, [follower]);
+});
+
+When('{int} followers are killed', async function (this: KubespecWorld, count: number) {
+  const leader = await currentLeader(this);
+  const followers = (await liveFollowers(this, leader)).slice(0, count);
+  assert.equal(followers.length, count, `only ${followers.length} live followers`);
+  await kill(this, followers);
+});
+
+When('{int} members are killed', async function (this: KubespecWorld, count: number) {
+  const alive = (await this.members().list()).filter((m) => m.alive).map((m) => m.id);
+  assert.ok(alive.length >= count, `only ${alive.length} members are alive`);
+  await kill(this, alive.slice(0, count));
+});
+
+When('it is restarted', async function (this: KubespecWorld) {
+  const last = killed(this).at(-1);
+  assert.ok(last, 'no member was killed earlier in this scenario');
+  await this.members().restart(last);
+  this.note('restarted', last);
+});
+
+When(/^(?:both|the) killed members are restarted$/, async function (this: KubespecWorld) {
+  const ids = killed(this);
+  assert.ok(ids.length > 0, 'no member was killed earlier in this scenario');
+  for (const id of ids) await this.members().restart(id);
+  this.note('killed', []);
+});
+
+Then(/^within (\d+) s(?: of virtual time)? a new leader is elected$/, async function (this: KubespecWorld, seconds: string) {
+  const old = this.recall<string>('old leader');
+  let leader: string | undefined;
+  await this.eventually(`a leader other than ${old}`, async () => {
+    leader = await this.members().leader();
+    return leader !== undefined && leader !== old;
+  }, Number(seconds) * 1000);
+  this.note('leader', leader);
+});
+
+Then(/^(?:within (\d+) s )?a put of key "([^"]*)" succeeds(?: within (\d+) s)?$/, async function (this: KubespecWorld, before: string | undefined, key: string, after: string | undefined) {
+  const budget_ms = Number(before ?? after ?? 5) * 1000;
+  const value = `value of ${key}`;
+  let stop = false;
+  const outcome = await settleWithin(this.session.waiter, `a put of "${key}"`, () => retryPut(this, key, value, () => stop), budget_ms);
+  stop = true;
+  assert.ok(outcome.settled, `the put of "${key}" was not acknowledged within ${budget_ms / 1000} s`);
+  assert.ok(outcome.ok, `the put of "${key}" failed: ${outcome.ok ? '' : String(outcome.error)}`);
+  acknowledge(this, key, value);
+});
+
+/** Put, and on a failure (no leader yet) try again, until one succeeds or the step gives up waiting. */
+async function retryPut(world: KubespecWorld, key: string, value: string, stopped: () => boolean): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await world.kv().put(key, value);
+      return;
+    } catch (error) {
+      if (stopped()) throw error;
+      world.log(`put attempt ${attempt} of "${key}" failed: ${String(error)}`);
+      await delay(RETRY_PAUSE_MS);
+    }
+  }
+}
+
+Then('a put of key {string} does not succeed within {int} s', async function (this: KubespecWorld, key: string, seconds: number) {
+  // Keep trying for the whole budget: a put refused only because the client picked a dead member
+  // must not pass for "the store refuses writes".
+  let stop = false;
+  const outcome = await settleWithin(this.session.waiter, `a put of "${key}"`, () => retryPut(this, key, 'never acknowledged', () => stop), seconds * 1000);
+  stop = true;
+  assert.ok(!(outcome.settled && outcome.ok), `a put of "${key}" was acknowledged within ${seconds} s`);
+  this.log(outcome.settled ? `the put failed for good: ${String((outcome as { error: unknown }).error)}` : `no put of "${key}" was acknowledged within ${seconds} s`);
+});
+
+Then('every key acknowledged in this scenario reads back with the value written', async function (this: KubespecWorld) {
+  const written = acknowledged(this);
+  assert.ok(written.size > 0, 'no write was acknowledged in this scenario');
+  for (const [key, value] of written) assert.equal((await this.kv().get(key)).kv?.value, value, `acknowledged key "${key}"`);
+});
+
+Then('a linearizable get of {string} returns the value written', async function (this: KubespecWorld, key: string) {
+  const value = acknowledged(this).get(key);
+  assert.ok(value !== undefined, `no put of "${key}" was acknowledged in this scenario`);
+  assert.equal((await this.kv().get(key)).kv?.value, value);
+});
+
+// ---- leaders and roles, as the members report them ------------------------------------------
+
+function leadersAmong(members: MemberInfo[]): string[] {
+  return members.filter((m) => m.alive && m.role === 'leader').map((m) => m.id);
+}
+
+Then(/^within (\d+) s(?: of virtual time)? exactly one member reports itself leader$/, async function (this: KubespecWorld, seconds: string) {
+  let leaders: string[] = [];
+  await this.eventually('exactly one leader', async () => (leaders = leadersAmong(await this.members().list())).length === 1, Number(seconds) * 1000);
+  this.note('leader', leaders[0]);
+});
+
+Then('every live member names that member as leader', async function (this: KubespecWorld) {
+  const leader = this.recall<string>('leader');
+  await this.eventually(`every live member to name ${leader}`, async () => (await this.members().leader()) === leader, 2_000);
+  const terms = new Set((await this.members().list()).filter((m) => m.alive).map((m) => m.term));
+  assert.equal(terms.size, 1, `every live member is in the leader's term: ${[...terms].join(', ')}`);
+});
+
+When('a follower is partitioned from the other two members', async function (this: KubespecWorld) {
+  const leader = await currentLeader(this);
+  const members = (await this.members().list()).map((m) => m.id);
+  assert.equal(members.length, 3, 'this step is about a 3-member store');
+  const follower = members.find((id) => id !== leader)!;
+  const partition = this.members().partition;
+  assert.ok(partition, 'this target declares net.partition but offers no partition()');
+  await partition.call(this.members(), [[follower], members.filter((id) => id !== follower)]);
+  this.note('partitioned', follower);
+  this.note('leader', leader);
+});
+
+Then('the partitioned member does not report itself leader', async function (this: KubespecWorld) {
+  const cut = this.recall<string>('partitioned');
+  const info = (await this.members().list()).find((m) => m.id === cut);
+  assert.ok(info?.alive, `${cut} is alive`);
+  assert.notEqual(info.role, 'leader', `${cut} reports itself leader in term ${info.term}`);
+});
+
+Then('the other two members still agree on one leader', async function (this: KubespecWorld) {
+  const cut = this.recall<string>('partitioned');
+  const leader = await this.members().leader();
+  assert.ok(leader !== undefined && leader !== cut, `the majority side has a leader (got ${leader})`);
+  const leaders = leadersAmong((await this.members().list()).filter((m) => m.id !== cut));
+  assert.deepEqual(leaders, [leader], 'exactly one leader on the majority side');
+});
+
+Then('no live member is leader', async function (this: KubespecWorld) {
+  const members = await this.members().list();
+  assert.deepEqual(leadersAmong(members), [], `roles: ${JSON.stringify(members)}`);
+});

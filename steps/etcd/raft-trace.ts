@@ -1,0 +1,86 @@
+/**
+ * Reading the `raft.observe` transcript (formats: adapters/reference/raft-observer.ts) into
+ * records the steps can query. Lines this does not know are kept as kind 'other'.
+ */
+
+export interface TraceLine {
+  kind: 'append' | 'commit' | 'apply' | 'send' | 'recv' | 'became' | 'other';
+  text: string;
+  /** The member the line is about (append/commit/apply/became) or the sender (send/recv). */
+  member?: string;
+  role?: string;
+  index?: number;
+  term: number;
+  /** Messages. */
+  type?: string;
+  from?: string;
+  to?: string;
+  entriesFrom?: number;
+  entriesTo?: number;
+  reject?: boolean;
+  /** append: the entry's write, e.g. "put /k". */
+  command?: string;
+}
+
+const ROLE_LINE = /^(append|commit|apply) (leader|follower|candidate)=(\S+) index=(\d+)(?: term=(\d+))?(?: (.+))?$/;
+const MESSAGE_LINE = /^(send|recv) (Msg\w+) from=(\S+) to=(\S+) term=(\d+)(.*)$/;
+const BECAME_LINE = /^became (leader|follower|candidate) member=(\S+) term=(\d+)/;
+
+export function parseLine(text: string): TraceLine {
+  const body = text.replace(/ @\d+ms$/, '');
+  let m = ROLE_LINE.exec(body);
+  if (m) {
+    const line: TraceLine = { kind: m[1] as TraceLine['kind'], text, role: m[2]!, member: m[3]!, index: Number(m[4]), term: Number(m[5] ?? 0) };
+    if (m[6] !== undefined && m[6] !== '') line.command = m[6];
+    return line;
+  }
+  m = MESSAGE_LINE.exec(body);
+  if (m) return messageLine(text, m);
+  m = BECAME_LINE.exec(body);
+  if (m) return { kind: 'became', text, role: m[1]!, member: m[2]!, term: Number(m[3]) };
+  return { kind: 'other', text, term: 0 };
+}
+
+function messageLine(text: string, m: RegExpExecArray): TraceLine {
+  const rest = m[6] ?? '';
+  const line: TraceLine = { kind: m[1] as 'send' | 'recv', text, type: m[2]!, from: m[3]!, member: m[3]!, to: m[4]!, term: Number(m[5]) };
+  const index = /\bindex=(\d+)/.exec(rest);
+  if (index) line.index = Number(index[1]);
+  const entries = /\bentries=(\d+)\.\.(\d+)/.exec(rest);
+  if (entries) {
+    line.entriesFrom = Number(entries[1]);
+    line.entriesTo = Number(entries[2]);
+  }
+  line.reject = /\breject\b/.test(rest);
+  return line;
+}
+
+export function parseTrace(lines: readonly string[]): TraceLine[] {
+  return lines.map(parseLine);
+}
+
+export function appendsOf(lines: readonly TraceLine[]): TraceLine[] {
+  return lines.filter((l) => l.kind === 'append');
+}
+
+export function sendsOf(lines: readonly TraceLine[]): TraceLine[] {
+  return lines.filter((l) => l.kind === 'send');
+}
+
+/** Commit lines with their position in `lines`. */
+export function commitsOf(lines: readonly TraceLine[]): (TraceLine & { at: number; index: number; member: string })[] {
+  const out: (TraceLine & { at: number; index: number; member: string })[] = [];
+  lines.forEach((l, at) => {
+    if (l.kind === 'commit' && l.index !== undefined && l.member !== undefined) out.push({ ...l, at, index: l.index, member: l.member });
+  });
+  return out;
+}
+
+/** The log index of the last entry that wrote `key`, and the leader that appended it. */
+export function entryIndexOf(lines: readonly TraceLine[], key: string): { index: number; leader: string } {
+  for (let i = lines.length - 1; i >= 0; i--) {
+    const l = lines[i]!;
+    if (l.kind === 'append' && l.role === 'leader' && l.command === `put ${key}`) return { index: l.index!, leader: l.member! };
+  }
+  throw new Error(`the trace holds no leader append of a put of "${key}"`);
+}

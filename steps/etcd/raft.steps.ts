@@ -1,0 +1,221 @@
+/**
+ * Steps that look inside Raft through the `raft.observe` facet (the reference): roles, terms,
+ * logs, commit indexes and the protocol transcript. Trace lines are read with the formats
+ * adapters/reference/raft-observer.ts documents; the helpers in raft-trace.ts parse them.
+ * "Since" means since the scenario's stable-leader (or start) mark.
+ */
+import assert from 'node:assert/strict';
+import { Given, Then, When } from '@cucumber/cucumber';
+import type { KubespecWorld } from '../support/world.ts';
+import { appendsOf, commitsOf, entryIndexOf, parseTrace, sendsOf, type TraceLine } from './raft-trace.ts';
+
+function traceSinceMark(world: KubespecWorld): TraceLine[] {
+  let mark = 0;
+  try {
+    mark = world.recall<number>('trace mark');
+  } catch {
+    // no mark: the whole trace
+  }
+  return parseTrace(world.raft().trace().slice(mark));
+}
+
+function mark(world: KubespecWorld): void {
+  world.note('trace mark', world.raft().trace().length);
+}
+
+async function liveIds(world: KubespecWorld): Promise<string[]> {
+  return (await world.members().list()).filter((m) => m.alive).map((m) => m.id);
+}
+
+/** The entry the scenario's last put created, by the key it wrote. */
+function lastEntry(world: KubespecWorld): { index: number; leader: string } {
+  const key = world.recall<string>('last put key');
+  return entryIndexOf(parseTrace(world.raft().trace()), key);
+}
+
+Given('a {int}-member store that has just started, with no virtual time elapsed', async function (this: KubespecWorld, count: number) {
+  const members = await this.members().list();
+  assert.equal(members.length, count);
+  assert.deepEqual(sendsOf(parseTrace(this.raft().trace())), [], 'no member has sent anything yet');
+});
+
+Given('a {int}-member store with a stable leader in term {word}', async function (this: KubespecWorld, count: number, label: string) {
+  const members = await this.members().list();
+  assert.equal(members.length, count);
+  let leader: string | undefined;
+  await this.eventually('a leader every member names', async () => (leader = await this.members().leader()) !== undefined, 10_000);
+  this.note('leader', leader);
+  this.note(`term ${label}`, this.raft().term(leader!));
+  mark(this);
+});
+
+Then('every member\'s role is {string}', async function (this: KubespecWorld, role: string) {
+  for (const id of await liveIds(this)) assert.equal(this.raft().role(id), role, `member ${id}`);
+});
+
+Then('no member\'s term is greater than {int}', async function (this: KubespecWorld, term: number) {
+  for (const id of await liveIds(this)) assert.ok(this.raft().term(id) <= term, `member ${id} is in term ${this.raft().term(id)}`);
+});
+
+Then('the restarted member\'s role is {string}', function (this: KubespecWorld, role: string) {
+  const id = this.recall<string>('restarted');
+  assert.equal(this.raft().role(id), role, `member ${id}`);
+});
+
+Then(/^within (\d+) s of virtual time its last log index equals the leader's$/, async function (this: KubespecWorld, seconds: string) {
+  const id = this.recall<string>('restarted');
+  await this.eventually(`member ${id} to catch up with the leader's log`, async () => {
+    const leader = await this.members().leader();
+    return leader !== undefined && this.raft().lastLogIndex(id) === this.raft().lastLogIndex(leader);
+  }, Number(seconds) * 1000);
+});
+
+Then('the trace shows each of the {int} entries appended first by the leader', function (this: KubespecWorld, count: number) {
+  const keys = this.recall<string[]>('put keys');
+  assert.equal(keys.length, count);
+  const appends = appendsOf(parseTrace(this.raft().trace()));
+  for (const key of keys) {
+    const first = appends.find((a) => a.command === `put ${key}`);
+    assert.ok(first, `no member appended the entry for "${key}"`);
+    assert.equal(first.role, 'leader', `the first append of "${key}" was by ${first.role} ${first.member}`);
+  }
+});
+
+Then('every follower\'s last log index equals the leader\'s', async function (this: KubespecWorld) {
+  await this.eventually('every follower to hold the leader\'s whole log', async () => {
+    const leader = await this.members().leader();
+    if (leader === undefined) return false;
+    const last = this.raft().lastLogIndex(leader);
+    return (await liveIds(this)).every((id) => this.raft().lastLogIndex(id) === last);
+  }, 2_000);
+});
+
+Then(/^every "MsgApp" and "MsgHeartbeat" in the trace was sent by the leader$/, function (this: KubespecWorld) {
+  const leader = this.recall<string>('leader');
+  const sends = sendsOf(traceSinceMark(this)).filter((s) => s.type === 'MsgApp' || s.type === 'MsgHeartbeat');
+  assert.ok(sends.length > 0, 'the trace holds no MsgApp or MsgHeartbeat at all');
+  const strays = sends.filter((s) => s.from !== leader);
+  assert.deepEqual(strays.map((s) => s.text), [], `sent by someone other than the leader ${leader}`);
+});
+
+Then(/^every message a follower sent was a "MsgAppResp", a "MsgHeartbeatResp", or a "MsgProp" forwarded to the leader$/, function (this: KubespecWorld) {
+  const leader = this.recall<string>('leader');
+  const fromFollowers = sendsOf(traceSinceMark(this)).filter((s) => s.from !== leader);
+  assert.ok(fromFollowers.length > 0, 'the followers sent nothing at all');
+  const allowed = (s: TraceLine) => s.type === 'MsgAppResp' || s.type === 'MsgHeartbeatResp' || (s.type === 'MsgProp' && s.to === leader);
+  assert.deepEqual(fromFollowers.filter((s) => !allowed(s)).map((s) => s.text), [], 'other messages from followers');
+});
+
+Then(/^within (\d+) s of virtual time some member has been "candidate" in a term above (\w+)$/, async function (this: KubespecWorld, seconds: string, label: string) {
+  const above = this.recall<number>(`term ${label}`);
+  let found: TraceLine | undefined;
+  await this.eventually(`a candidate in a term above ${above}`, () => {
+    found = traceSinceMark(this).find((l) => l.kind === 'became' && l.role === 'candidate' && l.term > above);
+    return found !== undefined;
+  }, Number(seconds) * 1000);
+  this.note('candidate term', found!.term);
+});
+
+Then('the trace holds {string} messages for that term', function (this: KubespecWorld, type: string) {
+  const term = this.recall<number>('candidate term');
+  const sent = sendsOf(traceSinceMark(this)).filter((s) => s.type === type && s.term === term);
+  assert.ok(sent.length > 0, `no ${type} was sent in term ${term}`);
+});
+
+Then('no member has been {string} since', function (this: KubespecWorld, role: string) {
+  const became = traceSinceMark(this).filter((l) => l.kind === 'became' && l.role === role);
+  assert.deepEqual(became.map((l) => l.text), [], `members that became ${role}`);
+});
+
+Then('every member\'s term is still {word}', async function (this: KubespecWorld, label: string) {
+  const term = this.recall<number>(`term ${label}`);
+  for (const id of await liveIds(this)) assert.equal(this.raft().term(id), term, `member ${id}`);
+});
+
+// ---- the write flow -------------------------------------------------------------------------
+
+Then('the entry for {string} was appended first by the leader', function (this: KubespecWorld, key: string) {
+  const first = appendsOf(parseTrace(this.raft().trace())).find((a) => a.command === `put ${key}`);
+  assert.ok(first, `no member appended the entry for "${key}"`);
+  assert.equal(first.role, 'leader', `the first append of "${key}" was by ${first.role} ${first.member}`);
+  assert.equal(first.member, this.recall<string>('leader'), 'the leader the scenario saw');
+});
+
+Then('every follower appended it only after receiving a {string} from the leader carrying it', async function (this: KubespecWorld, type: string) {
+  const { index, leader } = lastEntry(this);
+  const lines = parseTrace(this.raft().trace());
+  for (const id of (await liveIds(this)).filter((m) => m !== leader)) {
+    const appendAt = lines.findIndex((l) => l.kind === 'append' && l.member === id && l.index === index);
+    assert.ok(appendAt >= 0, `follower ${id} never appended index ${index}`);
+    const carriedAt = lines.findIndex((l) => l.kind === 'recv' && l.type === type && l.from === leader && l.to === id && carries(l, index));
+    assert.ok(carriedAt >= 0 && carriedAt < appendAt, `follower ${id} appended index ${index} (line ${appendAt}) before receiving a ${type} carrying it (line ${carriedAt})`);
+  }
+});
+
+Then(/^the trace shows a "MsgApp" carrying the entry sent to each of the (\d+) followers$/, async function (this: KubespecWorld, count: string) {
+  const { index, leader } = lastEntry(this);
+  const followers = (await this.members().list()).map((m) => m.id).filter((id) => id !== leader);
+  assert.equal(followers.length, Number(count), `the store has ${followers.length} followers`);
+  const carrying = sendsOf(parseTrace(this.raft().trace())).filter((s) => s.type === 'MsgApp' && s.from === leader && carries(s, index));
+  assert.deepEqual([...new Set(carrying.map((s) => s.to))].sort(), followers.sort(), `followers sent a MsgApp carrying index ${index}`);
+  this.log(`${carrying.length} MsgApp carried index ${index}; messages by type: ${JSON.stringify(this.raft().messageCounts())}`);
+});
+
+Then(/^within (\d+) s of virtual time all (\d+) members have the entry in their log$/, async function (this: KubespecWorld, seconds: string, count: string) {
+  const { index } = lastEntry(this);
+  const key = this.recall<string>('last put key');
+  const ids = await liveIds(this);
+  assert.equal(ids.length, Number(count));
+  await this.eventually(`all ${count} members to append index ${index}`, () => {
+    const appended = new Set(appendsOf(parseTrace(this.raft().trace())).filter((a) => a.index === index && a.command === `put ${key}`).map((a) => a.member));
+    return ids.every((id) => appended.has(id) && this.raft().lastLogIndex(id) >= index);
+  }, Number(seconds) * 1000);
+});
+
+Then(/^in the trace the line "append leader=<leader> index=<i>" comes before every "MsgApp" carrying index <i>$/, function (this: KubespecWorld) {
+  const { index, leader } = lastEntry(this);
+  const lines = parseTrace(this.raft().trace());
+  const appendAt = lines.findIndex((l) => l.kind === 'append' && l.role === 'leader' && l.member === leader && l.index === index);
+  assert.ok(appendAt >= 0, `no "append leader=${leader} index=${index}"`);
+  const carrying = lines.map((l, at) => ({ l, at })).filter(({ l }) => l.kind === 'send' && l.type === 'MsgApp' && carries(l, index));
+  assert.ok(carrying.length > 0, `no MsgApp carried index ${index}`);
+  for (const { l, at } of carrying) assert.ok(at > appendAt, `"${l.text}" (line ${at}) comes before the leader's append (line ${appendAt})`);
+});
+
+Then(/^in the trace the first "MsgAppResp" for the entry's index comes before "commit leader=<leader> index=<i>"$/, async function (this: KubespecWorld) {
+  const { index, leader } = lastEntry(this);
+  const lines = parseTrace(this.raft().trace());
+  const commitAt = commitsOf(lines).find((c) => c.member === leader && c.role === 'leader' && c.index >= index)?.at;
+  assert.ok(commitAt !== undefined, `the leader ${leader} never committed index ${index}`);
+  const acksBefore = new Set(lines.slice(0, commitAt)
+    .filter((l) => l.kind === 'recv' && l.type === 'MsgAppResp' && l.to === leader && !l.reject && (l.index ?? 0) >= index)
+    .map((l) => l.from));
+  const members = (await this.members().list()).length;
+  const quorum = Math.floor(members / 2) + 1;
+  assert.ok(acksBefore.size >= quorum - 1,
+    `the leader committed index ${index} having received acknowledgements from ${acksBefore.size} follower(s) (${[...acksBefore].join(', ')}); a majority of ${members} needs ${quorum - 1} besides itself`);
+});
+
+When('key {string} is put with value {string} and its entry index is {word}', async function (this: KubespecWorld, key: string, value: string, label: string) {
+  await this.kv().put(key, value);
+  this.note('last put key', key);
+  this.note(`index ${label}`, lastEntry(this).index);
+});
+
+Then('every member\'s commit index is at least {word}', async function (this: KubespecWorld, label: string) {
+  const index = this.recall<number>(`index ${label}`);
+  for (const id of await liveIds(this)) assert.ok(this.raft().commitIndex(id) >= index, `member ${id} commit index ${this.raft().commitIndex(id)} < ${index}`);
+});
+
+Then(/^within (\d+) s of virtual time every member applies the entry$/, async function (this: KubespecWorld, seconds: string) {
+  const { index } = lastEntry(this);
+  const ids = await liveIds(this);
+  await this.eventually(`every member to apply index ${index}`, () => {
+    const applied = parseTrace(this.raft().trace()).filter((l) => l.kind === 'apply' && (l.index ?? 0) >= index).map((l) => l.member);
+    return ids.every((id) => applied.includes(id));
+  }, Number(seconds) * 1000);
+});
+
+function carries(l: TraceLine, index: number): boolean {
+  return l.entriesFrom !== undefined && l.entriesTo !== undefined && l.entriesFrom <= index && index <= l.entriesTo;
+}
