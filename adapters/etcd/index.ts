@@ -3,8 +3,8 @@
  * (or against endpoints somebody else runs, with `endpoints`).
  *
  * One cluster per worker process serves every scenario; each scenario gets its own key prefix
- * (see kv.ts for why a prefix and not a fresh cluster). Scenarios tagged `@members:5` share a
- * second, five-member cluster started the first time one needs it. A scenario may kill members;
+ * (see kv.ts for why a prefix and not a fresh cluster). Scenarios tagged `@members:N` (N ≠ 3) share a
+ * cluster of that size, started the first time one needs it. A scenario may kill members;
  * closing its session restarts them and waits for a leader, so the next scenario starts healthy.
  */
 import { randomBytes } from 'node:crypto';
@@ -47,7 +47,7 @@ class EtcdTarget implements Target {
   private readonly runId = randomBytes(4).toString('hex');
   private sessionCount = 0;
   private main?: EtcdCluster;
-  private five?: Promise<EtcdCluster>;
+  private readonly bySize = new Map<number, Promise<EtcdCluster>>();
 
   constructor(private readonly opts: EtcdTargetOptions) {
     this.managed = opts.endpoints === undefined || opts.endpoints.length === 0;
@@ -96,22 +96,25 @@ class EtcdTarget implements Target {
   }
 
   async stop(): Promise<void> {
-    const five = this.five;
-    this.five = undefined;
-    await Promise.all([this.main?.stop(), five?.then((c) => c.stop(), () => undefined)]);
+    const others = [...this.bySize.values()];
+    this.bySize.clear();
+    await Promise.all([this.main?.stop(), ...others.map((c) => c.then((x) => x.stop(), () => undefined))]);
     this.main = undefined;
   }
 
   private async clusterFor(ctx: ScenarioContext): Promise<EtcdCluster> {
     if (this.main === undefined) throw new Error('etcd target used before start()');
-    const wantsFive = ctx.tags.some((t) => t === '@members:5' || t === 'members:5');
-    if (!wantsFive || !this.managed) return this.main;
-    // Started once, on first need, then kept: five members cost ~1 s to start.
-    this.five ??= EtcdCluster.start({ members: 5, ...this.binaries() }).catch((err: unknown) => {
-      this.five = undefined; // let a later scenario try again rather than inherit this failure
-      throw err;
-    });
-    return this.five;
+    const size = membersFromTags(ctx.tags);
+    if (size === 3 || !this.managed) return this.main;
+    // Started once per size, on first need, then kept: five members cost ~1 s to start.
+    let cluster = this.bySize.get(size);
+    if (!cluster) {
+      cluster = EtcdCluster.start({ members: size, ...this.binaries() });
+      this.bySize.set(size, cluster);
+      // Let a later scenario try again rather than inherit this failure.
+      cluster.catch(() => this.bySize.delete(size));
+    }
+    return cluster;
   }
 
   private binaries(): { etcdBin?: string; etcdctlBin?: string } {
@@ -128,6 +131,12 @@ async function heal(cluster: EtcdCluster): Promise<void> {
   if (dead.length === 0) return;
   for (const m of dead) await cluster.restart(m.name);
   await cluster.waitForLeader(HEAL_BUDGET_MS);
+}
+
+/** `@members:N` sizes the cluster a scenario gets; 3 when untagged. */
+export function membersFromTags(tags: readonly string[]): number {
+  const tag = tags.find((t) => /^@?members:\d+$/.test(t));
+  return tag ? Number(tag.split(':')[1]) : 3;
 }
 
 /** Scenario names become part of a key: keep them short and free of '/'. */

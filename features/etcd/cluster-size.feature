@@ -55,9 +55,6 @@ Feature: etcd — how many members
       Then within 10 s a put of key "/after" succeeds
       And every key acknowledged in this scenario reads back with the value written
 
-  # Pending on one thing: the etcd target sizes its cluster from @members:5 only, so a @members:4
-  # scenario gets three members there (adapters/etcd/index.ts clusterFor). Passes on the reference.
-  @pending
   Rule: ETCD-SIZE-EVEN-NO-GAIN — a 4-member store tolerates only one failure, the same as 3
     Source: 000_1662d8c5cea2447f.txt § 控制平面 / etcd / Raft 一致性协议 / etcd 集群节点数建议
     Claim: An even member count (e.g. 4) does not add fault tolerance: the quorum of 4 is 3, so it still
