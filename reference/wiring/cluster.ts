@@ -5,9 +5,10 @@
  */
 import type { Backend } from '../store/backend.ts';
 import { LocalBackend } from '../store/local.ts';
-import { createApiServer, seededRandom, type ApiServer, type ApiServerOptions } from '../apiserver/server.ts';
+import { createApiServer, seededRandom, type ApiServer } from '../apiserver/server.ts';
 import { listen, type Listening, type TlsOptions } from '../apiserver/host/listen.ts';
 import type { Scheduler } from './virtual-clock.ts';
+import { referenceSecurity, type Security } from './security.ts';
 
 export interface ReferenceClusterOptions {
   seed: number;
@@ -17,8 +18,11 @@ export interface ReferenceClusterOptions {
   port?: number;
   host?: string;
   tls?: TlsOptions;
-  /** Security plugins (authn, authz, admission); none means every request is an allowed admin. */
-  security?: Pick<ApiServerOptions, 'authenticators' | 'authorizer' | 'mutating' | 'validating' | 'anonymous'>;
+  /**
+   * Run the full pipeline: authentication, RBAC, admission (see security.ts). Without it every
+   * request is an allowed admin and only defaulting happens — the bare REST layer.
+   */
+  secure?: { tokenCsv?: string; anonymous?: boolean };
 }
 
 export class ReferenceCluster {
@@ -26,20 +30,23 @@ export class ReferenceCluster {
     readonly backend: Backend,
     readonly api: ApiServer,
     readonly http: Listening,
+    readonly security?: Security,
   ) {}
 
   static async start(opts: ReferenceClusterOptions): Promise<ReferenceCluster> {
     const backend = opts.backend ?? new LocalBackend();
+    const random = seededRandom(opts.seed);
+    const security = opts.secure ? referenceSecurity({ backend, clock: opts.clock, random, ...opts.secure }) : undefined;
     const api = createApiServer({
       backend,
       clock: opts.clock,
       timers: { after: (ms, fn) => opts.clock.after(ms, fn) },
-      random: seededRandom(opts.seed),
-      ...opts.security,
+      random,
+      ...security?.options,
     });
     await api.ready;
     const http = await listen(api.handler, { port: opts.port ?? 0, host: opts.host ?? '127.0.0.1', tls: opts.tls });
-    return new ReferenceCluster(backend, api, http);
+    return new ReferenceCluster(backend, api, http, security);
   }
 
   get url(): string {
