@@ -1,0 +1,428 @@
+/**
+ * `kubespec serve`: the reference cluster for people and real clients — kubectl, client-go,
+ * @kubernetes/client-node — on a real clock, over HTTPS with a CA it makes, with the whole
+ * security pipeline (x509 + tokens + anonymous, RBAC, admission), until SIGINT/SIGTERM.
+ *
+ * What a fresh kube-apiserver + kubelets would add that the reference does not create by itself,
+ * serve adds through the API, as an admin, so everything it does is visible to clients:
+ *  - the default RBAC policy a non-admin user needs to use kubectl at all (discovery, public
+ *    info, self access reviews) and cluster-admin;
+ *  - N Node objects reporting Ready, whose Leases in kube-node-lease are renewed every 10 s
+ *    (the kubelet's renew interval) — there is no kubelet behind them yet.
+ *
+ * Hidden knobs (for tests): KUBESPEC_SERVE_RETENTION_MS sets the auto-compaction retention
+ * (default 5 minutes, as etcd's periodic mode with --auto-compaction-retention=5m).
+ */
+import { existsSync } from 'node:fs';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import { stringify } from 'yaml';
+import { createCa, issueClientCert, issueServerCert, writeKubeconfig, type CertAndKey } from '../reference/apiserver/pki/host/index.ts';
+import type { ApiServer } from '../reference/apiserver/server.ts';
+import type { Backend } from '../reference/store/backend.ts';
+import { DurableBackend } from '../reference/store/host/durable.ts';
+import { LocalBackend } from '../reference/store/local.ts';
+import { RetentionCompactor, tickRetention } from '../reference/store/retention.ts';
+import { ReferenceCluster } from '../reference/wiring/cluster.ts';
+import { RealTimeScheduler } from '../reference/wiring/realtime.ts';
+import { EXIT_OK, UsageError } from './usage.ts';
+
+export const ADMIN_USER = 'kubespec-admin';
+export const ADMIN_GROUP = 'system:masters';
+export const DEFAULT_RETENTION_MS = 5 * 60 * 1000;
+/** The kubelet renews its Lease every 10 s (a quarter of the 40 s lease duration). */
+export const LEASE_RENEW_MS = 10_000;
+const NODE_LEASE_DURATION_S = 40;
+const MAX_NODES = 1000;
+
+export interface ServeFlags {
+  port?: string;
+  nodes?: string;
+  kubeconfig?: string;
+  'insecure-http'?: boolean;
+  'data-dir'?: string;
+}
+
+export interface ServeConfig {
+  /** 0: any free port. */
+  port: number;
+  host: string;
+  nodes: number;
+  kubeconfigPath: string;
+  insecureHttp: boolean;
+  dataDir?: string;
+  retention_ms: number;
+  leaseRenew_ms: number;
+}
+
+/** Flags (and the hidden env knobs) to a config; a bad value is a UsageError (exit 2). */
+export function parseServeFlags(flags: ServeFlags, env: NodeJS.ProcessEnv = process.env): ServeConfig {
+  // bin/kubespec.mjs moves to the project root; KUBESPEC_CWD (if the launcher sets it) is where the user was.
+  const base = env.KUBESPEC_CWD ?? process.cwd();
+  const config: ServeConfig = {
+    port: integerFlag('--port', flags.port ?? '6443', 0, 65535, 'e.g. --port 6443, or --port 0 for any free port'),
+    host: '127.0.0.1',
+    nodes: integerFlag('--nodes', flags.nodes ?? '1', 0, MAX_NODES, 'e.g. --nodes 3 registers node-1..node-3'),
+    kubeconfigPath: resolve(base, nonEmpty('--kubeconfig', flags.kubeconfig ?? 'kubeconfig.kubespec')),
+    insecureHttp: flags['insecure-http'] ?? false,
+    retention_ms: integerFlag('KUBESPEC_SERVE_RETENTION_MS', env.KUBESPEC_SERVE_RETENTION_MS ?? String(DEFAULT_RETENTION_MS), 1, 2 ** 31 - 1, 'milliseconds of history to keep readable'),
+    leaseRenew_ms: LEASE_RENEW_MS,
+  };
+  if (flags['data-dir'] !== undefined) config.dataDir = resolve(base, nonEmpty('--data-dir', flags['data-dir']));
+  return config;
+}
+
+function integerFlag(name: string, text: string, min: number, max: number, hint: string): number {
+  const value = Number(text);
+  if (!/^\d+$/.test(text.trim()) || !Number.isSafeInteger(value) || value < min || value > max) {
+    throw new UsageError(`${name} must be a whole number from ${min} to ${max}, got "${text}"`, hint);
+  }
+  return value;
+}
+
+function nonEmpty(name: string, text: string): string {
+  if (text.trim() === '') throw new UsageError(`${name} needs a path`, `e.g. ${name} ./kubespec`);
+  return text;
+}
+
+/** The command: start, say how to connect, run until SIGINT/SIGTERM, stop cleanly. */
+export async function serve(flags: ServeFlags): Promise<number> {
+  const config = parseServeFlags(flags);
+  const running = await startServe(config, (line) => console.log(`kubespec serve: ${line}`));
+  const signal = await new Promise<NodeJS.Signals>((done) => {
+    process.once('SIGINT', () => done('SIGINT'));
+    process.once('SIGTERM', () => done('SIGTERM'));
+  });
+  console.log(`kubespec serve: ${signal}: stopping`);
+  await running.stop();
+  console.log('kubespec serve: stopped');
+  return EXIT_OK;
+}
+
+export interface RunningServe {
+  readonly url: string;
+  readonly kubeconfigPath: string;
+  readonly cluster: ReferenceCluster;
+  readonly backend: Backend;
+  /** Compactions done by retention so far (for tests and the log). */
+  readonly compactions: number;
+  stop(): Promise<void>;
+}
+
+/** Starts everything serve runs; `log` gets the human-readable lines. */
+export async function startServe(config: ServeConfig, log: (line: string) => void = () => {}): Promise<RunningServe> {
+  const clock = new RealTimeScheduler();
+  const store = await openStore(config.dataDir, log);
+  const pki = config.insecureHttp ? undefined : await loadOrCreatePki(config.dataDir);
+  const cluster = await ReferenceCluster.start({
+    seed: Date.now() >>> 0,
+    clock,
+    backend: store.backend,
+    port: config.port,
+    host: config.host,
+    ...(pki ? { tls: { cert: pki.server.certPem, key: pki.server.keyPem, ca: pki.ca.certPem } } : {}),
+    // Anonymous requests are on, as kube-apiserver's default; RBAC decides what they may do.
+    secure: { anonymous: true },
+  });
+  const admin = adminCaller(cluster.api);
+  await ensureObjects(admin, defaultPolicy(config.insecureHttp));
+  await registerNodes(admin, config.nodes, clock.now_ms());
+  const stopLeases = clock.every(config.leaseRenew_ms, () => void renewLeases(admin, config.nodes, clock.now_ms()).catch((e) => log(`lease renewal failed: ${(e as Error).message}`)));
+  const retention = startRetention(clock, store, config.retention_ms, log);
+  await writeServeKubeconfig(config, cluster.url, pki);
+  announce(config, cluster.url, log);
+  let stopped: Promise<void> | undefined;
+  return {
+    url: cluster.url,
+    kubeconfigPath: config.kubeconfigPath,
+    cluster,
+    backend: store.backend,
+    get compactions() {
+      return retention.compactions();
+    },
+    stop: () =>
+      (stopped ??= (async () => {
+        stopLeases();
+        retention.stop();
+        clock.cancelAll();
+        await cluster.stop();
+        await store.close();
+      })()),
+  };
+}
+
+function announce(config: ServeConfig, url: string, log: (line: string) => void): void {
+  log(`listening on ${url}`);
+  if (config.insecureHttp) {
+    log('plain HTTP: no client certificates; requests without credentials are system:anonymous, which serve binds to cluster-admin (kubespec:insecure-anonymous-admin)');
+  } else {
+    log(`kubeconfig: ${config.kubeconfigPath} (user ${ADMIN_USER}, group ${ADMIN_GROUP}, client certificate)`);
+  }
+  if (config.insecureHttp) log(`kubeconfig: ${config.kubeconfigPath} (no user credentials)`);
+  log(`try: kubectl --kubeconfig ${config.kubeconfigPath} get pods`);
+  const nodes = config.nodes === 0 ? "no nodes" : `${config.nodes === 1 ? "node node-1" : `nodes node-1..node-${config.nodes}`} (leases renewed every ${config.leaseRenew_ms / 1000} s; no kubelet)`;
+  log(`${nodes}; history kept ${config.retention_ms / 1000} s; ${config.dataDir ? `data in ${config.dataDir}` : 'in memory only'}; Ctrl-C to stop`);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Store: in memory, or durable under --data-dir.
+
+interface Store {
+  backend: Backend;
+  /** After a compaction: keep the WAL short by folding it into a snapshot. */
+  afterCompaction(): Promise<void>;
+  close(): Promise<void>;
+}
+
+async function openStore(dataDir: string | undefined, log: (line: string) => void): Promise<Store> {
+  if (!dataDir) {
+    const backend = new LocalBackend();
+    return { backend, afterCompaction: async () => {}, close: async () => {} };
+  }
+  const dir = join(dataDir, 'store');
+  await mkdir(dir, { recursive: true });
+  const backend = await openDurable(dir, log);
+  return {
+    backend,
+    afterCompaction: async () => void (await backend.saveSnapshot()),
+    async close() {
+      // A snapshot on the way out makes the next start a load instead of a replay.
+      await backend.saveSnapshot();
+      await backend.close();
+    },
+  };
+}
+
+/**
+ * A torn last record is a write that was never acknowledged (the process died mid-append):
+ * dropping it loses nothing anyone was told about, as etcd's WAL repair does. Bytes that are
+ * wrong in the middle are something else, and serve refuses to guess.
+ */
+async function openDurable(dir: string, log: (line: string) => void): Promise<DurableBackend> {
+  const first = await DurableBackend.open(dir);
+  if (!first.tornTail) {
+    if (first.replayedRecords > 0) log(`recovered ${dir}: replayed ${first.replayedRecords} WAL records`);
+    return first.backend;
+  }
+  if (first.tornTail.kind !== 'torn') {
+    throw new Error(`${dir}: the WAL is damaged at offset ${first.tornTail.offset} (${first.tornTail.reason}); not starting`);
+  }
+  await first.backend.close();
+  const repaired = await DurableBackend.open(dir, { repair: true });
+  log(`recovered ${dir}: dropped an unacknowledged torn WAL tail (${first.tornTail.droppedBytes} bytes), replayed ${repaired.replayedRecords} records`);
+  return repaired.backend;
+}
+
+function startRetention(clock: RealTimeScheduler, store: Store, retention_ms: number, log: (line: string) => void) {
+  const compactor = new RetentionCompactor({ retention_ms, clock });
+  let compactions = 0;
+  let busy = false;
+  const stop = clock.every(compactor.sampleInterval_ms, () => {
+    if (busy) return;
+    busy = true;
+    tickRetention(compactor, store.backend)
+      .then(async (revision) => {
+        if (revision === undefined) return;
+        compactions++;
+        await store.afterCompaction();
+      })
+      .catch((e) => log(`compaction failed: ${(e as Error).message}`))
+      .finally(() => (busy = false));
+  });
+  return { stop, compactions: () => compactions };
+}
+
+// ---------------------------------------------------------------------------------------------
+// PKI and kubeconfig.
+
+interface Pki {
+  ca: CertAndKey;
+  server: CertAndKey;
+  admin: CertAndKey;
+}
+
+/** In memory without --data-dir; under D/pki with it, so a restart keeps the kubeconfig valid. */
+async function loadOrCreatePki(dataDir: string | undefined): Promise<Pki> {
+  const dir = dataDir ? join(dataDir, 'pki') : undefined;
+  if (dir && existsSync(join(dir, 'admin.key'))) {
+    const read = async (name: string): Promise<CertAndKey> => ({
+      certPem: await readFile(join(dir, `${name}.crt`), 'utf8'),
+      keyPem: await readFile(join(dir, `${name}.key`), 'utf8'),
+    });
+    return { ca: await read('ca'), server: await read('apiserver'), admin: await read('admin') };
+  }
+  const ca = await createCa({ commonName: 'kubespec-serve-ca' });
+  const [server, admin] = await Promise.all([
+    issueServerCert(ca),
+    issueClientCert(ca, { commonName: ADMIN_USER, organizations: [ADMIN_GROUP] }),
+  ]);
+  if (dir) {
+    await mkdir(dir, { recursive: true, mode: 0o700 });
+    // admin.key last: its presence says the set is complete.
+    for (const [name, pair] of [['ca', ca], ['apiserver', server], ['admin', admin]] as const) {
+      await writeFile(join(dir, `${name}.crt`), pair.certPem);
+      await writeFile(join(dir, `${name}.key`), pair.keyPem, { mode: 0o600 });
+    }
+  }
+  return { ca, server, admin };
+}
+
+async function writeServeKubeconfig(config: ServeConfig, url: string, pki: Pki | undefined): Promise<void> {
+  await mkdir(resolve(config.kubeconfigPath, '..'), { recursive: true });
+  if (pki) {
+    await writeKubeconfig({ path: config.kubeconfigPath, server: url, caPem: pki.ca.certPem, user: ADMIN_USER, clientCertPem: pki.admin.certPem, clientKeyPem: pki.admin.keyPem });
+    return;
+  }
+  // Plain HTTP: no CA to trust and no credentials; the user entry is empty (kubectl accepts it).
+  const kubeconfig = {
+    apiVersion: 'v1',
+    kind: 'Config',
+    clusters: [{ name: 'kubespec', cluster: { server: url } }],
+    users: [{ name: 'anonymous', user: {} }],
+    contexts: [{ name: 'anonymous@kubespec', context: { cluster: 'kubespec', user: 'anonymous' } }],
+    'current-context': 'anonymous@kubespec',
+    preferences: {},
+  };
+  await writeFile(config.kubeconfigPath, stringify(kubeconfig), { mode: 0o600 });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Objects serve creates through the API, in process, as an admin.
+
+type AdminCall = (method: string, url: string, body?: unknown, contentType?: string) => Promise<{ status: number; body: any }>;
+
+/** Requests into the API server's core, authenticated as a system:masters certificate would be. */
+function adminCaller(api: ApiServer): AdminCall {
+  return async (method, url, body, contentType = 'application/json') => {
+    const { status, answer } = await api.handle({
+      method,
+      url,
+      headers: { accept: 'application/json', ...(body === undefined ? {} : { 'content-type': contentType }) },
+      body: Buffer.from(body === undefined ? '' : JSON.stringify(body)),
+      clientCert: { subjectCN: 'kubespec-serve', subjectO: [ADMIN_GROUP] },
+    });
+    return { status, body: answer.kind === 'reply' ? answer.body : undefined };
+  };
+}
+
+interface Ensure {
+  collection: string;
+  object: any;
+}
+
+/** Creates each object unless it exists (a restart with --data-dir finds them). */
+async function ensureObjects(admin: AdminCall, objects: Ensure[]): Promise<void> {
+  for (const { collection, object } of objects) {
+    const res = await admin('POST', collection, object);
+    if (res.status !== 201 && res.status !== 409) {
+      throw new Error(`could not create ${object.kind} ${object.metadata.name}: ${res.status} ${JSON.stringify(res.body)}`);
+    }
+  }
+}
+
+const RBAC = '/apis/rbac.authorization.k8s.io/v1';
+
+function clusterRole(name: string, rules: object[]): Ensure {
+  return { collection: `${RBAC}/clusterroles`, object: { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRole', metadata: { name, labels: { 'kubernetes.io/bootstrapping': 'rbac-defaults' } }, rules } };
+}
+
+function groupBinding(name: string, role: string, groups: string[]): Ensure {
+  return {
+    collection: `${RBAC}/clusterrolebindings`,
+    object: {
+      apiVersion: 'rbac.authorization.k8s.io/v1',
+      kind: 'ClusterRoleBinding',
+      metadata: { name, labels: { 'kubernetes.io/bootstrapping': 'rbac-defaults' } },
+      roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: role },
+      subjects: groups.map((g) => ({ kind: 'Group', apiGroup: 'rbac.authorization.k8s.io', name: g })),
+    },
+  };
+}
+
+/**
+ * The part of kube-apiserver's bootstrap RBAC policy a user needs before any binding of their
+ * own (plugin/pkg/auth/authorizer/rbac/bootstrappolicy/policy.go, ClusterRoles() and
+ * ClusterRoleBindings()): cluster-admin; system:discovery and system:basic-user for every
+ * authenticated user (discovery, OpenAPI, self access reviews — what `kubectl auth can-i`
+ * needs); system:public-info-viewer for everyone, anonymous included.
+ */
+function defaultPolicy(insecureHttp: boolean): Ensure[] {
+  const get = ['get'];
+  const policy = [
+    clusterRole('cluster-admin', [{ apiGroups: ['*'], resources: ['*'], verbs: ['*'] }, { nonResourceURLs: ['*'], verbs: ['*'] }]),
+    clusterRole('system:discovery', [{ nonResourceURLs: ['/api', '/api/*', '/apis', '/apis/*', '/healthz', '/livez', '/openapi', '/openapi/*', '/readyz', '/version', '/version/'], verbs: get }]),
+    clusterRole('system:basic-user', [
+      { apiGroups: ['authorization.k8s.io'], resources: ['selfsubjectaccessreviews', 'selfsubjectrulesreviews'], verbs: ['create'] },
+      { apiGroups: ['authentication.k8s.io'], resources: ['selfsubjectreviews'], verbs: ['create'] },
+    ]),
+    clusterRole('system:public-info-viewer', [{ nonResourceURLs: ['/healthz', '/livez', '/readyz', '/version', '/version/'], verbs: get }]),
+    groupBinding('cluster-admin', 'cluster-admin', ['system:masters']),
+    groupBinding('system:discovery', 'system:discovery', ['system:authenticated']),
+    groupBinding('system:basic-user', 'system:basic-user', ['system:authenticated']),
+    groupBinding('system:public-info-viewer', 'system:public-info-viewer', ['system:authenticated', 'system:unauthenticated']),
+  ];
+  // Plain HTTP has no way to present a certificate: whoever can reach the port is admin, and the binding says so.
+  if (insecureHttp) policy.push(groupBinding('kubespec:insecure-anonymous-admin', 'cluster-admin', ['system:unauthenticated']));
+  return policy;
+}
+
+/** metav1.MicroTime's wire form: RFC 3339 with six fractional digits. */
+export function microTime(now_ms: number): string {
+  return new Date(now_ms).toISOString().replace(/\.(\d{3})Z$/, '.$1000Z');
+}
+
+export function nodeNames(count: number): string[] {
+  return Array.from({ length: count }, (_, i) => `node-${i + 1}`);
+}
+
+function nodeObject(name: string, now_ms: number): any {
+  const at = new Date(now_ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
+  const condition = (type: string, status: string, reason: string, message: string) => ({ type, status, reason, message, lastHeartbeatTime: at, lastTransitionTime: at });
+  return {
+    apiVersion: 'v1',
+    kind: 'Node',
+    metadata: { name, labels: { 'kubernetes.io/hostname': name, 'kubernetes.io/os': 'linux', 'kubernetes.io/arch': 'amd64' } },
+    spec: {},
+    status: {
+      capacity: { cpu: '4', memory: '8Gi', pods: '110' },
+      allocatable: { cpu: '4', memory: '8Gi', pods: '110' },
+      addresses: [{ type: 'Hostname', address: name }],
+      conditions: [
+        condition('MemoryPressure', 'False', 'KubeletHasSufficientMemory', 'kubelet has sufficient memory available'),
+        condition('DiskPressure', 'False', 'KubeletHasNoDiskPressure', 'kubelet has no disk pressure'),
+        condition('PIDPressure', 'False', 'KubeletHasSufficientPID', 'kubelet has sufficient PID available'),
+        condition('Ready', 'True', 'KubeletReady', 'kubespec serve registered this node (no kubelet runs it)'),
+      ],
+    },
+  };
+}
+
+function leaseObject(name: string, nodeUid: string | undefined, now_ms: number): any {
+  return {
+    apiVersion: 'coordination.k8s.io/v1',
+    kind: 'Lease',
+    metadata: {
+      name,
+      namespace: 'kube-node-lease',
+      // As the kubelet does: the Lease goes away with its Node.
+      ...(nodeUid ? { ownerReferences: [{ apiVersion: 'v1', kind: 'Node', name, uid: nodeUid }] } : {}),
+    },
+    spec: { holderIdentity: name, leaseDurationSeconds: NODE_LEASE_DURATION_S, renewTime: microTime(now_ms) },
+  };
+}
+
+async function registerNodes(admin: AdminCall, count: number, now_ms: number): Promise<void> {
+  for (const name of nodeNames(count)) {
+    await ensureObjects(admin, [{ collection: '/api/v1/nodes', object: nodeObject(name, now_ms) }]);
+    const node = await admin('GET', `/api/v1/nodes/${name}`);
+    await ensureObjects(admin, [{ collection: '/apis/coordination.k8s.io/v1/namespaces/kube-node-lease/leases', object: leaseObject(name, node.body?.metadata?.uid, now_ms) }]);
+  }
+  await renewLeases(admin, count, now_ms);
+}
+
+async function renewLeases(admin: AdminCall, count: number, now_ms: number): Promise<void> {
+  for (const name of nodeNames(count)) {
+    const res = await admin('PATCH', `/apis/coordination.k8s.io/v1/namespaces/kube-node-lease/leases/${name}`, { spec: { renewTime: microTime(now_ms) } }, 'application/merge-patch+json');
+    if (res.status !== 200) throw new Error(`lease ${name}: ${res.status} ${JSON.stringify(res.body)}`);
+  }
+}
