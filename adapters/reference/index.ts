@@ -3,11 +3,13 @@
  * Its API is served on loopback HTTP and reached through the same HTTP client a real cluster
  * is, so the steps exercise the real wire format.
  */
+import { existsSync } from 'node:fs';
+import { delimiter, join } from 'node:path';
 import type { Capability } from '../capabilities.ts';
-import type { KubeFacet, Session, Target } from '../contract.ts';
-import { KubeHttpClient } from '../kube/http-client.ts';
+import type { Session, Target } from '../contract.ts';
 import { ReferenceCluster } from '../../reference/wiring/cluster.ts';
 import { VirtualClock } from '../../reference/wiring/virtual-clock.ts';
+import { adminTokenCsv, openKubeSession } from './kube-session.ts';
 import { openStoreSession } from './store-session.ts';
 
 const CAPABILITIES: Capability[] = [
@@ -15,13 +17,24 @@ const CAPABILITIES: Capability[] = [
   'kv.members', 'kv.members.5', 'net.partition', 'raft.observe',
   'clock.virtual',
   'kube.api', 'kube.watch', 'kube.compaction', 'kube.storage',
+  'kube.rbac', 'kube.authn', 'kube.admission', 'kube.audit',
 ];
+
+/** The real kubectl is offered when it is on the PATH (kube-session.ts writes its kubeconfig). */
+function kubectlOnPath(): boolean {
+  return (process.env.PATH ?? '').split(delimiter).some((dir) => dir !== '' && existsSync(join(dir, 'kubectl')));
+}
+
+/** Where the reference knowingly differs from upstream; each entry fails the run if it starts passing. */
+const KNOWN_DEVIATIONS = new Map([
+  ['ETCD-VALUE-ENCODING', 'the reference API server stores objects as JSON; it has no protobuf serializer'],
+]);
 
 export function createReferenceTarget(): Target {
   return {
     name: 'reference',
-    capabilities: new Set(CAPABILITIES),
-    knownDeviations: new Map(),
+    capabilities: new Set<Capability>(kubectlOnPath() ? [...CAPABILITIES, 'kubectl'] : CAPABILITIES),
+    knownDeviations: KNOWN_DEVIATIONS,
     async start() {},
     openSession: (ctx) => openSession(ctx.seed, ctx.tags),
     async stop() {},
@@ -30,9 +43,10 @@ export function createReferenceTarget(): Target {
 
 async function openSession(seed: number, tags: readonly string[]): Promise<Session> {
   const clock = new VirtualClock();
-  const cluster = await ReferenceCluster.start({ seed, clock });
-  const client = new KubeHttpClient({ server: cluster.url });
-  const kube = await kubeFacet(cluster, client, `ks-${seed.toString(16)}`);
+  // The full pipeline, as a real cluster runs it: authentication, RBAC, admission with webhooks.
+  const adminToken = `kubespec-admin-${seed.toString(16)}`;
+  const cluster = await ReferenceCluster.start({ seed, clock, secure: { tokenCsv: adminTokenCsv(adminToken), anonymous: true } });
+  const { kube, close: closeKube } = await openKubeSession(cluster, `ks-${seed.toString(16)}`, adminToken);
   // The kv side (single or Raft-replicated store, members, raft) is sized from the tags: store-session.ts.
   const store = openStoreSession({ seed, tags, clock, backend: cluster.backend });
   return {
@@ -46,20 +60,8 @@ async function openSession(seed: number, tags: readonly string[]): Promise<Sessi
     describe: () => ({ url: cluster.url, revision: cluster.backend.currentRevision(), virtual_ms: clock.now_ms(), ...store.describe() }),
     async close() {
       await store.close();
-      client.close();
+      await closeKube();
       await cluster.stop();
     },
-  };
-}
-
-async function kubeFacet(cluster: ReferenceCluster, client: KubeHttpClient, namespace: string): Promise<KubeFacet> {
-  const res = await client.request({ method: 'POST', path: '/api/v1/namespaces', body: { apiVersion: 'v1', kind: 'Namespace', metadata: { name: namespace } } });
-  if (res.status !== 201) throw new Error(`could not create the scenario's namespace ${namespace}: ${res.status} ${res.text}`);
-  return {
-    namespace,
-    request: (req) => client.request(req),
-    watch: (path, opts) => client.watch(path, opts),
-    compact: () => cluster.backend.compact(cluster.backend.currentRevision()),
-    storageGet: async (key) => (await cluster.backend.get(key))?.value,
   };
 }

@@ -73,22 +73,31 @@ Feature: etcd — what Kubernetes stores, and where
       Then the store holds key "/registry/minions/node-{ns}"
       And the store holds no key "/registry/nodes/node-{ns}"
 
-  @pending @erratum
-  Rule: ETCD-VALUE-ENCODING — built-in objects are stored as Protocol Buffers; custom resources as JSON
+  Rule: ETCD-VALUE-ENCODING — built-in objects are stored as Protocol Buffers
     Source: 000_1662d8c5cea2447f.txt § 控制平面 / etcd / Key-Value 结构
-    Claim: Every value is the resource object encoded as Protocol Buffers.
+    Claim: The value under an object's key is the resource object encoded as Protocol Buffers.
     Quote: "每个 Value 是对应资源对象的 Protocol Buffer 编码。"
-    Upstream: kube-apiserver's default --storage-media-type is application/vnd.kubernetes.protobuf for
-      built-in types (since v1.6, kubernetes/kubernetes#40683), written with the "k8s\x00" envelope
-      prefix; custom resources have no protobuf schema and are stored as JSON — the docs page
-      "Kubernetes API Concepts" (kubernetes.io/docs/reference/using-api/api-concepts/) notes that
-      Protobuf is not available for CustomResourceDefinition types.
+
+    kube-apiserver's default --storage-media-type is application/vnd.kubernetes.protobuf for built-in
+    types (since v1.6, kubernetes/kubernetes#40683), written behind the 4-byte envelope "k8s\x00"
+    (k8s.io/apimachinery/pkg/runtime/serializer/protobuf: protoEncodingPrefix). The reference stores
+    JSON and lists this as a known deviation.
 
     @requires:kube.api @requires:kube.storage
     Scenario: a ConfigMap's value begins with the protobuf envelope magic "k8s\x00"
       When ConfigMap "cm1" is created
-      Then the value at key "/registry/configmaps/{ns}/cm1" begins with the 4 bytes 6B 38 73 00
+      Then the value at key "/registry/configmaps/{ns}/cm1" begins with the 4 bytes "6B 38 73 00"
 
+  @pending @erratum
+  Rule: ETCD-VALUE-ENCODING-CRD — custom resources are stored as JSON, not Protocol Buffers
+    Source: 000_1662d8c5cea2447f.txt § 控制平面 / etcd / Key-Value 结构
+    Claim: "Every value is Protocol Buffers" does not hold for custom resources.
+    Quote: "每个 Value 是对应资源对象的 Protocol Buffer 编码。"
+    Upstream: custom resources have no protobuf schema and are stored as JSON — the docs page
+      "Kubernetes API Concepts" (kubernetes.io/docs/reference/using-api/api-concepts/) notes that
+      Protobuf is not available for CustomResourceDefinition types.
+
+    # pending: needs CustomResourceDefinitions in the reference API server.
     @requires:kube.api @requires:kube.storage
     Scenario: a custom resource's value is a JSON document
       Given a CustomResourceDefinition for kind "Widget" in group "{ns}.example.com" with a free-form spec

@@ -150,3 +150,15 @@ Then("the DELETED event's resourceVersion equals the store revision of the delet
   const name = event.object.metadata.name as string;
   assert.equal(event.object.metadata.resourceVersion, String(this.recall<number>(`delete revision ${name}`)));
 });
+
+// ---- how values are encoded ---------------------------------------------------------------------
+
+Then('the value at key {string} begins with the {int} bytes {string}', async function (this: KubespecWorld, rawKey: string, count: number, hex: string) {
+  const key = expand(this, rawKey);
+  const expected = Buffer.from(hex.replace(/\s+/g, ''), 'hex');
+  assert.equal(expected.length, count, `the step names ${count} bytes but gives ${expected.length}`);
+  const value = await storageGet(this.kube())(key);
+  assert.notEqual(value, undefined, `the store has no key ${key}`);
+  const head = Buffer.from(value!, 'latin1').subarray(0, count);
+  assert.deepEqual([...head], [...expected], `the value at ${key} begins ${head.toString('hex')} (${JSON.stringify(value!.slice(0, 12))}), not ${expected.toString('hex')}`);
+});
