@@ -10,7 +10,8 @@ import type { ReferenceRaftObserver } from './raft-observer.ts';
 export class ReferenceMembers implements MembersFacet {
   constructor(
     private readonly backend: RaftBackend,
-    private readonly observer: ReferenceRaftObserver,
+    /** Present when the scenario observes Raft: faults then appear in its trace. */
+    private readonly observer?: ReferenceRaftObserver,
   ) {}
 
   async list(): Promise<MemberInfo[]> {
@@ -39,25 +40,25 @@ export class ReferenceMembers implements MembersFacet {
 
   async kill(id: string): Promise<void> {
     this.requireMember(id);
-    this.observer.note(`kill member=${id}`);
+    this.observer?.note(`kill member=${id}`);
     this.backend.sim.kill(id);
   }
 
   async restart(id: string): Promise<void> {
     this.requireMember(id);
-    this.observer.note(`restart member=${id}`);
+    this.observer?.note(`restart member=${id}`);
     this.backend.sim.restart(id);
-    this.observer.instrumentAll();
+    this.observer?.instrumentAll();
   }
 
   async partition(groups: string[][]): Promise<void> {
     for (const id of groups.flat()) this.requireMember(id);
-    this.observer.note(`partition ${groups.map((g) => `[${g.join(',')}]`).join(' ')}`);
+    this.observer?.note(`partition ${groups.map((g) => `[${g.join(',')}]`).join(' ')}`);
     this.backend.sim.partition(groups);
   }
 
   async heal(): Promise<void> {
-    this.observer.note('heal');
+    this.observer?.note('heal');
     this.backend.sim.heal();
   }
 

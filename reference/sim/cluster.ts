@@ -107,7 +107,7 @@ interface Member {
   lastTerm: number;
 }
 
-type SimEvent = { kind: 'tick' } | { kind: 'deliver'; msg: Message } | { kind: 'timer'; fire: () => void };
+type SimEvent = { kind: 'tick'; id: string; life: number } | { kind: 'deliver'; msg: Message } | { kind: 'timer'; fire: () => void };
 
 /**
  * Bound on events per virtual millisecond of one run call. A healthy 5-member cluster under
@@ -148,7 +148,6 @@ export class SimCluster {
     this.netRng = this.rng.fork();
     for (const id of this.ids) this.members.set(id, this.freshMember(id));
     for (const id of this.ids) this.bootMember(this.member(id));
-    this.queue.push(this.tick_ms, { kind: 'tick' });
   }
 
   // ---- observers -------------------------------------------------------------------------
@@ -360,7 +359,7 @@ export class SimCluster {
     const ev = this.queue.pop();
     if (ev === undefined) return;
     this.clock_ms = ev.at_ms;
-    if (ev.item.kind === 'tick') this.tickAll();
+    if (ev.item.kind === 'tick') this.tickMember(ev.item.id, ev.item.life);
     else if (ev.item.kind === 'deliver') this.deliver(ev.item.msg);
     else ev.item.fire();
     if (this.settled) {
@@ -377,14 +376,19 @@ export class SimCluster {
     };
   }
 
-  private tickAll(): void {
-    this.mix(1);
-    for (const m of this.members.values()) {
-      if (m.node === null) continue;
-      m.node.tick();
-      this.pump(m);
-    }
-    this.queue.push(this.clock_ms + this.tick_ms, { kind: 'tick' });
+  /**
+   * Each member ticks on its own clock, at a phase drawn when it boots — as real members do.
+   * Ticking all members at one instant would make two candidates whose randomized timeouts
+   * drew the same tick campaign at exactly the same moment and split the vote far more often
+   * than real clusters do. A tick queued for an earlier life of the member is dropped.
+   */
+  private tickMember(id: string, life: number): void {
+    const m = this.member(id);
+    if (m.node === null || m.life !== life) return;
+    this.mix(1, Number(id) || 0);
+    m.node.tick();
+    this.pump(m);
+    this.queue.push(this.clock_ms + this.tick_ms, { kind: 'tick', id, life });
   }
 
   // ---- network ---------------------------------------------------------------------------
@@ -532,6 +536,8 @@ export class SimCluster {
     m.lastRole = 'follower';
     m.lastTerm = m.storage.hardState.term;
     this.pump(m);
+    const phase_ms = 1 + this.rng.intBelow(this.tick_ms);
+    this.queue.push(this.clock_ms + phase_ms, { kind: 'tick', id: m.id, life: m.life });
   }
 
   private failAll(m: Member, error: () => Error): void {
@@ -556,9 +562,10 @@ export class SimCluster {
 
   /** FNV-1a over numbers: cheap enough to run on every event. */
   private mix(...values: number[]): void {
-    let h = this.hash;
-    for (const v of [this.clock_ms, ...values]) {
-      h ^= v & 0xffffffff;
+    let h = Math.imul(this.hash ^ (this.clock_ms & 0xffffffff), 0x01000193);
+    // An indexed loop: this runs for every character of every trace line.
+    for (let i = 0; i < values.length; i++) {
+      h ^= values[i]! & 0xffffffff;
       h = Math.imul(h, 0x01000193);
     }
     this.hash = h;

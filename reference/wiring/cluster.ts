@@ -8,7 +8,7 @@ import { LocalBackend } from '../store/local.ts';
 import { createApiServer, seededRandom, type ApiServer } from '../apiserver/server.ts';
 import { listen, type Listening, type TlsOptions } from '../apiserver/host/listen.ts';
 import type { Scheduler } from './virtual-clock.ts';
-import { referenceSecurity, type Security } from './security.ts';
+import { referenceSecurity, type Security, type SecurityOptions } from './security.ts';
 
 export interface ReferenceClusterOptions {
   seed: number;
@@ -22,7 +22,7 @@ export interface ReferenceClusterOptions {
    * Run the full pipeline: authentication, RBAC, admission (see security.ts). Without it every
    * request is an allowed admin and only defaulting happens — the bare REST layer.
    */
-  secure?: { tokenCsv?: string; anonymous?: boolean };
+  secure?: Pick<SecurityOptions, 'tokenCsv' | 'anonymous' | 'signingKey'>;
 }
 
 export class ReferenceCluster {

@@ -28,10 +28,13 @@ export class ReplicatedWatch {
   attach(storeOf: (id: string) => MvccStore | undefined): void {
     if (this.cancelled) return;
     const current = this.servedBy;
-    if (current !== undefined && storeOf(current.id) === current.store) return;
+    // Stay while the member is alive in the same life and still the one to serve (the leader,
+    // when there is one): a watch left on a follower would see acknowledged writes late.
+    const serving = this.servingMember();
+    if (current !== undefined && storeOf(current.id) === current.store && (serving === undefined || serving === current.id)) return;
     current?.stop();
     this.servedBy = undefined;
-    const id = this.servingMember();
+    const id = serving;
     const store = id === undefined ? undefined : storeOf(id);
     if (id === undefined || store === undefined) return;
     // 0 means "from now on": fix "now" at the first attach, so a later re-attach cannot skip events.

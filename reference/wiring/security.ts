@@ -11,7 +11,7 @@ import { registryPrefix } from '../store/registry.ts';
 import type { ApiServerOptions } from '../apiserver/server.ts';
 import { uuidFrom } from '../apiserver/server.ts';
 import { anonymousAuthenticator, serviceAccountTokens, tokenFileAuthenticator, x509Authenticator } from '../apiserver/authn/index.ts';
-import { generateRs256Key } from '../apiserver/authn/host/keys.ts';
+import type { SigningKey } from '../apiserver/authn/jwt.ts';
 import { rbacAuthorizer } from '../apiserver/authz/index.ts';
 import { admissionChain, randomSuffix } from '../apiserver/admission/index.ts';
 import { httpWebhookCaller } from '../apiserver/admission/host/webhookclient.ts';
@@ -26,6 +26,11 @@ export interface SecurityOptions {
   tokenCsv?: string;
   anonymous?: boolean;
   issuer?: string;
+  /**
+   * Signs ServiceAccount tokens. Default: an HS256 secret drawn from `random`, so a scenario's
+   * tokens replay exactly and no session pays ~0.4 s for an RSA key; `serve` passes an RS256 key.
+   */
+  signingKey?: SigningKey;
 }
 
 export interface Security {
@@ -38,7 +43,7 @@ export function referenceSecurity(opts: SecurityOptions): Security {
   const read = storeReader(opts.backend);
   const tokens = serviceAccountTokens({
     issuer: opts.issuer ?? 'https://kubernetes.default.svc.cluster.local',
-    key: generateRs256Key(),
+    key: opts.signingKey ?? seededHs256Key(opts.random),
     clock: opts.clock,
     getServiceAccount: (ns, name) => read.one('serviceaccounts', ns, name),
     getPod: (ns, name) => read.one('pods', ns, name),
@@ -81,6 +86,10 @@ export function referenceSecurity(opts: SecurityOptions): Security {
       return (await tokens.mintToken({ namespace, name, uid: sa.metadata.uid })).token;
     },
   };
+}
+
+function seededHs256Key(random: () => number): SigningKey {
+  return { alg: 'HS256', secret: Buffer.from(Array.from({ length: 32 }, () => Math.floor(random() * 256))) };
 }
 
 /** Plain objects of one resource, read from their registry keys. */
