@@ -19,7 +19,6 @@ export {
   type WebhookPluginOptions,
   type WebhookCallEvent,
 } from './webhook/dispatcher.ts';
-export { applyJsonPatch, JsonPatchError, type PatchOperation } from './webhook/jsonpatch.ts';
 export { ruleMatches } from './webhook/match.ts';
 export type * from './webhook/types.ts';
 export { randomSuffix } from './names.ts';

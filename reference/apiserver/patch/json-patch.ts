@@ -4,12 +4,15 @@
  */
 import { cloneJson, isObject, PatchError, setKey } from './errors.ts';
 
-interface Op {
+/** One RFC 6902 operation. */
+export interface PatchOperation {
   op: string;
   path: string;
   from?: string;
   value?: unknown;
 }
+
+type Op = PatchOperation;
 
 /** Every JSON Patch op needs a string path; ops that carry a value must have one. */
 function parseOps(patch: unknown): Op[] {

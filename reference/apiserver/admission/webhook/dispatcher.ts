@@ -22,7 +22,8 @@ import type { AdmissionAttributes, MutatingPlugin, ValidatingPlugin } from '../.
 import { AdmissionDenied } from '../../pipeline.ts';
 import { badRequest, internalError, notFound } from '../errors.ts';
 import { applyDefaults } from '../defaults.ts';
-import { applyJsonPatch } from './jsonpatch.ts';
+// The same RFC 6902 implementation the PATCH verb uses.
+import { applyJsonPatch } from '../../patch/json-patch.ts';
 import { isExemptConfigurationResource, namespaceSelectorMatches, objectSelectorMatches, webhookRulesMatch } from './match.ts';
 import { admissionReviewRequest, decodePatch, verifyAdmissionResponse, type AdmissionResult } from './review.ts';
 import type { Webhook, WebhookCaller, WebhookConfiguration, WebhookConfigurationLister } from './types.ts';

@@ -7,7 +7,7 @@
  * together (JSONPatch being the only patch type).
  */
 import type { AdmissionAttributes } from '../../pipeline.ts';
-import type { PatchOperation } from './jsonpatch.ts';
+import type { PatchOperation } from '../../patch/json-patch.ts';
 
 export const ADMISSION_REVIEW_API_VERSION = 'admission.k8s.io/v1';
 

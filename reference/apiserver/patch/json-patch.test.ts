@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { applyJsonPatch, JsonPatchError, type PatchOperation } from './jsonpatch.ts';
+import { applyJsonPatch, type PatchOperation } from './json-patch.ts';
+import { PatchError } from './errors.ts';
 
 const doc = { metadata: { name: 'p', labels: { a: '1' } }, spec: { containers: [{ name: 'c' }] } };
 
@@ -34,5 +35,5 @@ const failures: Array<[string, PatchOperation[]]> = [
 ];
 
 for (const [name, ops] of failures) {
-  test(`JSON Patch: ${name}`, () => assert.throws(() => applyJsonPatch(doc, ops), JsonPatchError));
+  test(`JSON Patch: ${name}`, () => assert.throws(() => applyJsonPatch(doc, ops), PatchError));
 }
