@@ -135,7 +135,56 @@ export interface KubeWatch {
   close(): Promise<void>;
 }
 
-/** Facet `kube.api` (+ `kube.watch`, `kube.compaction`, `kube.storage`, `kubectl`). */
+/**
+ * Credentials for one request made as someone other than the scenario's default identity, by
+ * authenticating (`kube.authn`) rather than impersonating. Exactly one kind is given.
+ */
+export interface KubeCredentials {
+  /** A bearer token, sent as `Authorization: Bearer <token>`. */
+  token?: string;
+  /** A TLS client certificate signed by the cluster's client CA: CN is the user, each O a group. */
+  clientCert?: { cn: string; o?: string[] };
+  /** No credentials at all. */
+  anonymous?: boolean;
+}
+
+/** The pipeline stages a request can pass, in the order upstream runs them. */
+export type PipelineStage =
+  | 'authentication'
+  | 'authorization'
+  | 'mutating-admission'
+  | 'schema-validation'
+  | 'validating-admission'
+  | 'storage';
+
+/** One completed request as the API server saw it (`kube.audit`): an audit-log line, roughly. */
+export interface RequestTraceEntry {
+  /** Increases with completion order, so a scenario can mark "from now on". */
+  id: number;
+  method: string;
+  /** The path without the query. */
+  path: string;
+  /** The user the request acted as (after impersonation), when authentication got that far. */
+  user?: string;
+  /** The HTTP status of the answer. */
+  code: number;
+  /** The stages the request passed, in the order it passed them; the last may be the one that refused it. */
+  stages: { stage: PipelineStage; outcome: 'passed' | 'rejected'; detail?: string }[];
+}
+
+/** A raw HTTP response read as it arrives, for claims about the wire format (chunked watch streams). */
+export interface KubeRawStream {
+  readonly status: number;
+  /** Response headers, names lower-cased. */
+  readonly headers: Record<string, string>;
+  readonly httpVersion: string;
+  /** The body received so far, as text. */
+  readonly body: string;
+  readonly ended: boolean;
+  close(): Promise<void>;
+}
+
+/** Facet `kube.api` (+ `kube.watch`, `kube.compaction`, `kube.storage`, `kube.authn`, `kube.audit`, `kubectl`). */
 export interface KubeFacet {
   /** The namespace this scenario owns; created for it and removed afterwards. */
   readonly namespace: string;
@@ -145,8 +194,22 @@ export interface KubeFacet {
   compact?(): Promise<void>;
   /** Read a raw key of the backing store (`kube.storage`). */
   storageGet?(key: string): Promise<string | undefined>;
-  /** A kubeconfig file for the real kubectl (`kubectl`). */
-  kubeconfigPath?: string;
+  /** A kubeconfig file for the real kubectl (`kubectl`), acting as the default identity. */
+  readonly kubeconfigPath?: string;
+  /**
+   * Who requests without `as` act as (the scenario's default identity, an admin), when the
+   * target knows: steps use it to pick the scenario's own requests out of the request trace.
+   */
+  readonly identity?: Identity;
+  /** Make one request authenticated with these credentials instead of the default ones (`kube.authn`). */
+  requestWithCredentials?(creds: KubeCredentials, req: KubeRequest): Promise<KubeResponse>;
+  /**
+   * Every request the API server completed since the session opened, oldest first (`kube.audit`).
+   * A real cluster may serve this from its audit log; entries of other clients may appear.
+   */
+  traces?(): Promise<RequestTraceEntry[]>;
+  /** A GET whose response is read raw as it streams (`kube.watch`), for the wire-format claims. */
+  stream?(path: string): Promise<KubeRawStream>;
 }
 
 /**

@@ -5,7 +5,7 @@
  */
 import http from 'node:http';
 import https from 'node:https';
-import type { Identity, KubeRequest, KubeResponse, KubeWatch, KubeWatchEvent } from '../contract.ts';
+import type { Identity, KubeRawStream, KubeRequest, KubeResponse, KubeWatch, KubeWatchEvent } from '../contract.ts';
 
 export interface Endpoint {
   server: string;
@@ -38,6 +38,11 @@ export class KubeHttpClient {
   async watch(path: string, opts: { as?: Identity } = {}): Promise<KubeWatch> {
     const res = await this.send('GET', path, this.baseHeaders(opts.as));
     return new StreamingWatch(res);
+  }
+
+  /** A GET read raw as it streams: what the wire carries, headers and chunks, before any parsing. */
+  async stream(path: string, opts: { as?: Identity } = {}): Promise<KubeRawStream> {
+    return new RawStream(await this.send('GET', path, this.baseHeaders(opts.as)));
   }
 
   close(): void {
@@ -105,6 +110,28 @@ class StreamingWatch implements KubeWatch {
       this.buffered = this.buffered.slice(newline + 1);
       if (line) this.events.push(JSON.parse(line) as KubeWatchEvent);
     }
+  }
+}
+
+class RawStream implements KubeRawStream {
+  readonly status: number;
+  readonly headers: Record<string, string>;
+  readonly httpVersion: string;
+  body = '';
+  ended = false;
+
+  constructor(private readonly res: http.IncomingMessage) {
+    this.status = res.statusCode ?? 0;
+    this.headers = flatHeaders(res.headers);
+    this.httpVersion = res.httpVersion;
+    res.setEncoding('utf8');
+    res.on('data', (chunk: string) => (this.body += chunk));
+    res.on('end', () => (this.ended = true));
+    res.on('error', () => (this.ended = true));
+  }
+
+  async close(): Promise<void> {
+    this.res.destroy();
   }
 }
 

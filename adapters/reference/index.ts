@@ -46,7 +46,8 @@ async function openSession(seed: number, tags: readonly string[]): Promise<Sessi
   // The full pipeline, as a real cluster runs it: authentication, RBAC, admission with webhooks.
   const adminToken = `kubespec-admin-${seed.toString(16)}`;
   const cluster = await ReferenceCluster.start({ seed, clock, secure: { tokenCsv: adminTokenCsv(adminToken), anonymous: true } });
-  const { kube, close: closeKube } = await openKubeSession(cluster, `ks-${seed.toString(16)}`, adminToken);
+  const kubectl = tags.includes('@requires:kubectl');
+  const { kube, close: closeKube } = await openKubeSession(cluster, `ks-${seed.toString(16)}`, adminToken, { kubectl });
   // The kv side (single or Raft-replicated store, members, raft) is sized from the tags: store-session.ts.
   const store = openStoreSession({ seed, tags, clock, backend: cluster.backend });
   return {

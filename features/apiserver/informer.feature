@@ -7,6 +7,7 @@ Feature: API Server — informers
   API server a flood of requests. A client-side library is seen from the server by its traffic:
   one list, then one long watch from the list's resourceVersion, and no polling afterwards.
 
+  # pending: needs the controller manager (cluster.controllers), whose informers are observed
   @pending
   Rule: INFORMER-LIST-THEN-WATCH — an informer lists once, then watches from the list's resourceVersion
     Source: 000_1662d8c5cea2447f.txt § 控制平面 / API Server / Watch 机制 / Informer 机制
@@ -25,6 +26,7 @@ Feature: API Server — informers
       And if it did not list pods, its first pod watch sets "sendInitialEvents=true"
       And 60 s after it started the controller manager holds exactly one open watch on pods
 
+  # pending: needs the controller manager (cluster.controllers), whose informers are observed
   @pending
   Rule: INFORMER-NO-POLLING — controllers read from their informer caches instead of polling the API server
     Source: 000_1662d8c5cea2447f.txt § 控制平面 / API Server / Watch 机制 / Informer 机制
@@ -40,6 +42,7 @@ Feature: API Server — informers
       When 10 minutes of virtual time pass with no changes
       Then the request trace holds no list of pods, replicasets or deployments by the controller manager
 
+  # pending: needs the controller manager (cluster.controllers), whose informers are observed
   @pending
   Rule: INFORMER-EVENT-DISPATCH — an informer dispatches each change to its handlers as an add, update or delete
     Source: 000_1662d8c5cea2447f.txt § 控制平面 / API Server / Watch 机制 / Informer 机制

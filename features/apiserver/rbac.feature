@@ -7,7 +7,6 @@ Feature: API Server — RBAC's three core concepts
   ClusterRoles (merge roles selected by label, so permissions grow without editing the original role).
   Each subject kind is its own rule, because each is matched differently.
 
-  @pending
   Rule: RBAC-ROLE — a Role grants exactly the listed verbs on the listed resources in its namespace
     Source: 000_1662d8c5cea2447f.txt § 控制平面 / API Server / 请求处理链（Request Pipeline）/ RBAC 的三个核心概念
     Claim: A Role defines a set of permissions, each a verb plus a resource; anything not listed is denied.
@@ -30,7 +29,6 @@ Feature: API Server — RBAC's three core concepts
       When "dave" lists pods in Namespace "other-{ns}"
       Then the response status is 403 with reason "Forbidden"
 
-  @pending
   Rule: RBAC-CLUSTERROLE — a ClusterRole bound by a ClusterRoleBinding grants its permissions in every namespace
     Source: 000_1662d8c5cea2447f.txt § 控制平面 / API Server / 请求处理链（Request Pipeline）/ RBAC 的三个核心概念
     Claim: ClusterRole is the cluster-scoped form of Role; ClusterRoleBinding binds it cluster-wide.
@@ -56,7 +54,6 @@ Feature: API Server — RBAC's three core concepts
       When "erin" lists pods in Namespace "other-{ns}"
       Then the response status is 403 with reason "Forbidden"
 
-  @pending
   Rule: RBAC-SUBJECT-USER — a binding whose subject is a User applies to requests authenticated as that user name
     Source: 000_1662d8c5cea2447f.txt § 控制平面 / API Server / 请求处理链（Request Pipeline）/ RBAC 的三个核心概念
     Claim: A binding attaches a role to a Subject of kind User.
@@ -71,7 +68,6 @@ Feature: API Server — RBAC's three core concepts
       When "frankie" lists ConfigMaps in the scenario's namespace
       Then the response status is 403 with reason "Forbidden"
 
-  @pending
   Rule: RBAC-SUBJECT-GROUP — a binding whose subject is a Group applies to every user in that group
     Source: 000_1662d8c5cea2447f.txt § 控制平面 / API Server / 请求处理链（Request Pipeline）/ RBAC 的三个核心概念
     Claim: A binding attaches a role to a Subject of kind Group.
@@ -86,7 +82,6 @@ Feature: API Server — RBAC's three core concepts
       When "gina" in group "developers" lists ConfigMaps in the scenario's namespace
       Then the response status is 403 with reason "Forbidden"
 
-  @pending
   Rule: RBAC-SUBJECT-SERVICEACCOUNT — a binding whose subject is a ServiceAccount applies to that account only
     Source: 000_1662d8c5cea2447f.txt § 控制平面 / API Server / 请求处理链（Request Pipeline）/ RBAC 的三个核心概念
     Claim: A binding attaches a role to a Subject of kind ServiceAccount (namespace + name).
@@ -102,6 +97,7 @@ Feature: API Server — RBAC's three core concepts
       When "system:serviceaccount:{ns}:other" lists ConfigMaps in the scenario's namespace
       Then the response status is 403 with reason "Forbidden"
 
+  # pending: needs the clusterrole-aggregation controller (cluster.controllers), which the reference does not run yet
   @pending
   Rule: RBAC-AGGREGATION — an aggregated ClusterRole gains the rules of every ClusterRole its label selector matches
     Source: 000_1662d8c5cea2447f.txt § 控制平面 / API Server / 请求处理链（Request Pipeline）/ RBAC 的三个核心概念

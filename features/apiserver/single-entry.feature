@@ -10,6 +10,7 @@ Feature: API Server — the single entry point, and why
   The scenarios observe the claim from the outside: the request trace (`kube.audit`) shows who made
   which request, and the store (`kube.storage`) shows what was written.
 
+  # pending: needs the scheduler and the controller manager (cluster.scheduler, cluster.controllers)
   @pending
   Rule: API-SINGLE-ENTRY — kubectl, kubelet, scheduler and controller manager talk only to the API server
     Source: 000_1662d8c5cea2447f.txt § 控制平面 / API Server
@@ -32,6 +33,7 @@ Feature: API Server — the single entry point, and why
       When Deployment "app" is created with 2 replicas
       Then within 10 s the request trace holds a POST to "/apis/apps/v1/namespaces/{ns}/replicasets" made by a user whose name starts with "system:"
 
+  # pending: its second scenario needs the controller manager (cluster.controllers) to create pods
   @pending
   Rule: API-UNIFIED-AUTH — every request, whoever sends it, passes the same authentication, authorization and admission chain
     Source: 000_1662d8c5cea2447f.txt § 控制平面 / API Server / 为什么这样设计？
@@ -60,7 +62,6 @@ Feature: API Server — the single entry point, and why
     Quote: "API Server 作为 etcd 的代理层，后端存储引擎可替换（理论层面），上层组件无需感知。"
     Untestable: a design intent ("in theory"); no scenario on one target can show that another backend would work.
 
-  @pending
   Rule: API-OBSERVABILITY — a single entry point lets audit logging cover every request
     Source: 000_1662d8c5cea2447f.txt § 控制平面 / API Server / 为什么这样设计？
     Claim: Because all traffic enters through the API server, cross-cutting concerns such as audit logs

@@ -7,6 +7,7 @@ Feature: API Server — how it uses etcd
   MVCC — resourceVersion is compared on update, so concurrent writers conflict instead of overwriting
   each other (optimistic concurrency).
 
+  # pending: needs the controller manager (cluster.controllers), whose writes are the ones in question
   @pending
   Rule: API-ONLY-WRITER — every object in the store was put there by the API server handling a request
     Source: 000_1662d8c5cea2447f.txt § 控制平面 / API Server / 与 etcd 的交互
@@ -21,6 +22,7 @@ Feature: API Server — how it uses etcd
       Then within 10 s the store holds 3 keys under "/registry/pods/{ns}/"
       And for each of those keys the request trace holds a completed POST creating that pod, answered 201
 
+  # pending: needs the scheduler (cluster.scheduler)
   @pending
   Rule: API-READ-THROUGH — the scheduler and controller manager read cluster state from the API server, not from etcd
     Source: 000_1662d8c5cea2447f.txt § 控制平面 / API Server / 与 etcd 的交互
@@ -35,7 +37,6 @@ Feature: API Server — how it uses etcd
       Then within 30 s the request trace holds a watch of pods by user "system:kube-scheduler"
       And a watch of nodes by user "system:kube-scheduler"
 
-  @pending
   Rule: API-CACHE-CONSISTENT — reads served by the API server's cache never return state older than a write the reader already saw complete
     Source: 000_1662d8c5cea2447f.txt § 控制平面 / API Server / 与 etcd 的交互
     Claim: The API server has an "apiserver cache" layer that speeds up reads. A read that names no
@@ -57,7 +58,6 @@ Feature: API Server — how it uses etcd
       And the client immediately gets ConfigMap "c"
       Then its data "v" is "2"
 
-  @pending
   Rule: API-OPTIMISTIC-CONCURRENCY — an update carrying a stale resourceVersion is refused 409 Conflict and changes nothing
     Source: 000_1662d8c5cea2447f.txt § 控制平面 / API Server / 与 etcd 的交互
     Claim: The API server uses etcd's MVCC for optimistic concurrency control, detecting conflicts

@@ -77,6 +77,7 @@ Feature: Overview — a cluster is a control plane and nodes
     Quote: "通常会有多个 Node 用于：- 分担负载 - 提高可靠性 - 支持扩展（Scalability）"
     Untestable: a sizing motivation, not a behaviour.
 
+  # pending: needs the controller manager and the scheduler (cluster.controllers, cluster.scheduler)
   @pending
   Rule: OVERVIEW-APISERVER-ONLY-ENTRY — every operation goes through the API server
     Source: 003_83c2ae260ce54bb3.txt § 控制平面组件 / kube-apiserver

@@ -1,7 +1,8 @@
 /**
- * The request pipeline's stage interfaces, in the order the documents give
- * (000 § API Server / 请求处理链): Authentication → Authorization → Admission (Mutating →
- * Validating) → Schema Validation → etcd write. Each stage is a small interface so that the
+ * The request pipeline's stage interfaces, in upstream's order: Authentication → Authorization →
+ * Mutating admission → Schema (object) validation → Validating admission → etcd write. The notes
+ * (000 § API Server / 请求处理链) put schema validation after validating admission; upstream runs
+ * it before (see handlers/admit.ts). Each stage is a small interface so that the
  * server (server core) and the security plugins (authn/, authz/, admission/) meet only here.
  */
 
@@ -96,8 +97,8 @@ export type StageName =
   | 'authentication'
   | 'authorization'
   | 'mutating-admission'
-  | 'validating-admission'
   | 'schema-validation'
+  | 'validating-admission'
   | 'storage';
 
 /** One stage a request passed or stopped at: the observable trace scenarios read. */

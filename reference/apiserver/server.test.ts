@@ -5,7 +5,7 @@ import { AdmissionDenied, type MutatingPlugin, type ValidatingPlugin } from './p
 
 const PODS = '/api/v1/namespaces/default/pods';
 
-test('a write passes authentication, authorization, mutating and validating admission, schema validation and storage, in that order', async () => {
+test('a write passes authentication, authorization, mutating admission, schema validation, validating admission and storage, in that order', async () => {
   const seen: string[] = [];
   const addLabel: MutatingPlugin = { name: 'AddLabel', async admit(a) { seen.push(`mutate ${a.operation}`); a.object.metadata.labels = { ...(a.object.metadata.labels ?? {}), mutated: 'yes' }; } };
   const check: ValidatingPlugin = { name: 'Check', async validate(a) { seen.push(`validate ${a.object.metadata.labels.mutated}`); } };
@@ -16,7 +16,7 @@ test('a write passes authentication, authorization, mutating and validating admi
   assert.deepEqual(seen, ['mutate CREATE', 'validate yes']);
   const trace = h.server.traces.at(-1)!;
   assert.deepEqual(trace.stages.map((s) => `${s.stage}:${s.outcome}`), [
-    'authentication:passed', 'authorization:passed', 'mutating-admission:passed', 'validating-admission:passed', 'schema-validation:passed', 'storage:passed',
+    'authentication:passed', 'authorization:passed', 'mutating-admission:passed', 'schema-validation:passed', 'validating-admission:passed', 'storage:passed',
   ]);
   assert.equal(trace.user, 'system:admin');
   assert.equal(trace.code, 201);
@@ -31,6 +31,20 @@ test('a validating plugin that denies stops the request before storage with its 
   assert.equal(r.json.message, 'pods "a" is forbidden: no');
   assert.equal(h.backend.currentRevision(), before);
   assert.deepEqual(h.server.traces.at(-1)!.stages.at(-1), { stage: 'validating-admission', outcome: 'rejected', detail: 'Deny' });
+});
+
+test('an invalid object is refused by schema validation after mutating admission and before any validating plugin sees it', async () => {
+  const seen: string[] = [];
+  const mutate: MutatingPlugin = { name: 'Mutate', async admit(a) { seen.push(`mutate ${a.object.metadata.name}`); } };
+  const check: ValidatingPlugin = { name: 'Check', async validate(a) { seen.push(`validate ${a.object.metadata.name}`); } };
+  const h = await harness({ mutating: [mutate], validating: [check] });
+  const r = await h.call('POST', PODS, pod('Bad_Name'));
+  assert.equal(r.status, 422);
+  assert.equal(r.json.reason, 'Invalid');
+  assert.deepEqual(seen, ['mutate Bad_Name']);
+  assert.deepEqual(h.server.traces.at(-1)!.stages.map((s) => `${s.stage}:${s.outcome}`), [
+    'authentication:passed', 'authorization:passed', 'mutating-admission:passed', 'schema-validation:rejected',
+  ]);
 });
 
 test('creating in a namespace that does not exist is 404 and generateName gets a 5-character suffix', async () => {
@@ -194,4 +208,15 @@ test('impersonation headers make the request act as another user when the caller
   const root = await h.call('GET', PODS, undefined, { 'impersonate-user': 'root' });
   assert.equal(root.status, 403);
   assert.equal(root.json.message, 'users "root" is forbidden: User "system:admin" cannot impersonate resource "users" in API group "" at the cluster scope');
+});
+
+test('a user an authenticator recognises is also in system:authenticated, as upstream\'s authenticated-group adder makes it', async () => {
+  const seen: string[][] = [];
+  const h = await harness({
+    authenticators: [{ name: 'fixed', async authenticate() { return { kind: 'authenticated', method: 'fixed', user: { name: 'bob', groups: ['ops'] } }; } }],
+    authorizer: { async authorize(a) { seen.push(a.user.groups); return { allowed: true, reason: '' }; } },
+  });
+  const r = await h.call('GET', '/api/v1/namespaces/default/configmaps');
+  assert.equal(r.status, 200);
+  assert.deepEqual(seen, [['ops', 'system:authenticated']]);
 });

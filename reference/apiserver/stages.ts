@@ -2,6 +2,7 @@
  * The first two pipeline stages, authentication and authorization, each recorded in the
  * request's trace (000 § API Server / 请求处理链).
  */
+import { withAuthenticatedGroup } from './authn/union.ts';
 import { forbiddenStatus } from './authz/forbidden.ts';
 import type { RequestAttributes, UserInfo } from './pipeline.ts';
 import type { RequestInfo } from './request-info.ts';
@@ -16,7 +17,9 @@ export const ANONYMOUS_USER: UserInfo = { name: 'system:anonymous', groups: ['sy
 /**
  * Tries each authenticator in order (upstream's union authenticator): the first that
  * recognises the credentials decides; a rejection is 401 at once; nobody recognising them is
- * anonymous when enabled, else 401.
+ * anonymous when enabled, else 401. An authenticated user also gets `system:authenticated`, as
+ * kube-apiserver wraps its authenticators in group.NewAuthenticatedGroupAdder
+ * (pkg/kubeapiserver/authenticator/config.go, New).
  */
 export async function authenticate(env: Env, req: ApiRequest, trace: TraceRecorder): Promise<UserInfo> {
   if (env.authenticators.length === 0) {
@@ -28,7 +31,7 @@ export async function authenticate(env: Env, req: ApiRequest, trace: TraceRecord
     const result = await a.authenticate(creds);
     if (result.kind === 'authenticated') {
       trace.pass('authentication', `${a.name}: ${result.user.name}`);
-      return result.user;
+      return withAuthenticatedGroup(result.user);
     }
     if (result.kind === 'rejected') {
       trace.reject('authentication', `${a.name}: ${result.reason}`);

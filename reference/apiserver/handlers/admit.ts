@@ -1,7 +1,13 @@
 /**
- * The stages between authorization and storage, in the documents' order (000 § API Server /
- * 请求处理链): mutating admission → validating admission → schema validation. Each is recorded
- * in the trace; a plugin denies by throwing AdmissionDenied, which becomes its Status.
+ * The stages between authorization and storage, in upstream's order: mutating admission →
+ * object (schema) validation → validating admission. The notes (000 § API Server / 请求处理链)
+ * put schema validation after validating admission; upstream does not: the create handler runs
+ * the mutating chain, then registry Store.create calls rest.BeforeCreate — which runs the type's
+ * strategy Validate — and only then createValidation, the validating admission chain
+ * (staging/src/k8s.io/apiserver/pkg/registry/generic/registry/store.go, create and Update:
+ * "at this point we have a fully formed object. It is time to call the validators that the
+ * apiserver handling chain wants to enforce"). So a validating webhook only ever sees a valid
+ * object. Each stage is recorded in the trace; a plugin denies by throwing AdmissionDenied.
  */
 import { AdmissionDenied, type AdmissionAttributes, type Operation } from '../pipeline.ts';
 import type { ResourceDef } from '../resources/registry.ts';
@@ -83,12 +89,12 @@ export function schemaValidation(call: Call, def: ResourceDef, obj: any, old?: a
   call.trace.pass('schema-validation', def.kind);
 }
 
-/** All three, for a write of the resource itself. */
+/** All three, for a write of the resource itself, in upstream's order (see the file comment). */
 export async function admitAndValidate(env: Env, call: Call, def: ResourceDef, t: AdmissionTarget): Promise<any> {
   await mutatingAdmission(env, call, def, t);
-  await validatingAdmission(env, call, def, t);
   // Status and binding writes never touch spec, and binding is the one way to set spec.nodeName.
   const checkUpdate = t.operation === 'UPDATE' && t.subresource === '' ? t.oldObject : undefined;
   schemaValidation(call, def, t.object, checkUpdate);
+  await validatingAdmission(env, call, def, t);
   return t.object;
 }

@@ -1,6 +1,6 @@
 /**
  * POST to a collection: decode → namespace checks → PrepareForCreate → mutating admission →
- * validating admission → schema validation → compare-and-swap create (201). Upstream:
+ * schema validation → validating admission → compare-and-swap create (201). Upstream:
  * staging/src/k8s.io/apiserver/pkg/endpoints/handlers/create.go and registry/generic/registry/store.go Create.
  */
 import { headerValue, decodeBody } from '../negotiation.ts';

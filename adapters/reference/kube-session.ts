@@ -1,0 +1,185 @@
+/**
+ * The `kube` facet of one reference session, with the full request pipeline on: the cluster runs
+ * with `secure` (authentication, RBAC, admission with webhooks), and this file gives the steps
+ * what a real cluster's admin has —
+ * - a default identity: a static token in `system:masters`, over the plain-HTTP port;
+ * - other credentials (`kube.authn`): any bearer token, no credentials at all, or a client
+ *   certificate signed by a per-worker CA, sent to a second, TLS listener on the same handler
+ *   (kube-apiserver serves certificate and token users on one HTTPS port; splitting them keeps
+ *   the default client on cheap plain HTTP);
+ * - the request trace (`kube.audit`);
+ * - for a scenario that requires `kubectl`, a kubeconfig with the admin token and the TLS
+ *   listener: kubectl (client-go) sends no bearer token over plain HTTP, so it would be anonymous.
+ *
+ * Before the scenario starts it installs the pieces of upstream's bootstrap RBAC policy the
+ * reference does not create itself (plugin/pkg/auth/authorizer/rbac/bootstrappolicy/policy.go:
+ * system:public-info-viewer, system:discovery, system:basic-user and their bindings) and the
+ * namespace's `default` ServiceAccount, which upstream's serviceaccount controller would create
+ * and the ServiceAccount admission plugin requires of every pod.
+ */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { stringify } from 'yaml';
+import type { Identity, KubeCredentials, KubeFacet, KubeRequest, KubeResponse, RequestTraceEntry } from '../contract.ts';
+import { KubeHttpClient } from '../kube/http-client.ts';
+import type { ReferenceCluster } from '../../reference/wiring/cluster.ts';
+import { listen, type Listening } from '../../reference/apiserver/host/listen.ts';
+import { createCa, issueClientCert, issueServerCert, type CertAndKey } from '../../reference/apiserver/pki/host/index.ts';
+
+export const ADMIN: Identity = { user: 'kubespec-admin', groups: ['system:masters', 'system:authenticated'] };
+
+/** The --token-auth-file line of the scenario's admin. */
+export function adminTokenCsv(token: string): string {
+  return `${token},${ADMIN.user},${ADMIN.user}-uid,"system:masters"\n`;
+}
+
+export interface KubeSession {
+  readonly kube: KubeFacet;
+  close(): Promise<void>;
+}
+
+export async function openKubeSession(cluster: ReferenceCluster, namespace: string, adminToken: string, opts: { kubectl: boolean }): Promise<KubeSession> {
+  const client = new KubeHttpClient({ server: cluster.url, token: adminToken });
+  await installBootstrapPolicy(client, namespace);
+  const credentialed = new CredentialedRequests(cluster);
+  const kubeconfig = opts.kubectl ? writeKubeconfig(await credentialed.tlsUrl(), (await workerPki()).ca.certPem, adminToken, namespace) : undefined;
+  const kube: KubeFacet = {
+    namespace,
+    identity: ADMIN,
+    request: (req) => client.request(req),
+    watch: (path, opts) => client.watch(path, opts),
+    stream: (path) => client.stream(path),
+    compact: () => cluster.backend.compact(cluster.backend.currentRevision()),
+    storageGet: async (key) => (await cluster.backend.get(key))?.value,
+    requestWithCredentials: (creds, req) => credentialed.request(creds, req),
+    traces: async () => cluster.api.traces.map(traceEntry),
+    ...(kubeconfig ? { kubeconfigPath: kubeconfig.path } : {}),
+  };
+  return {
+    kube,
+    async close() {
+      client.close();
+      await credentialed.close();
+      if (kubeconfig) rmSync(kubeconfig.dir, { recursive: true, force: true });
+    },
+  };
+}
+
+function traceEntry(t: ReferenceCluster['api']['traces'][number]): RequestTraceEntry {
+  const entry: RequestTraceEntry = { id: t.id, method: t.method, path: t.path.split('?')[0]!, code: t.code, stages: t.stages.map((s) => ({ ...s })) };
+  if (t.user !== undefined) entry.user = t.user;
+  return entry;
+}
+
+/** Requests made with credentials other than the admin token; certificate users go to the TLS listener. */
+class CredentialedRequests {
+  private tls?: Promise<Listening>;
+  constructor(private readonly cluster: ReferenceCluster) {}
+
+  async request(creds: KubeCredentials, req: KubeRequest): Promise<KubeResponse> {
+    const client = await this.clientFor(creds);
+    try {
+      return await client.request(req);
+    } finally {
+      client.close();
+    }
+  }
+
+  async close(): Promise<void> {
+    if (this.tls) await (await this.tls).close();
+  }
+
+  /** The TLS listener's URL, started on first use. */
+  async tlsUrl(): Promise<string> {
+    this.tls ??= workerPki().then((pki) => listen(this.cluster.api.handler, { tls: { cert: pki.server.certPem, key: pki.server.keyPem, ca: pki.ca.certPem } }));
+    return (await this.tls).url;
+  }
+
+  private async clientFor(creds: KubeCredentials): Promise<KubeHttpClient> {
+    if (creds.clientCert) {
+      const server = await this.tlsUrl();
+      const cert = await clientCert(creds.clientCert.cn, creds.clientCert.o ?? []);
+      return new KubeHttpClient({ server, ca: (await workerPki()).ca.certPem, cert: cert.certPem, key: cert.keyPem });
+    }
+    if (creds.token !== undefined) return new KubeHttpClient({ server: this.cluster.url, token: creds.token });
+    if (creds.anonymous) return new KubeHttpClient({ server: this.cluster.url });
+    throw new Error(`no credentials given: ${JSON.stringify(creds)}`);
+  }
+}
+
+// ---- one CA per worker process: openssl is slow enough that sessions share it ------------------
+
+let pki: Promise<{ ca: CertAndKey; server: CertAndKey }> | undefined;
+const clientCerts = new Map<string, Promise<CertAndKey>>();
+
+function workerPki(): Promise<{ ca: CertAndKey; server: CertAndKey }> {
+  pki ??= (async () => {
+    const ca = await createCa({ commonName: 'kubespec-reference-ca' });
+    return { ca, server: await issueServerCert(ca) };
+  })();
+  return pki;
+}
+
+function clientCert(cn: string, o: string[]): Promise<CertAndKey> {
+  const key = JSON.stringify([cn, o]);
+  let cert = clientCerts.get(key);
+  if (!cert) {
+    cert = workerPki().then(({ ca }) => issueClientCert(ca, { commonName: cn, organizations: o }));
+    clientCerts.set(key, cert);
+  }
+  return cert;
+}
+
+// ---- what a fresh upstream cluster already has ------------------------------------------------
+
+const RBAC = 'rbac.authorization.k8s.io/v1';
+
+function bootstrapObjects(namespace: string): { path: string; body: unknown }[] {
+  const clusterRole = (name: string, rules: unknown[]) => ({ path: '/apis/rbac.authorization.k8s.io/v1/clusterroles', body: { apiVersion: RBAC, kind: 'ClusterRole', metadata: { name }, rules } });
+  const binding = (name: string, groups: string[]) => ({
+    path: '/apis/rbac.authorization.k8s.io/v1/clusterrolebindings',
+    body: {
+      apiVersion: RBAC, kind: 'ClusterRoleBinding', metadata: { name },
+      roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name },
+      subjects: groups.map((g) => ({ apiGroup: 'rbac.authorization.k8s.io', kind: 'Group', name: g })),
+    },
+  });
+  return [
+    clusterRole('system:public-info-viewer', [{ verbs: ['get'], nonResourceURLs: ['/healthz', '/livez', '/readyz', '/version', '/version/'] }]),
+    binding('system:public-info-viewer', ['system:authenticated', 'system:unauthenticated']),
+    clusterRole('system:discovery', [{ verbs: ['get'], nonResourceURLs: ['/api', '/api/*', '/apis', '/apis/*', '/healthz', '/livez', '/openapi', '/openapi/*', '/readyz', '/version', '/version/'] }]),
+    binding('system:discovery', ['system:authenticated']),
+    clusterRole('system:basic-user', [
+      { verbs: ['create'], apiGroups: ['authentication.k8s.io'], resources: ['selfsubjectreviews'] },
+      { verbs: ['create'], apiGroups: ['authorization.k8s.io'], resources: ['selfsubjectaccessreviews', 'selfsubjectrulesreviews'] },
+    ]),
+    binding('system:basic-user', ['system:authenticated']),
+    { path: '/api/v1/namespaces', body: { apiVersion: 'v1', kind: 'Namespace', metadata: { name: namespace } } },
+    { path: `/api/v1/namespaces/${namespace}/serviceaccounts`, body: { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'default' } } },
+  ];
+}
+
+async function installBootstrapPolicy(client: KubeHttpClient, namespace: string): Promise<void> {
+  for (const { path, body } of bootstrapObjects(namespace)) {
+    const res = await client.request({ method: 'POST', path, body });
+    if (res.status !== 201) throw new Error(`reference session setup: POST ${path} answered ${res.status} ${res.text.slice(0, 300)}`);
+  }
+}
+
+/** A kubeconfig for kubectl: the TLS port, its CA, and the admin token. */
+function writeKubeconfig(server: string, caPem: string, token: string, namespace: string): { dir: string; path: string } {
+  const dir = mkdtempSync(join(tmpdir(), 'kubespec-kubeconfig-'));
+  const path = join(dir, 'config');
+  const config = {
+    apiVersion: 'v1',
+    kind: 'Config',
+    clusters: [{ name: 'reference', cluster: { server, 'certificate-authority-data': Buffer.from(caPem).toString('base64') } }],
+    users: [{ name: ADMIN.user, user: { token } }],
+    contexts: [{ name: 'reference', context: { cluster: 'reference', user: ADMIN.user, namespace } }],
+    'current-context': 'reference',
+    preferences: {},
+  };
+  writeFileSync(path, stringify(config), { mode: 0o600 });
+  return { dir, path };
+}

@@ -1,0 +1,145 @@
+/**
+ * Steps for the request pipeline (features/apiserver/pipeline.feature, single-entry.feature):
+ * requests whose answer is kept for "the response …" steps, requests made with other
+ * credentials (`kube.authn`), bodies that break the schema, and the request trace (`kube.audit`).
+ */
+import assert from 'node:assert/strict';
+import { Given, Then, When } from '@cucumber/cucumber';
+import type { KubeCredentials, KubeFacet, KubeRequest, PipelineStage, RequestTraceEntry } from '../../adapters/contract.ts';
+import type { KubespecWorld } from '../support/world.ts';
+import { collectionPath, configMapsPath, expandNs, LAST_RESPONSE, words } from './api.ts';
+
+// ---- the scenario's client, keeping the answer -----------------------------------------------
+
+async function keep(world: KubespecWorld, req: KubeRequest): Promise<void> {
+  world.note(LAST_RESPONSE, await world.kube().request(req));
+}
+
+When('the client creates ConfigMap {string}', async function (this: KubespecWorld, name: string) {
+  await keep(this, { method: 'POST', path: configMapsPath(this.kube()), body: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name }, data: { v: '0' } } });
+});
+
+When('the client gets ConfigMap {string}', async function (this: KubespecWorld, name: string) {
+  await keep(this, { method: 'GET', path: configMapsPath(this.kube(), name) });
+});
+
+When('the client deletes ConfigMap {string}', async function (this: KubespecWorld, name: string) {
+  await keep(this, { method: 'DELETE', path: configMapsPath(this.kube(), name) });
+});
+
+When('Pod {string} is created with no containers', async function (this: KubespecWorld, name: string) {
+  await keep(this, { method: 'POST', path: collectionPath('', 'pods', this.kube().namespace), body: { apiVersion: 'v1', kind: 'Pod', metadata: { name }, spec: { containers: [] } } });
+});
+
+When('Deployment {string} is created with body field {string} set to the string {string}', async function (this: KubespecWorld, name: string, field: string, value: string) {
+  const labels = { app: name };
+  const body: any = {
+    apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name },
+    spec: { replicas: 1, selector: { matchLabels: labels }, template: { metadata: { labels }, spec: { containers: [{ name: 'c', image: 'registry.k8s.io/pause:3.9' }] } } },
+  };
+  setPath(body, field, value);
+  await keep(this, { method: 'POST', path: collectionPath('apps', 'deployments', this.kube().namespace), body });
+});
+
+function setPath(obj: any, dotted: string, value: unknown): void {
+  const parts = dotted.split('.');
+  let at = obj;
+  for (const p of parts.slice(0, -1)) at = at[p] ??= {};
+  at[parts.at(-1)!] = value;
+}
+
+// ---- other credentials (kube.authn) ----------------------------------------------------------
+
+function withCredentials(kube: KubeFacet): NonNullable<KubeFacet['requestWithCredentials']> {
+  assert.ok(kube.requestWithCredentials, 'this target declares kube.authn but offers no requestWithCredentials()');
+  return kube.requestWithCredentials.bind(kube);
+}
+
+async function keepWith(world: KubespecWorld, creds: KubeCredentials, req: KubeRequest): Promise<void> {
+  world.note(LAST_RESPONSE, await withCredentials(world.kube())(creds, req));
+}
+
+Given('an anonymous request for GET {string} is answered {int}', async function (this: KubespecWorld, path: string, code: number) {
+  const res = await withCredentials(this.kube())({ anonymous: true }, { method: 'GET', path });
+  assert.equal(res.status, code, `anonymous GET ${path}: HTTP ${res.status} ${res.text.slice(0, 300)}`);
+});
+
+When('a request with bearer token {string} asks for GET {string}', async function (this: KubespecWorld, token: string, path: string) {
+  await keepWith(this, { token }, { method: 'GET', path });
+});
+
+When('a request with bearer token {string} lists pods in the scenario\'s namespace', async function (this: KubespecWorld, token: string) {
+  await keepWith(this, { token }, { method: 'GET', path: collectionPath('', 'pods', this.kube().namespace) });
+});
+
+When('a request with no credentials lists pods in the scenario\'s namespace', async function (this: KubespecWorld) {
+  await keepWith(this, { anonymous: true }, { method: 'GET', path: collectionPath('', 'pods', this.kube().namespace) });
+});
+
+When(/^a request with a client certificate for user "([^"]*)" in group "([^"]*)" lists (pods|ConfigMaps) in the scenario's namespace$/, async function (this: KubespecWorld, cn: string, o: string, what: string) {
+  const resource = what === 'ConfigMaps' ? 'configmaps' : 'pods';
+  await keepWith(this, { clientCert: { cn, o: [o] } }, { method: 'GET', path: collectionPath('', resource, this.kube().namespace) });
+});
+
+When('a request with a client certificate for user {string} in group {string} deletes ConfigMap {string} in the scenario\'s namespace', async function (this: KubespecWorld, cn: string, o: string, name: string) {
+  await keepWith(this, { clientCert: { cn, o: [o] } }, { method: 'DELETE', path: configMapsPath(this.kube(), name) });
+});
+
+// ---- the request trace (kube.audit) ----------------------------------------------------------
+
+async function traceSince(world: KubespecWorld): Promise<RequestTraceEntry[]> {
+  const kube = world.kube();
+  assert.ok(kube.traces, 'this target declares kube.audit but offers no traces()');
+  const mark = world.recall<number>('trace mark');
+  return (await kube.traces()).filter((t) => t.id > mark);
+}
+
+/** The scenario's own requests: those made as its default identity. */
+function byClient(world: KubespecWorld, entries: RequestTraceEntry[]): RequestTraceEntry[] {
+  const user = world.kube().identity?.user;
+  assert.ok(user, 'this target does not say who its default identity is (KubeFacet.identity)');
+  return entries.filter((t) => t.user === user);
+}
+
+Given('the request trace is recording', async function (this: KubespecWorld) {
+  const kube = this.kube();
+  assert.ok(kube.traces, 'this target declares kube.audit but offers no traces()');
+  this.note('trace mark', Math.max(0, ...(await kube.traces()).map((t) => t.id)));
+});
+
+Then('the request trace holds exactly {int} completed entries made by the scenario\'s client', async function (this: KubespecWorld, count: number) {
+  const mine = byClient(this, await traceSince(this));
+  assert.equal(mine.length, count, `entries: ${mine.map((t) => `${t.method} ${t.path} ${t.code}`).join('; ')}`);
+  this.note('trace entries', mine);
+});
+
+Then(/^their response codes are ((?:\d+(?:, | and )?)+) in that order$/, function (this: KubespecWorld, codes: string) {
+  const entries = this.recall<RequestTraceEntry[]>('trace entries');
+  assert.deepEqual(entries.map((t) => t.code), codes.split(/, | and /).map(Number));
+});
+
+const ORDINALS = ['first', 'second', 'third', 'fourth'];
+
+async function nthRequest(world: KubespecWorld, ordinal: string, method: string, rawPath: string): Promise<RequestTraceEntry> {
+  const path = expandNs(world.kube(), rawPath);
+  const matching = byClient(world, await traceSince(world)).filter((t) => t.method === method && t.path === path);
+  const entry = matching[ORDINALS.indexOf(ordinal)];
+  assert.ok(entry, `the trace holds ${matching.length} ${method} ${path} by the scenario's client, not a ${ordinal}`);
+  return entry;
+}
+
+function stagesOf(entry: RequestTraceEntry): string {
+  return entry.stages.map((s) => `${s.stage}:${s.outcome}`).join(', ');
+}
+
+Then(/^the (first|second|third|fourth) (GET|POST|PUT|PATCH|DELETE) to "([^"]*)" in the request trace passed the stages "([^"]*)"$/, async function (this: KubespecWorld, ordinal: string, method: string, path: string, stages: string) {
+  const entry = await nthRequest(this, ordinal, method, path);
+  const expected = words(stages) as PipelineStage[];
+  assert.equal(stagesOf(entry), expected.map((s) => `${s}:passed`).join(', '));
+});
+
+Then(/^the (first|second|third|fourth) (GET|POST|PUT|PATCH|DELETE) to "([^"]*)" in the request trace was refused at "([^"]*)" after passing "([^"]*)"$/, async function (this: KubespecWorld, ordinal: string, method: string, path: string, refusedAt: string, passed: string) {
+  const entry = await nthRequest(this, ordinal, method, path);
+  const expected = [...words(passed).map((s) => `${s}:passed`), `${refusedAt}:rejected`];
+  assert.equal(stagesOf(entry), expected.join(', '));
+});

@@ -1,0 +1,152 @@
+/**
+ * Steps for RBAC and authorization (features/apiserver/rbac.feature, pipeline.feature PIPE-AUTHZ,
+ * practices/pitfalls.feature): Roles, ClusterRoles and their bindings written as the admin, then
+ * requests made as other users by impersonation (`KubeRequest.as`), and SubjectAccessReviews.
+ * Objects made outside the scenario's namespace are removed after the scenario.
+ */
+import assert from 'node:assert/strict';
+import { Given, Then, When } from '@cucumber/cucumber';
+import type { Identity, KubeFacet, KubeRequest } from '../../adapters/contract.ts';
+import { onCleanup } from '../support/webhook-server.ts';
+import type { KubespecWorld } from '../support/world.ts';
+import { collectionPath, configMapsPath, expandNs, expectSuccess, groupResource, LAST_RESPONSE, words } from './api.ts';
+
+const RBAC_GROUP = 'rbac.authorization.k8s.io';
+const RBAC = `/apis/${RBAC_GROUP}/v1`;
+
+/** Create an object as the admin; a cluster-scoped one (or a namespace) is deleted after the scenario. */
+async function createObject(world: KubespecWorld, collection: string, body: any, clusterScoped: boolean): Promise<any> {
+  const kube = world.kube();
+  const created = expectSuccess(await kube.request({ method: 'POST', path: collection, body }), `create ${body.kind} "${body.metadata.name}"`);
+  if (clusterScoped) onCleanup(world, () => kube.request({ method: 'DELETE', path: `${collection}/${encodeURIComponent(body.metadata.name)}` }));
+  return created;
+}
+
+function rules(verbs: string, resources: string): unknown[] {
+  // One rule per API group, as `kubectl create role` writes them.
+  const byGroup = new Map<string, string[]>();
+  for (const r of words(resources)) {
+    const { group, resource } = groupResource(r);
+    byGroup.set(group, [...(byGroup.get(group) ?? []), resource]);
+  }
+  return [...byGroup].map(([group, res]) => ({ apiGroups: [group], resources: res, verbs: words(verbs) }));
+}
+
+function subject(kube: KubeFacet, kind: string, rawName: string): Record<string, string> {
+  const name = expandNs(kube, rawName);
+  if (kind === 'service account') return { kind: 'ServiceAccount', name, namespace: kube.namespace };
+  return { kind: kind === 'user' ? 'User' : 'Group', apiGroup: RBAC_GROUP, name };
+}
+
+Given('a Role {string} in the scenario\'s namespace allowing {string} on {string}', async function (this: KubespecWorld, name: string, verbs: string, resources: string) {
+  const body = { apiVersion: `${RBAC_GROUP}/v1`, kind: 'Role', metadata: { name: expandNs(this.kube(), name) }, rules: rules(verbs, resources) };
+  await createObject(this, `${RBAC}/namespaces/${this.kube().namespace}/roles`, body, false);
+});
+
+Given(/^a ClusterRole "([^"]*)" allowing "([^"]*)" on "([^"]*)"$/, async function (this: KubespecWorld, name: string, verbs: string, resources: string) {
+  const body = { apiVersion: `${RBAC_GROUP}/v1`, kind: 'ClusterRole', metadata: { name: expandNs(this.kube(), name) }, rules: rules(verbs, resources) };
+  await createObject(this, `${RBAC}/clusterroles`, body, true);
+});
+
+Given(/^a RoleBinding(?: in the scenario's namespace)? binding (Role|ClusterRole) "([^"]*)" to (user|group|service account) "([^"]*)"$/, async function (this: KubespecWorld, roleKind: string, role: string, kind: string, name: string) {
+  const kube = this.kube();
+  const roleName = expandNs(kube, role);
+  const body = {
+    apiVersion: `${RBAC_GROUP}/v1`, kind: 'RoleBinding', metadata: { name: `${roleName}-${kind.replace(' ', '')}-${expandNs(kube, name)}`.replace(/[^a-z0-9.-]/g, '-') },
+    roleRef: { apiGroup: RBAC_GROUP, kind: roleKind, name: roleName },
+    subjects: [subject(kube, kind, name)],
+  };
+  await createObject(this, `${RBAC}/namespaces/${kube.namespace}/rolebindings`, body, false);
+});
+
+Given(/^a ClusterRoleBinding binding ClusterRole "([^"]*)" to (user|group|service account) "([^"]*)"$/, async function (this: KubespecWorld, role: string, kind: string, name: string) {
+  const kube = this.kube();
+  const roleName = expandNs(kube, role);
+  const body = {
+    apiVersion: `${RBAC_GROUP}/v1`, kind: 'ClusterRoleBinding', metadata: { name: `${roleName}-${kind.replace(' ', '')}-${expandNs(kube, name)}`.replace(/[^a-z0-9.-]/g, '-') },
+    roleRef: { apiGroup: RBAC_GROUP, kind: 'ClusterRole', name: roleName },
+    subjects: [subject(kube, kind, name)],
+  };
+  await createObject(this, `${RBAC}/clusterrolebindings`, body, true);
+});
+
+Given('Namespace {string} exists', async function (this: KubespecWorld, name: string) {
+  const body = { apiVersion: 'v1', kind: 'Namespace', metadata: { name: expandNs(this.kube(), name) } };
+  await createObject(this, '/api/v1/namespaces', body, true);
+});
+
+async function createServiceAccounts(world: KubespecWorld, names: string[]): Promise<void> {
+  for (const name of names) {
+    const body = { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name } };
+    await createObject(world, `/api/v1/namespaces/${world.kube().namespace}/serviceaccounts`, body, false);
+  }
+}
+
+Given(/^service accounts? ((?:"[^"]*"(?:, | and )?)+) in the scenario's namespace$/, async function (this: KubespecWorld, names: string) {
+  await createServiceAccounts(this, [...names.matchAll(/"([^"]*)"/g)].map((m) => m[1]!));
+});
+
+// ---- requests as another user ----------------------------------------------------------------
+
+// An optional group a regex did not match arrives as null.
+function identity(kube: KubeFacet, user: string, group?: string | null): Identity {
+  return !group ? { user: expandNs(kube, user) } : { user: expandNs(kube, user), groups: [group] };
+}
+
+async function requestAs(world: KubespecWorld, as: Identity, req: Omit<KubeRequest, 'as'>): Promise<void> {
+  world.note(LAST_RESPONSE, await world.kube().request({ ...req, as }));
+}
+
+function namespaceOf(world: KubespecWorld, where: string | null): string {
+  return !where ? world.kube().namespace : expandNs(world.kube(), where);
+}
+
+/** "pods", "ConfigMaps", "secrets", "endpoints" as the features write them → the resource. */
+function resourceNamed(text: string): { group: string; resource: string } {
+  return groupResource(text === 'ConfigMaps' ? 'configmaps' : text);
+}
+
+When(/^"([^"]*)"(?: in group "([^"]*)")? lists (pods|ConfigMaps|secrets|endpoints) in (?:the scenario's namespace|Namespace "([^"]*)")$/, async function (this: KubespecWorld, user: string, group: string | null, what: string, where: string | null) {
+  const { group: apiGroup, resource } = resourceNamed(what);
+  await requestAs(this, identity(this.kube(), user, group), { method: 'GET', path: collectionPath(apiGroup, resource, namespaceOf(this, where)) });
+});
+
+When('{string} lists nodes', async function (this: KubespecWorld, user: string) {
+  await requestAs(this, identity(this.kube(), user), { method: 'GET', path: '/api/v1/nodes' });
+});
+
+When('{string} deletes Pod {string} in the scenario\'s namespace', async function (this: KubespecWorld, user: string, name: string) {
+  await requestAs(this, identity(this.kube(), user), { method: 'DELETE', path: `${collectionPath('', 'pods', this.kube().namespace)}/${encodeURIComponent(name)}` });
+});
+
+When('{string} creates ConfigMap {string}', async function (this: KubespecWorld, user: string, name: string) {
+  const body = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name }, data: { v: '0' } };
+  await requestAs(this, identity(this.kube(), user), { method: 'POST', path: configMapsPath(this.kube()), body });
+});
+
+// ---- SubjectAccessReview: the authorizer's answer without the request ----------------------------
+
+async function accessReview(world: KubespecWorld, user: string, verb: string, resource: string): Promise<any> {
+  const kube = world.kube();
+  const { group } = resourceNamed(resource);
+  const body = {
+    apiVersion: 'authorization.k8s.io/v1', kind: 'SubjectAccessReview',
+    spec: { user: expandNs(kube, user), resourceAttributes: { namespace: kube.namespace, verb, group, resource: resourceNamed(resource).resource } },
+  };
+  const res = await kube.request({ method: 'POST', path: '/apis/authorization.k8s.io/v1/subjectaccessreviews', body });
+  return expectSuccess(res, `SubjectAccessReview for ${user} ${verb} ${resource}`);
+}
+
+When('a SubjectAccessReview asks whether {string} may {string} {string} in the scenario\'s namespace', async function (this: KubespecWorld, user: string, verb: string, resource: string) {
+  this.note('review', await accessReview(this, user, verb, resource));
+});
+
+Then('the review\'s status.allowed is {word}', function (this: KubespecWorld, allowed: string) {
+  const review = this.recall<any>('review');
+  assert.equal(review.status?.allowed === true, allowed === 'true', `review status: ${JSON.stringify(review.status)}`);
+});
+
+Then('a SubjectAccessReview asking whether {string} may {string} {string} in the scenario\'s namespace has status.allowed {word}', async function (this: KubespecWorld, user: string, verb: string, resource: string, allowed: string) {
+  const review = await accessReview(this, user, verb, resource);
+  assert.equal(review.status?.allowed === true, allowed === 'true', `review status: ${JSON.stringify(review.status)}`);
+});

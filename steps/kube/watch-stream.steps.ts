@@ -1,0 +1,102 @@
+/**
+ * Steps for the watch stream (features/apiserver/watch-stream.feature): which events a watch from
+ * a resourceVersion delivers, in which order, and what the wire carries (one chunked response of
+ * newline-delimited {"type","object"} lines). The watch itself is opened by the shared steps
+ * ("a client watches ConfigMaps from …"), which keep it as 'watch'.
+ */
+import assert from 'node:assert/strict';
+import { Then, When } from '@cucumber/cucumber';
+import type { KubeRawStream, KubeWatch } from '../../adapters/contract.ts';
+import type { KubespecWorld } from '../support/world.ts';
+import { configMapsPath, createConfigMap, expandNs, expectSuccess } from './api.ts';
+
+function described(watch: KubeWatch): string {
+  return watch.events.map((e) => `${e.type} "${e.object?.metadata?.name}"@${e.object?.metadata?.resourceVersion}`).join(', ') || '(none)';
+}
+
+Then(/^within (\d+) s the watch delivers exactly: (.+)$/, async function (this: KubespecWorld, seconds: string, list: string) {
+  const watch = this.recall<KubeWatch>('watch');
+  const expected = [...list.matchAll(/(ADDED|MODIFIED|DELETED) "([^"]*)"/g)].map((m) => `${m[1]} "${m[2]}"`);
+  assert.ok(expected.length > 0, `no events named in "${list}"`);
+  const seen = () => watch.events.filter((e) => e.type !== 'BOOKMARK').map((e) => `${e.type} "${e.object?.metadata?.name}"`);
+  await this.eventually(`the watch to deliver ${expected.length} events`, () => seen().length >= expected.length, Number(seconds) * 1000);
+  assert.deepEqual(seen(), expected, `events: ${described(watch)}`);
+});
+
+Then('no event carries a resourceVersion at or below {string}', function (this: KubespecWorld, label: string) {
+  const watch = this.recall<KubeWatch>('watch');
+  const floor = BigInt(this.recall<string>(label));
+  const low = watch.events.filter((e) => e.type !== 'BOOKMARK' && BigInt(e.object?.metadata?.resourceVersion ?? '0') <= floor);
+  assert.equal(low.length, 0, `events at or below ${floor}: ${described(watch)}`);
+});
+
+Then('the watch has not ended', function (this: KubespecWorld) {
+  const watch = this.recall<KubeWatch>('watch');
+  assert.equal(watch.ended, false, 'the watch response ended');
+});
+
+When(/^ConfigMap "([^"]*)" is updated (\d+) times, setting "([^"]*)" to 1, 2, … \d+$/, async function (this: KubespecWorld, name: string, times: string, key: string) {
+  for (let i = 1; i <= Number(times); i++) {
+    const path = configMapsPath(this.kube(), name);
+    const current = expectSuccess(await this.kube().request({ method: 'GET', path }), `get ConfigMap "${name}"`);
+    expectSuccess(await this.kube().request({ method: 'PUT', path, body: { ...current, data: { [key]: String(i) } } }), `update ${i} of ConfigMap "${name}"`);
+  }
+});
+
+Then(/^within (\d+) s the watch delivers (\d+) MODIFIED events whose "([^"]*)" values are 1 to \d+ in order$/, async function (this: KubespecWorld, seconds: string, count: string, key: string) {
+  const watch = this.recall<KubeWatch>('watch');
+  const modified = () => watch.events.filter((e) => e.type === 'MODIFIED');
+  await this.eventually(`${count} MODIFIED events`, () => modified().length >= Number(count), Number(seconds) * 1000);
+  const values = modified().map((e) => e.object?.data?.[key]);
+  assert.deepEqual(values, Array.from({ length: Number(count) }, (_, i) => String(i + 1)), `events: ${described(watch)}`);
+  this.note('ordered events', modified());
+});
+
+Then('their resourceVersions strictly increase as integers', function (this: KubespecWorld) {
+  const events = this.recall<{ object: any }[]>('ordered events');
+  const versions = events.map((e) => BigInt(e.object.metadata.resourceVersion));
+  assert.ok(versions.every((v, i) => i === 0 || v > versions[i - 1]!), `resourceVersions: ${versions.join(', ')}`);
+});
+
+// ---- the wire -------------------------------------------------------------------------------------
+
+function rawStream(world: KubespecWorld): KubeRawStream {
+  return world.recall<KubeRawStream>('raw stream');
+}
+
+When('the client opens GET {string} over HTTP\\/1.1', async function (this: KubespecWorld, rawPath: string) {
+  const kube = this.kube();
+  assert.ok(kube.stream, 'this target declares kube.watch but offers no stream()');
+  const stream = await kube.stream(expandNs(kube, rawPath));
+  this.note('raw stream', stream);
+  assert.equal(stream.httpVersion, '1.1', 'the response should be HTTP/1.1');
+});
+
+When('ConfigMaps {names} are created', async function (this: KubespecWorld, names: string[]) {
+  for (const name of names) await createConfigMap(this.kube(), name);
+  this.note('created configmaps', names);
+});
+
+Then('the watch response status is {int} with header {string}', function (this: KubespecWorld, code: number, header: string) {
+  const stream = rawStream(this);
+  const [name, value] = header.split(/:\s*/) as [string, string];
+  assert.equal(stream.status, code, `HTTP ${stream.status}: ${stream.body.slice(0, 300)}`);
+  assert.equal(stream.headers[name.toLowerCase()], value, `headers: ${JSON.stringify(stream.headers)}`);
+});
+
+// A cluster may add objects of its own to the namespace (kube-root-ca.crt): lines beyond the
+// created objects' are allowed, as long as every line is one complete event.
+Then(/^within (\d+) s the response body holds a line for each of them, every line a JSON object with keys "([^"]*)" and "([^"]*)"$/, async function (this: KubespecWorld, seconds: string, a: string, b: string) {
+  const stream = rawStream(this);
+  const names = this.recall<string[]>('created configmaps');
+  const complete = () => stream.body.split('\n').slice(0, -1).filter((l) => l.trim() !== '');
+  const named = () => complete().map((l) => JSON.parse(l).object?.metadata?.name);
+  await this.eventually(`a line for each of ${names.join(', ')}`, () => names.every((n) => named().includes(n)), Number(seconds) * 1000);
+  for (const line of complete()) assert.deepEqual(Object.keys(JSON.parse(line)).sort(), [a, b].sort(), `line: ${line}`);
+});
+
+Then('the response has not ended', async function (this: KubespecWorld) {
+  const stream = rawStream(this);
+  assert.equal(stream.ended, false, 'the streamed response ended');
+  await stream.close();
+});

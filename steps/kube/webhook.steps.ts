@@ -1,0 +1,93 @@
+/**
+ * Steps for admission webhooks (features/apiserver/pipeline.feature): a hook on the test webhook
+ * server (steps/support/webhook-server.ts), registered with the target through a
+ * Mutating/ValidatingWebhookConfiguration whose namespaceSelector confines it to the scenario's
+ * namespace, so that it never sees another scenario's requests on a shared cluster.
+ *
+ * A webhook named "observer" in a feature is "observer.kubespec.test" on the cluster: upstream
+ * requires webhook names to be fully qualified, with at least three segments
+ * (pkg/apis/admissionregistration/validation/validation.go, validateWebhook).
+ */
+import assert from 'node:assert/strict';
+import { Given, Then } from '@cucumber/cucumber';
+import type { KubespecWorld } from '../support/world.ts';
+import { onCleanup, webhookServer, type HookBehaviour, type JsonPatchOp, type RegisteredHook } from '../support/webhook-server.ts';
+import { expectSuccess } from './api.ts';
+
+type Phase = 'mutating' | 'validating';
+type Kind = 'configmap' | 'pod';
+
+const ADMISSION = '/apis/admissionregistration.k8s.io/v1';
+const RESOURCES: Record<Kind, { resource: string; kind: string }> = {
+  configmap: { resource: 'configmaps', kind: 'ConfigMap' },
+  pod: { resource: 'pods', kind: 'Pod' },
+};
+
+export function webhookName(name: string): string {
+  return `${name}.kubespec.test`;
+}
+
+async function registerWebhook(world: KubespecWorld, phase: Phase, name: string, kind: Kind, behaviour: HookBehaviour): Promise<void> {
+  const kube = world.kube();
+  const server = await webhookServer();
+  const id = `${kube.namespace}/${name}`;
+  const hook = server.register(id, behaviour);
+  onCleanup(world, async () => server.unregister(id));
+  world.note(`webhook ${name}`, hook);
+  const configName = `${name}-${kube.namespace}`;
+  const collection = `${ADMISSION}/${phase}webhookconfigurations`;
+  const body = {
+    apiVersion: 'admissionregistration.k8s.io/v1',
+    kind: phase === 'mutating' ? 'MutatingWebhookConfiguration' : 'ValidatingWebhookConfiguration',
+    metadata: { name: configName },
+    webhooks: [{
+      name: webhookName(name),
+      clientConfig: { url: hook.url, caBundle: server.caBundle },
+      rules: [{ operations: ['CREATE'], apiGroups: [''], apiVersions: ['v1'], resources: [RESOURCES[kind].resource], scope: 'Namespaced' }],
+      namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': kube.namespace } },
+      failurePolicy: 'Fail',
+      sideEffects: 'None',
+      admissionReviewVersions: ['v1'],
+      timeoutSeconds: 5,
+      ...(phase === 'mutating' ? { reinvocationPolicy: 'Never' } : {}),
+    }],
+  };
+  expectSuccess(await kube.request({ method: 'POST', path: collection, body }), `register ${phase} webhook "${name}"`);
+  onCleanup(world, () => kube.request({ method: 'DELETE', path: `${collection}/${configName}` }));
+}
+
+/** JSON Patch adding one label; `/` and `~` in a key are escaped as RFC 6901 says. */
+function addLabel(key: string, value: string): (object: any) => JsonPatchOp[] {
+  return (object) => object?.metadata?.labels
+    ? [{ op: 'add', path: `/metadata/labels/${key.replaceAll('~', '~0').replaceAll('/', '~1')}`, value }]
+    : [{ op: 'add', path: '/metadata/labels', value: { [key]: value } }];
+}
+
+Given(/^a validating webhook "([^"]*)" that admits every (configmap|pod) create and records it$/, async function (this: KubespecWorld, name: string, kind: Kind) {
+  await registerWebhook(this, 'validating', name, kind, {});
+});
+
+Given(/^a validating webhook "([^"]*)" that refuses every (configmap|pod) create with message "([^"]*)"$/, async function (this: KubespecWorld, name: string, kind: Kind, message: string) {
+  await registerWebhook(this, 'validating', name, kind, { deny: message });
+});
+
+Given(/^a mutating webhook "([^"]*)" that adds label "([^"=]*)=([^"]*)" to every (configmap|pod) create and records it$/, async function (this: KubespecWorld, name: string, key: string, value: string, kind: Kind) {
+  await registerWebhook(this, 'mutating', name, kind, { patch: addLabel(key, value) });
+});
+
+function creates(world: KubespecWorld, name: string, kind: Kind) {
+  const hook = world.recall<RegisteredHook>(`webhook ${name}`);
+  return hook.records.filter((r) => r.operation === 'CREATE' && r.kind?.kind === RESOURCES[kind].kind);
+}
+
+Then(/^webhook "([^"]*)" has recorded exactly (\d+) (configmap|pod) creates?$/, function (this: KubespecWorld, name: string, count: string, kind: Kind) {
+  const seen = creates(this, name, kind);
+  assert.equal(seen.length, Number(count), `webhook "${name}" saw: ${JSON.stringify(seen.map((r) => r.object?.metadata?.name))}`);
+});
+
+Then('the configmap recorded by webhook {string} has label {string}', function (this: KubespecWorld, name: string, label: string) {
+  const [key, value] = label.split('=') as [string, string];
+  const seen = creates(this, name, 'configmap');
+  assert.equal(seen.length, 1, `webhook "${name}" should have seen one configmap create, saw ${seen.length}`);
+  assert.equal(seen[0]!.object?.metadata?.labels?.[key], value, `labels the webhook saw: ${JSON.stringify(seen[0]!.object?.metadata?.labels)}`);
+});
