@@ -7,6 +7,8 @@
  * serve adds through the API, as an admin, so everything it does is visible to clients:
  *  - the default RBAC policy a non-admin user needs to use kubectl at all (discovery, public
  *    info, self access reviews) and cluster-admin;
+ *  - a `default` ServiceAccount in every namespace (kube-controller-manager's serviceaccounts
+ *    controller), without which the ServiceAccount admission plugin refuses every pod;
  *  - N Node objects reporting Ready, whose Leases in kube-node-lease are renewed every 10 s
  *    (the kubelet's renew interval) — there is no kubelet behind them yet.
  *
@@ -22,6 +24,7 @@ import type { ApiServer } from '../reference/apiserver/server.ts';
 import type { Backend } from '../reference/store/backend.ts';
 import { DurableBackend } from '../reference/store/host/durable.ts';
 import { LocalBackend } from '../reference/store/local.ts';
+import { registryPrefix } from '../reference/store/registry.ts';
 import { RetentionCompactor, tickRetention } from '../reference/store/retention.ts';
 import { ReferenceCluster } from '../reference/wiring/cluster.ts';
 import { RealTimeScheduler } from '../reference/wiring/realtime.ts';
@@ -127,6 +130,8 @@ export async function startServe(config: ServeConfig, log: (line: string) => voi
   const admin = adminCaller(cluster.api);
   await ensureObjects(admin, defaultPolicy(config.insecureHttp));
   await registerNodes(admin, config.nodes, clock.now_ms());
+  const stopServiceAccounts = startDefaultServiceAccounts(store.backend, admin, log);
+  await ensureDefaultServiceAccounts(admin);
   const stopLeases = clock.every(config.leaseRenew_ms, () => void renewLeases(admin, config.nodes, clock.now_ms()).catch((e) => log(`lease renewal failed: ${(e as Error).message}`)));
   const retention = startRetention(clock, store, config.retention_ms, log);
   await writeServeKubeconfig(config, cluster.url, pki);
@@ -143,6 +148,7 @@ export async function startServe(config: ServeConfig, log: (line: string) => voi
     stop: () =>
       (stopped ??= (async () => {
         stopLeases();
+        stopServiceAccounts();
         retention.stop();
         clock.cancelAll();
         await cluster.stop();
@@ -154,13 +160,12 @@ export async function startServe(config: ServeConfig, log: (line: string) => voi
 function announce(config: ServeConfig, url: string, log: (line: string) => void): void {
   log(`listening on ${url}`);
   if (config.insecureHttp) {
-    log('plain HTTP: no client certificates; requests without credentials are system:anonymous, which serve binds to cluster-admin (kubespec:insecure-anonymous-admin)');
+    log(`kubeconfig: ${config.kubeconfigPath} (plain HTTP, no credentials: requests are system:anonymous, which serve binds to cluster-admin as kubespec:insecure-anonymous-admin)`);
   } else {
     log(`kubeconfig: ${config.kubeconfigPath} (user ${ADMIN_USER}, group ${ADMIN_GROUP}, client certificate)`);
   }
-  if (config.insecureHttp) log(`kubeconfig: ${config.kubeconfigPath} (no user credentials)`);
   log(`try: kubectl --kubeconfig ${config.kubeconfigPath} get pods`);
-  const nodes = config.nodes === 0 ? "no nodes" : `${config.nodes === 1 ? "node node-1" : `nodes node-1..node-${config.nodes}`} (leases renewed every ${config.leaseRenew_ms / 1000} s; no kubelet)`;
+  const nodes = config.nodes === 0 ? 'no nodes' : `${config.nodes === 1 ? 'node node-1' : `nodes node-1..node-${config.nodes}`} (leases renewed every ${config.leaseRenew_ms / 1000} s; no kubelet)`;
   log(`${nodes}; history kept ${config.retention_ms / 1000} s; ${config.dataDir ? `data in ${config.dataDir}` : 'in memory only'}; Ctrl-C to stop`);
 }
 
@@ -274,10 +279,12 @@ async function writeServeKubeconfig(config: ServeConfig, url: string, pki: Pki |
     return;
   }
   // Plain HTTP: no CA to trust and no credentials; the user entry is empty (kubectl accepts it).
+  // insecure-skip-tls-verify means nothing over http, but @kubernetes/client-node refuses an
+  // http:// server without it ("HTTP protocol is not allowed when skipTLSVerify is not set").
   const kubeconfig = {
     apiVersion: 'v1',
     kind: 'Config',
-    clusters: [{ name: 'kubespec', cluster: { server: url } }],
+    clusters: [{ name: 'kubespec', cluster: { server: url, 'insecure-skip-tls-verify': true } }],
     users: [{ name: 'anonymous', user: {} }],
     contexts: [{ name: 'anonymous@kubespec', context: { cluster: 'kubespec', user: 'anonymous' } }],
     'current-context': 'anonymous@kubespec',
@@ -425,4 +432,49 @@ async function renewLeases(admin: AdminCall, count: number, now_ms: number): Pro
     const res = await admin('PATCH', `/apis/coordination.k8s.io/v1/namespaces/kube-node-lease/leases/${name}`, { spec: { renewTime: microTime(now_ms) } }, 'application/merge-patch+json');
     if (res.status !== 200) throw new Error(`lease ${name}: ${res.status} ${JSON.stringify(res.body)}`);
   }
+}
+
+// ---------------------------------------------------------------------------------------------
+// The serviceaccounts controller's one job that every client relies on.
+
+function defaultServiceAccount(namespace: string): Ensure {
+  return { collection: `/api/v1/namespaces/${namespace}/serviceaccounts`, object: { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'default', namespace } } };
+}
+
+async function ensureDefaultServiceAccounts(admin: AdminCall): Promise<void> {
+  const namespaces = await admin('GET', '/api/v1/namespaces');
+  for (const ns of namespaces.body?.items ?? []) {
+    if (ns.status?.phase === 'Active') await ensureObjects(admin, [defaultServiceAccount(ns.metadata.name)]);
+  }
+}
+
+/**
+ * Creates `default` in each new namespace, as kube-controller-manager's serviceaccounts
+ * controller does (pkg/controller/serviceaccount/serviceaccounts_controller.go). It follows the
+ * store's namespace keys directly: with the in-memory store the watch runs inside the
+ * namespace's write, so the ServiceAccount exists before the client hears its namespace was
+ * created. Returns the function that stops it.
+ */
+function startDefaultServiceAccounts(backend: Backend, admin: AdminCall, log: (line: string) => void): () => void {
+  const done = new Set<string>();
+  const prefix = registryPrefix('namespaces');
+  return backend.watch(prefix, 0, {
+    onEvents(events) {
+      for (const event of events) {
+        if (event.type === 'DELETE') done.delete(event.kv.key.slice(prefix.length));
+        if (event.type !== 'PUT') continue;
+        const ns = JSON.parse(event.kv.value);
+        const name: string = ns.metadata.name;
+        if (done.has(name) || ns.status?.phase !== 'Active' || ns.metadata.deletionTimestamp) continue;
+        done.add(name);
+        ensureObjects(admin, [defaultServiceAccount(name)]).catch((e) => {
+          done.delete(name);
+          log(`default ServiceAccount in ${name}: ${(e as Error).message}`);
+        });
+      }
+    },
+    onCancel(reason) {
+      log(`namespace watch ended (${reason}); no more default ServiceAccounts`);
+    },
+  });
 }

@@ -79,7 +79,7 @@ async function openSession(endpoint: Endpoint, namespace: string, seed: number, 
   return {
     seed,
     waiter: createPollingWaiter(),
-    kube: { namespace, request, watch: (path, o) => client.watch(path, o), kubeconfigPath },
+    kube: { namespace, request, watch: (path, o) => client.watch(path, o), stream: (path) => client.stream(path), kubeconfigPath },
     describe: () => ({ server: endpoint.server, namespace }),
     async close() {
       // Namespace deletion finishes in the background on a real cluster; nothing waits for it.

@@ -1,0 +1,175 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { KubeHttpClient } from '../adapters/kube/http-client.ts';
+import { clientFor, KUBESPEC_BIN, PROJECT_DIR, rssMiB, startServeProcess, tempDir } from '../e2e/harness.ts';
+import { microTime, parseServeFlags, startServe, type ServeConfig } from './serve.ts';
+import { UsageError } from './usage.ts';
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+async function eventually<T>(what: string, budget_ms: number, probe: () => Promise<T | undefined>): Promise<T> {
+  const deadline = Date.now() + budget_ms;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`${what}: not within ${budget_ms} ms`);
+    await sleep(50);
+  }
+}
+
+function config(dir: string, overrides: Partial<ServeConfig> = {}): ServeConfig {
+  return { ...parseServeFlags({ port: '0', kubeconfig: join(dir, 'kubeconfig') }, {}), ...overrides };
+}
+
+test('the flags default to port 6443, one node, kubeconfig.kubespec in the working directory and 5 minutes of history', () => {
+  const c = parseServeFlags({}, {});
+  assert.equal(c.port, 6443);
+  assert.equal(c.nodes, 1);
+  assert.equal(c.kubeconfigPath, resolve(process.cwd(), 'kubeconfig.kubespec'));
+  assert.equal(c.insecureHttp, false);
+  assert.equal(c.dataDir, undefined);
+  assert.equal(c.retention_ms, 5 * 60 * 1000);
+  assert.equal(parseServeFlags({}, { KUBESPEC_SERVE_RETENTION_MS: '250' }).retention_ms, 250);
+  assert.equal(parseServeFlags({ kubeconfig: 'k' }, { KUBESPEC_CWD: '/somewhere' }).kubeconfigPath, '/somewhere/k');
+});
+
+test('a port, a node count or a retention that is not a whole number in range is a usage error with a hint', () => {
+  for (const flags of [{ port: 'abc' }, { port: '70000' }, { port: '-1' }, { nodes: '1.5' }, { nodes: '' }, { kubeconfig: ' ' }, { 'data-dir': '' }]) {
+    assert.throws(() => parseServeFlags(flags, {}), (e: unknown) => e instanceof UsageError && e.hint !== undefined, JSON.stringify(flags));
+  }
+  assert.throws(() => parseServeFlags({}, { KUBESPEC_SERVE_RETENTION_MS: '0' }), UsageError);
+});
+
+test('the command exits 2 and says how to fix a bad flag', () => {
+  const run = spawnSync(process.execPath, [KUBESPEC_BIN, 'serve', '--port', 'lots'], { cwd: PROJECT_DIR, encoding: 'utf8', timeout: 60_000 });
+  assert.equal(run.status, 2, run.stderr);
+  assert.match(run.stderr, /--port must be a whole number/);
+  assert.match(run.stderr, /--port 0 for any free port/);
+  const unknown = spawnSync(process.execPath, [KUBESPEC_BIN, 'serve', '--bogus'], { cwd: PROJECT_DIR, encoding: 'utf8', timeout: 60_000 });
+  assert.equal(unknown.status, 2);
+});
+
+test('lease renew times are MicroTime: RFC 3339 with six fractional digits', () => {
+  assert.equal(microTime(Date.UTC(2026, 0, 2, 3, 4, 5, 678)), '2026-01-02T03:04:05.678000Z');
+});
+
+test('serve registers Ready nodes and keeps renewing their leases in kube-node-lease', async () => {
+  const dir = tempDir('serve-nodes');
+  const running = await startServe(config(dir.path, { nodes: 2, leaseRenew_ms: 100 }));
+  const client = await clientFor(running.kubeconfigPath);
+  try {
+    const nodes = await client.request({ method: 'GET', path: '/api/v1/nodes' });
+    assert.equal(nodes.status, 200);
+    assert.deepEqual(nodes.json.items.map((n: any) => n.metadata.name), ['node-1', 'node-2']);
+    for (const node of nodes.json.items) assert.equal(node.status.conditions.find((c: any) => c.type === 'Ready')?.status, 'True');
+    const leasePath = '/apis/coordination.k8s.io/v1/namespaces/kube-node-lease/leases/node-2';
+    const first = (await client.request({ method: 'GET', path: leasePath })).json;
+    assert.equal(first.spec.holderIdentity, 'node-2');
+    assert.equal(first.metadata.ownerReferences[0].kind, 'Node');
+    await eventually('a renewed lease', 5000, async () => {
+      const now = (await client.request({ method: 'GET', path: leasePath })).json;
+      return now.spec.renewTime > first.spec.renewTime ? now : undefined;
+    });
+  } finally {
+    client.close();
+    await running.stop();
+    dir.remove();
+  }
+});
+
+test('over HTTPS the admin certificate may do anything, anonymous callers only read public info, and impersonated users get the default policy', async () => {
+  const dir = tempDir('serve-authz');
+  const running = await startServe(config(dir.path, { nodes: 0 }));
+  const admin = await clientFor(running.kubeconfigPath);
+  const anonymous = new KubeHttpClient({ server: running.url, insecureSkipTlsVerify: true });
+  try {
+    assert.match(running.url, /^https:\/\/127\.0\.0\.1:\d+$/);
+    assert.equal((await admin.request({ method: 'POST', path: '/api/v1/namespaces/default/configmaps', body: { metadata: { name: 'c' } } })).status, 201);
+    assert.equal((await anonymous.request({ method: 'GET', path: '/version' })).status, 200);
+    assert.equal((await anonymous.request({ method: 'GET', path: '/api/v1/namespaces/default/configmaps' })).status, 403);
+    const someone = { user: 'someone' };
+    assert.equal((await admin.request({ method: 'GET', path: '/apis', as: someone })).status, 200);
+    assert.equal((await admin.request({ method: 'GET', path: '/api/v1/namespaces/default/configmaps', as: someone })).status, 403);
+  } finally {
+    admin.close();
+    anonymous.close();
+    await running.stop();
+    dir.remove();
+  }
+});
+
+test('with --insecure-http requests without credentials are anonymous and bound to cluster-admin, and the kubeconfig says http', async () => {
+  const dir = tempDir('serve-http');
+  const running = await startServe(config(dir.path, { nodes: 0, insecureHttp: true }));
+  let client: KubeHttpClient | undefined;
+  try {
+    client = await clientFor(running.kubeconfigPath);
+    assert.match(running.url, /^http:\/\/127\.0\.0\.1:\d+$/);
+    assert.equal((await client.request({ method: 'POST', path: '/api/v1/namespaces/default/configmaps', body: { metadata: { name: 'c' } } })).status, 201);
+    const binding = await client.request({ method: 'GET', path: '/apis/rbac.authorization.k8s.io/v1/clusterrolebindings/kubespec:insecure-anonymous-admin' });
+    assert.deepEqual(binding.json.subjects.map((s: any) => s.name), ['system:unauthenticated']);
+  } finally {
+    client?.close();
+    await running.stop();
+    dir.remove();
+  }
+});
+
+test('retention compacts history older than the retention, so an old resourceVersion answers 410 Expired', async () => {
+  const dir = tempDir('serve-retention');
+  const running = await startServe(config(dir.path, { nodes: 0, retention_ms: 200 }));
+  const client = await clientFor(running.kubeconfigPath);
+  try {
+    const created = await client.request({ method: 'POST', path: '/api/v1/namespaces/default/configmaps', body: { metadata: { name: 'old' } } });
+    const oldRv = created.json.metadata.resourceVersion;
+    await client.request({ method: 'POST', path: '/api/v1/namespaces/default/configmaps', body: { metadata: { name: 'newer' } } });
+    await eventually('a compaction past the first write', 5000, async () => (running.backend.compactRevision() > Number(oldRv) ? true : undefined));
+    const stale = await client.request({ method: 'GET', path: `/api/v1/namespaces/default/configmaps?resourceVersion=${oldRv}&resourceVersionMatch=Exact` });
+    assert.equal(stale.status, 410, stale.text);
+    assert.ok(running.compactions >= 1);
+  } finally {
+    client.close();
+    await running.stop();
+    dir.remove();
+  }
+});
+
+test('with --data-dir every acknowledged object survives SIGKILL, and SIGTERM stops cleanly with exit 0', async () => {
+  const dir = tempDir('serve-durable');
+  const kubeconfigPath = join(dir.path, 'kubeconfig');
+  const args = ['--data-dir', join(dir.path, 'data'), '--nodes', '1'];
+  const names = Array.from({ length: 20 }, (_, i) => `cm-${i}`);
+  try {
+    const first = await startServeProcess({ kubeconfigPath, args });
+    const client = await clientFor(kubeconfigPath);
+    const created = await Promise.all(names.map((name) => client.request({ method: 'POST', path: '/api/v1/namespaces/default/configmaps', body: { metadata: { name }, data: { name } } })));
+    assert.deepEqual(created.map((r) => r.status), names.map(() => 201));
+    client.close();
+    assert.equal(await first.kill(), 'SIGKILL');
+
+    const second = await startServeProcess({ kubeconfigPath, args });
+    const again = await clientFor(kubeconfigPath);
+    const list = await again.request({ method: 'GET', path: '/api/v1/namespaces/default/configmaps' });
+    again.close();
+    assert.deepEqual(list.json.items.map((c: any) => c.metadata.name).sort(), [...names].sort(), second.output());
+    assert.equal(await second.stop(), 0, second.output());
+    assert.match(second.output(), /stopped/);
+    assert.ok(existsSync(join(dir.path, 'data', 'store', 'snapshot.mvcc')), 'a clean stop leaves a snapshot');
+  } finally {
+    dir.remove();
+  }
+});
+
+test('an idle serve with one node stays within 150 MiB of resident memory', async () => {
+  const running = await startServeProcess({});
+  try {
+    await sleep(2000);
+    const rss = rssMiB(running.child.pid!);
+    assert.ok(rss <= 150, `idle RSS ${rss.toFixed(1)} MiB`);
+  } finally {
+    assert.equal(await running.stop(), 0, running.output());
+  }
+});
