@@ -76,7 +76,7 @@ function targetEnv(opts: RunOptions, seed: number): NodeJS.ProcessEnv {
     KUBESPEC_TARGET: opts.target,
     KUBESPEC_SEED: String(seed),
     ...(opts.etcdEndpoints ? { KUBESPEC_ETCD_ENDPOINTS: opts.etcdEndpoints } : {}),
-    ...(opts.kubeconfig ? { KUBESPEC_KUBECONFIG: path.resolve(opts.kubeconfig) } : {}),
+    ...(opts.kubeconfig ? { KUBESPEC_KUBECONFIG: path.resolve(process.env.KUBESPEC_CWD ?? '.', opts.kubeconfig) } : {}),
   };
 }
 
