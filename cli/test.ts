@@ -1,11 +1,13 @@
 /**
  * `kubespec test` (npm test): every suite the project has, summed into one closing line
- * "N passed, N failed, N skipped" — typecheck, unit tests, the claims check, and the features
- * on every target this machine can run (the reference always; real etcd when its binary is here).
+ * "N passed, N failed, N skipped" — typecheck, unit and end-to-end tests, the claims check, and
+ * the features on every target this machine can run: the reference always, real etcd when its
+ * binary is here, and the kube target against a `kubespec serve` process.
  */
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import { startServeProcess, tempDir } from '../e2e/harness.ts';
 import { claimsCommand } from './claims/command.ts';
 import { run } from './run.ts';
 import { EXIT_FAILURES, EXIT_OK } from './usage.ts';
@@ -29,7 +31,30 @@ export async function testAll(): Promise<number> {
     const result = await run({ target, coverage: target === 'reference' });
     tallies.push({ suite: `features (${target})`, passed: result.passed, failed: result.failed, skipped: result.skipped });
   }
+  tallies.push(await kubeTargetAgainstServe());
   return closingLine(tallies);
+}
+
+/**
+ * The `kube` target — the adapter for any cluster — against `kubespec serve` started as a
+ * separate process and reached only through the kubeconfig it wrote (HTTPS, its CA, the admin
+ * client certificate), as it would reach a real cluster.
+ */
+async function kubeTargetAgainstServe(): Promise<Tally> {
+  console.log('\n== features on kube (against kubespec serve) ==');
+  const scratch = tempDir('kube-target');
+  let serve: Awaited<ReturnType<typeof startServeProcess>> | undefined;
+  try {
+    serve = await startServeProcess({ kubeconfigPath: path.join(scratch.path, 'kubeconfig.kubespec') });
+    const result = await run({ target: 'kube', kubeconfig: serve.kubeconfigPath, coverage: false });
+    return { suite: 'features (kube)', passed: result.passed, failed: result.failed, skipped: result.skipped };
+  } catch (error) {
+    console.error(`kubespec test: the kube target could not run against kubespec serve: ${(error as Error).message}`);
+    return { suite: 'features (kube)', passed: 0, failed: 1, skipped: 0 };
+  } finally {
+    await serve?.stop();
+    scratch.remove();
+  }
 }
 
 /** The reference always; etcd where the binary is installed (CI installs it). */

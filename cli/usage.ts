@@ -15,13 +15,15 @@ export const USAGE = `kubespec — a literate conformance suite for the Kubernet
 Usage:
   kubespec run [--target NAME] [--tags EXPR] [--name REGEX] [--seed N] [--rerun] [--parallel N]
                [--etcd-endpoints URL,...] [--kubeconfig PATH] [--no-coverage]
-      Run the features against a target; write reports under reports/<target>/.
+      Run the features against a target (reference, etcd, kube); write reports under reports/<target>/.
   kubespec claims [--check] [--summary] [--format text|json]
       List every claim (Rule) with its status; --check fails on inventory errors.
   kubespec report [--target NAME]
       Rebuild reports/<target>/ from its saved message stream (also after a crashed run).
   kubespec serve [--port P] [--nodes N] [--kubeconfig PATH] [--insecure-http] [--data-dir D]
-      Run the reference cluster over HTTPS until interrupted; write a kubeconfig.
+      Run the reference cluster over HTTPS until interrupted; write a kubeconfig with an admin
+      client certificate. --port 0: any free port. --insecure-http: plain HTTP, and anonymous
+      requests are admin. --data-dir: keep the store and certificates across restarts.
   kubespec bench NAME [--quick]
       Run bench/NAME; print figures; write reports/bench/NAME.json.
   kubespec test
