@@ -8,6 +8,12 @@ import type { Target } from './contract.ts';
 export interface TargetInfo {
   summary: string;
   create(env: NodeJS.ProcessEnv): Promise<Target>;
+  /**
+   * A quick check, before any scenario runs, that the target can be used at all: what is wrong
+   * and how to fix it, or undefined. Lets the CLI answer a configuration error with exit 2
+   * instead of a run in which every scenario fails.
+   */
+  preflight?(env: NodeJS.ProcessEnv): Promise<string | undefined>;
 }
 
 export const TARGETS: Record<string, TargetInfo> = {
@@ -25,16 +31,35 @@ export const TARGETS: Record<string, TargetInfo> = {
       const endpoints = env.KUBESPEC_ETCD_ENDPOINTS?.split(',').filter(Boolean);
       return createEtcdTarget(endpoints?.length ? { endpoints } : {});
     },
+    async preflight(env) {
+      if (env.KUBESPEC_ETCD_ENDPOINTS) return undefined;
+      const { binaryAvailable } = await import('./etcd/cluster.ts');
+      return (await binaryAvailable('etcd'))
+        ? undefined
+        : 'etcd is not installed, so the suite cannot start a cluster: apt-get install etcd-server etcd-client, or pass --etcd-endpoints URL,...';
+    },
   },
   kube: {
     summary: 'any Kubernetes cluster given by a kubeconfig (--kubeconfig PATH, or $KUBECONFIG)',
     async create(env) {
       const { createKubeTarget } = await import('./kube/index.ts');
-      const kubeconfigPath = env.KUBESPEC_KUBECONFIG ?? env.KUBECONFIG ?? `${env.HOME ?? ''}/.kube/config`;
-      return createKubeTarget({ kubeconfigPath });
+      return createKubeTarget({ kubeconfigPath: kubeconfigPathFrom(env) });
+    },
+    async preflight(env) {
+      const { endpointFrom, assertReachable } = await import('./kube/index.ts');
+      try {
+        await assertReachable(await endpointFrom(kubeconfigPathFrom(env)));
+        return undefined;
+      } catch (error) {
+        return (error as Error).message;
+      }
     },
   },
 };
+
+function kubeconfigPathFrom(env: NodeJS.ProcessEnv): string {
+  return env.KUBESPEC_KUBECONFIG ?? env.KUBECONFIG ?? `${env.HOME ?? ''}/.kube/config`;
+}
 
 export function targetNames(): string[] {
   return Object.keys(TARGETS);

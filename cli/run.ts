@@ -39,6 +39,8 @@ export async function run(opts: RunOptions): Promise<RunResult> {
   if (!info) throw new UsageError(`unknown target "${opts.target}"`, `choose one of: ${Object.keys(TARGETS).join(', ')}`);
   const seed = parseSeedOption(opts.seed);
   const env = targetEnv(opts, seed);
+  const problem = await info.preflight?.(env);
+  if (problem) throw new UsageError(`the ${opts.target} target cannot run: ${problem}`);
   const capabilities = [...(await info.create(env)).capabilities].sort();
   const dir = targetDir(opts.target);
   fs.mkdirSync(dir, { recursive: true });

@@ -59,7 +59,7 @@ export async function endpointFrom(kubeconfigPath: string): Promise<Endpoint> {
   };
 }
 
-async function assertReachable(endpoint: Endpoint): Promise<void> {
+export async function assertReachable(endpoint: Endpoint): Promise<void> {
   const client = new KubeHttpClient(endpoint);
   try {
     const res = await client.request({ method: 'GET', path: '/version' });
