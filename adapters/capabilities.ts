@@ -28,6 +28,9 @@ export const CAPABILITIES = {
   'kubectl': 'the real kubectl binary can be pointed at the target',
   // Cluster behaviour.
   'cluster.controllers': 'the controller manager runs: deployment, replicaset, job, ttl-after-finished, node (incl. taint-based eviction), endpointslice, serviceaccount, namespace, garbage-collector and clusterrole-aggregation controllers',
+  // One capability per controller as the reference grows them, so a target that runs only some
+  // is not credited with the rest.
+  'controllers.serviceaccount': 'the serviceaccounts controller runs: every namespace gets (and keeps) a `default` ServiceAccount',
   'cluster.scheduler': 'the scheduler runs and binds pods',
   'cluster.nodes': 'nodes can be added, stopped (heartbeats cease) and restarted through the control API',
   'cluster.ha': 'several API servers, schedulers and controller managers run with leader election',

@@ -101,6 +101,24 @@ test('over HTTPS the admin certificate may do anything, anonymous callers only r
   }
 });
 
+test('a namespace created through serve gets its default ServiceAccount from the cluster\'s controller, on the real clock', async () => {
+  const dir = tempDir('serve-sa');
+  const running = await startServe(config(dir.path, { nodes: 0 }));
+  const client = await clientFor(running.kubeconfigPath);
+  try {
+    assert.equal((await client.request({ method: 'POST', path: '/api/v1/namespaces', body: { metadata: { name: 'team-a' } } })).status, 201);
+    const sa = await eventually('ServiceAccount team-a/default', 5000, async () => {
+      const res = await client.request({ method: 'GET', path: '/api/v1/namespaces/team-a/serviceaccounts/default' });
+      return res.status === 200 ? res.json : undefined;
+    });
+    assert.equal(sa.metadata.namespace, 'team-a');
+  } finally {
+    client.close();
+    await running.stop();
+    dir.remove();
+  }
+});
+
 test('with --insecure-http requests without credentials are anonymous and bound to cluster-admin, and the kubeconfig says http', async () => {
   const dir = tempDir('serve-http');
   const running = await startServe(config(dir.path, { nodes: 0, insecureHttp: true }));

@@ -3,14 +3,13 @@
  * @kubernetes/client-node — on a real clock, over HTTPS with a CA it makes, with the whole
  * security pipeline (x509 + tokens + anonymous, RBAC, admission), until SIGINT/SIGTERM.
  *
- * What a fresh kube-apiserver + kubelets would add that the reference does not create by itself,
- * serve adds through the API, as an admin, so everything it does is visible to clients:
- *  - the default RBAC policy a non-admin user needs to use kubectl at all (discovery, public
- *    info, self access reviews) and cluster-admin;
- *  - a `default` ServiceAccount in every namespace (kube-controller-manager's serviceaccounts
- *    controller), without which the ServiceAccount admission plugin refuses every pod;
- *  - N Node objects reporting Ready, whose Leases in kube-node-lease are renewed every 10 s
- *    (the kubelet's renew interval) — there is no kubelet behind them yet.
+ * The cluster itself brings what a fresh control plane has: the default RBAC policy (the API
+ * server's bootstrap, reference/apiserver/bootstrap-policy.ts) and a `default` ServiceAccount in
+ * every namespace (the serviceaccounts controller, reference/controllers/serviceaccount/).
+ * What kubelets would add, serve adds through the API, as an admin, so clients see it happen:
+ * N Node objects reporting Ready, whose Leases in kube-node-lease are renewed every 10 s (the
+ * kubelet's renew interval) — there is no kubelet behind them yet. With --insecure-http it also
+ * binds cluster-admin to system:unauthenticated (kubespec:insecure-anonymous-admin).
  *
  * Hidden knobs (for tests): KUBESPEC_SERVE_RETENTION_MS sets the auto-compaction retention
  * (default 5 minutes, as etcd's periodic mode with --auto-compaction-retention=5m).
@@ -20,11 +19,11 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { stringify } from 'yaml';
 import { createCa, issueClientCert, issueServerCert, writeKubeconfig, type CertAndKey } from '../reference/apiserver/pki/host/index.ts';
+import { clusterRoleBinding, groups } from '../reference/apiserver/bootstrap-policy.ts';
 import type { ApiServer } from '../reference/apiserver/server.ts';
 import type { Backend } from '../reference/store/backend.ts';
 import { DurableBackend } from '../reference/store/host/durable.ts';
 import { LocalBackend } from '../reference/store/local.ts';
-import { registryPrefix } from '../reference/store/registry.ts';
 import { RetentionCompactor, tickRetention } from '../reference/store/retention.ts';
 import { ReferenceCluster } from '../reference/wiring/cluster.ts';
 import { RealTimeScheduler } from '../reference/wiring/realtime.ts';
@@ -126,12 +125,11 @@ export async function startServe(config: ServeConfig, log: (line: string) => voi
     ...(pki ? { tls: { cert: pki.server.certPem, key: pki.server.keyPem, ca: pki.ca.certPem } } : {}),
     // Anonymous requests are on, as kube-apiserver's default; RBAC decides what they may do.
     secure: { anonymous: true },
+    log,
   });
   const admin = adminCaller(cluster.api);
-  await ensureObjects(admin, defaultPolicy(config.insecureHttp));
+  if (config.insecureHttp) await ensureObjects(admin, [insecureAnonymousAdmin()]);
   await registerNodes(admin, config.nodes, clock.now_ms());
-  const stopServiceAccounts = startDefaultServiceAccounts(store.backend, admin, log);
-  await ensureDefaultServiceAccounts(admin);
   const stopLeases = clock.every(config.leaseRenew_ms, () => void renewLeases(admin, config.nodes, clock.now_ms()).catch((e) => log(`lease renewal failed: ${(e as Error).message}`)));
   const retention = startRetention(clock, store, config.retention_ms, log);
   await writeServeKubeconfig(config, cluster.url, pki);
@@ -148,7 +146,6 @@ export async function startServe(config: ServeConfig, log: (line: string) => voi
     stop: () =>
       (stopped ??= (async () => {
         stopLeases();
-        stopServiceAccounts();
         retention.stop();
         clock.cancelAll();
         await cluster.stop();
@@ -327,50 +324,14 @@ async function ensureObjects(admin: AdminCall, objects: Ensure[]): Promise<void>
   }
 }
 
-const RBAC = '/apis/rbac.authorization.k8s.io/v1';
-
-function clusterRole(name: string, rules: object[]): Ensure {
-  return { collection: `${RBAC}/clusterroles`, object: { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRole', metadata: { name, labels: { 'kubernetes.io/bootstrapping': 'rbac-defaults' } }, rules } };
-}
-
-function groupBinding(name: string, role: string, groups: string[]): Ensure {
-  return {
-    collection: `${RBAC}/clusterrolebindings`,
-    object: {
-      apiVersion: 'rbac.authorization.k8s.io/v1',
-      kind: 'ClusterRoleBinding',
-      metadata: { name, labels: { 'kubernetes.io/bootstrapping': 'rbac-defaults' } },
-      roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: role },
-      subjects: groups.map((g) => ({ kind: 'Group', apiGroup: 'rbac.authorization.k8s.io', name: g })),
-    },
-  };
-}
-
 /**
- * The part of kube-apiserver's bootstrap RBAC policy a user needs before any binding of their
- * own (plugin/pkg/auth/authorizer/rbac/bootstrappolicy/policy.go, ClusterRoles() and
- * ClusterRoleBindings()): cluster-admin; system:discovery and system:basic-user for every
- * authenticated user (discovery, OpenAPI, self access reviews — what `kubectl auth can-i`
- * needs); system:public-info-viewer for everyone, anonymous included.
+ * Plain HTTP has no way to present a certificate: whoever can reach the port is admin, and the
+ * binding says so. Not part of upstream's policy, so it carries none of its bootstrap markers.
  */
-function defaultPolicy(insecureHttp: boolean): Ensure[] {
-  const get = ['get'];
-  const policy = [
-    clusterRole('cluster-admin', [{ apiGroups: ['*'], resources: ['*'], verbs: ['*'] }, { nonResourceURLs: ['*'], verbs: ['*'] }]),
-    clusterRole('system:discovery', [{ nonResourceURLs: ['/api', '/api/*', '/apis', '/apis/*', '/healthz', '/livez', '/openapi', '/openapi/*', '/readyz', '/version', '/version/'], verbs: get }]),
-    clusterRole('system:basic-user', [
-      { apiGroups: ['authorization.k8s.io'], resources: ['selfsubjectaccessreviews', 'selfsubjectrulesreviews'], verbs: ['create'] },
-      { apiGroups: ['authentication.k8s.io'], resources: ['selfsubjectreviews'], verbs: ['create'] },
-    ]),
-    clusterRole('system:public-info-viewer', [{ nonResourceURLs: ['/healthz', '/livez', '/readyz', '/version', '/version/'], verbs: get }]),
-    groupBinding('cluster-admin', 'cluster-admin', ['system:masters']),
-    groupBinding('system:discovery', 'system:discovery', ['system:authenticated']),
-    groupBinding('system:basic-user', 'system:basic-user', ['system:authenticated']),
-    groupBinding('system:public-info-viewer', 'system:public-info-viewer', ['system:authenticated', 'system:unauthenticated']),
-  ];
-  // Plain HTTP has no way to present a certificate: whoever can reach the port is admin, and the binding says so.
-  if (insecureHttp) policy.push(groupBinding('kubespec:insecure-anonymous-admin', 'cluster-admin', ['system:unauthenticated']));
-  return policy;
+function insecureAnonymousAdmin(): Ensure {
+  const object = clusterRoleBinding('cluster-admin', groups('system:unauthenticated'), 'kubespec:insecure-anonymous-admin');
+  object.metadata = { name: object.metadata.name };
+  return { collection: '/apis/rbac.authorization.k8s.io/v1/clusterrolebindings', object };
 }
 
 /** metav1.MicroTime's wire form: RFC 3339 with six fractional digits. */
@@ -432,49 +393,4 @@ async function renewLeases(admin: AdminCall, count: number, now_ms: number): Pro
     const res = await admin('PATCH', `/apis/coordination.k8s.io/v1/namespaces/kube-node-lease/leases/${name}`, { spec: { renewTime: microTime(now_ms) } }, 'application/merge-patch+json');
     if (res.status !== 200) throw new Error(`lease ${name}: ${res.status} ${JSON.stringify(res.body)}`);
   }
-}
-
-// ---------------------------------------------------------------------------------------------
-// The serviceaccounts controller's one job that every client relies on.
-
-function defaultServiceAccount(namespace: string): Ensure {
-  return { collection: `/api/v1/namespaces/${namespace}/serviceaccounts`, object: { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'default', namespace } } };
-}
-
-async function ensureDefaultServiceAccounts(admin: AdminCall): Promise<void> {
-  const namespaces = await admin('GET', '/api/v1/namespaces');
-  for (const ns of namespaces.body?.items ?? []) {
-    if (ns.status?.phase === 'Active') await ensureObjects(admin, [defaultServiceAccount(ns.metadata.name)]);
-  }
-}
-
-/**
- * Creates `default` in each new namespace, as kube-controller-manager's serviceaccounts
- * controller does (pkg/controller/serviceaccount/serviceaccounts_controller.go). It follows the
- * store's namespace keys directly: with the in-memory store the watch runs inside the
- * namespace's write, so the ServiceAccount exists before the client hears its namespace was
- * created. Returns the function that stops it.
- */
-function startDefaultServiceAccounts(backend: Backend, admin: AdminCall, log: (line: string) => void): () => void {
-  const done = new Set<string>();
-  const prefix = registryPrefix('namespaces');
-  return backend.watch(prefix, 0, {
-    onEvents(events) {
-      for (const event of events) {
-        if (event.type === 'DELETE') done.delete(event.kv.key.slice(prefix.length));
-        if (event.type !== 'PUT') continue;
-        const ns = JSON.parse(event.kv.value);
-        const name: string = ns.metadata.name;
-        if (done.has(name) || ns.status?.phase !== 'Active' || ns.metadata.deletionTimestamp) continue;
-        done.add(name);
-        ensureObjects(admin, [defaultServiceAccount(name)]).catch((e) => {
-          done.delete(name);
-          log(`default ServiceAccount in ${name}: ${(e as Error).message}`);
-        });
-      }
-    },
-    onCancel(reason) {
-      log(`namespace watch ended (${reason}); no more default ServiceAccounts`);
-    },
-  });
 }

@@ -13,7 +13,8 @@ import { createPollingWaiter } from '../polling-waiter.ts';
 import { KubeHttpClient, type Endpoint } from './http-client.ts';
 import { withBackoff } from './retry.ts';
 
-const CAPABILITIES: Capability[] = ['kube.api', 'kube.watch', 'kube.rbac', 'kubectl'];
+// A conformant cluster runs kube-controller-manager's serviceaccounts controller.
+const CAPABILITIES: Capability[] = ['kube.api', 'kube.watch', 'kube.rbac', 'kubectl', 'controllers.serviceaccount'];
 
 export interface KubeTargetOptions {
   kubeconfigPath: string;

@@ -18,6 +18,8 @@ const CAPABILITIES: Capability[] = [
   'clock.virtual',
   'kube.api', 'kube.watch', 'kube.compaction', 'kube.storage',
   'kube.rbac', 'kube.authn', 'kube.admission', 'kube.audit',
+  // The controllers the reference runs so far (reference/controllers/registry.ts).
+  'controllers.serviceaccount',
 ];
 
 /** The real kubectl is offered when it is on the PATH (kube-session.ts writes its kubeconfig). */

@@ -11,11 +11,10 @@
  * - for a scenario that requires `kubectl`, a kubeconfig with the admin token and the TLS
  *   listener: kubectl (client-go) sends no bearer token over plain HTTP, so it would be anonymous.
  *
- * Before the scenario starts it installs the pieces of upstream's bootstrap RBAC policy the
- * reference does not create itself (plugin/pkg/auth/authorizer/rbac/bootstrappolicy/policy.go:
- * system:public-info-viewer, system:discovery, system:basic-user and their bindings) and the
- * namespace's `default` ServiceAccount, which upstream's serviceaccount controller would create
- * and the ServiceAccount admission plugin requires of every pod.
+ * Before the scenario starts it creates the scenario's namespace, as the kube target does, and
+ * waits for the cluster's serviceaccounts controller to give it its `default` ServiceAccount,
+ * which the ServiceAccount admission plugin requires of every pod. The default RBAC policy is
+ * the API server's own (reference/apiserver/bootstrap-policy.ts).
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -24,6 +23,7 @@ import { stringify } from 'yaml';
 import type { Identity, KubeCredentials, KubeFacet, KubeRequest, KubeResponse, RequestTraceEntry } from '../contract.ts';
 import { KubeHttpClient } from '../kube/http-client.ts';
 import type { ReferenceCluster } from '../../reference/wiring/cluster.ts';
+import { SERVICE_ACCOUNT_CONTROLLER } from '../../reference/controllers/serviceaccount/index.ts';
 import { listen, type Listening } from '../../reference/apiserver/host/listen.ts';
 import { createCa, issueClientCert, issueServerCert, type CertAndKey } from '../../reference/apiserver/pki/host/index.ts';
 
@@ -41,7 +41,7 @@ export interface KubeSession {
 
 export async function openKubeSession(cluster: ReferenceCluster, namespace: string, adminToken: string, opts: { kubectl: boolean }): Promise<KubeSession> {
   const client = new KubeHttpClient({ server: cluster.url, token: adminToken });
-  await installBootstrapPolicy(client, namespace);
+  await createNamespace(client, cluster, namespace);
   const credentialed = new CredentialedRequests(cluster);
   const kubeconfig = opts.kubectl ? writeKubeconfig(await credentialed.tlsUrl(), (await workerPki()).ca.certPem, adminToken, namespace) : undefined;
   const kube: KubeFacet = {
@@ -131,40 +131,17 @@ function clientCert(cn: string, o: string[]): Promise<CertAndKey> {
   return cert;
 }
 
-// ---- what a fresh upstream cluster already has ------------------------------------------------
+// ---- the scenario's namespace -----------------------------------------------------------------
 
-const RBAC = 'rbac.authorization.k8s.io/v1';
-
-function bootstrapObjects(namespace: string): { path: string; body: unknown }[] {
-  const clusterRole = (name: string, rules: unknown[]) => ({ path: '/apis/rbac.authorization.k8s.io/v1/clusterroles', body: { apiVersion: RBAC, kind: 'ClusterRole', metadata: { name }, rules } });
-  const binding = (name: string, groups: string[]) => ({
-    path: '/apis/rbac.authorization.k8s.io/v1/clusterrolebindings',
-    body: {
-      apiVersion: RBAC, kind: 'ClusterRoleBinding', metadata: { name },
-      roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name },
-      subjects: groups.map((g) => ({ apiGroup: 'rbac.authorization.k8s.io', kind: 'Group', name: g })),
-    },
-  });
-  return [
-    clusterRole('system:public-info-viewer', [{ verbs: ['get'], nonResourceURLs: ['/healthz', '/livez', '/readyz', '/version', '/version/'] }]),
-    binding('system:public-info-viewer', ['system:authenticated', 'system:unauthenticated']),
-    clusterRole('system:discovery', [{ verbs: ['get'], nonResourceURLs: ['/api', '/api/*', '/apis', '/apis/*', '/healthz', '/livez', '/openapi', '/openapi/*', '/readyz', '/version', '/version/'] }]),
-    binding('system:discovery', ['system:authenticated']),
-    clusterRole('system:basic-user', [
-      { verbs: ['create'], apiGroups: ['authentication.k8s.io'], resources: ['selfsubjectreviews'] },
-      { verbs: ['create'], apiGroups: ['authorization.k8s.io'], resources: ['selfsubjectaccessreviews', 'selfsubjectrulesreviews'] },
-    ]),
-    binding('system:basic-user', ['system:authenticated']),
-    { path: '/api/v1/namespaces', body: { apiVersion: 'v1', kind: 'Namespace', metadata: { name: namespace } } },
-    { path: `/api/v1/namespaces/${namespace}/serviceaccounts`, body: { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'default' } } },
-  ];
-}
-
-async function installBootstrapPolicy(client: KubeHttpClient, namespace: string): Promise<void> {
-  for (const { path, body } of bootstrapObjects(namespace)) {
-    const res = await client.request({ method: 'POST', path, body });
-    if (res.status !== 201) throw new Error(`reference session setup: POST ${path} answered ${res.status} ${res.text.slice(0, 300)}`);
-  }
+async function createNamespace(client: KubeHttpClient, cluster: ReferenceCluster, namespace: string): Promise<void> {
+  const path = '/api/v1/namespaces';
+  const res = await client.request({ method: 'POST', path, body: { apiVersion: 'v1', kind: 'Namespace', metadata: { name: namespace } } });
+  if (res.status !== 201) throw new Error(`reference session setup: POST ${path} answered ${res.status} ${res.text.slice(0, 300)}`);
+  // The namespace's write queued it for the controller; settled() is when its create is done.
+  await cluster.controllers.settled();
+  if (!cluster.controllers.names.includes(SERVICE_ACCOUNT_CONTROLLER)) return;
+  const sa = await client.request({ method: 'GET', path: `/api/v1/namespaces/${namespace}/serviceaccounts/default` });
+  if (sa.status !== 200) throw new Error(`reference session setup: the serviceaccounts controller made no "default" in ${namespace}: ${sa.status} ${sa.text.slice(0, 300)}`);
 }
 
 /** A kubeconfig for kubectl: the TLS port, its CA, and the admin token. */

@@ -79,15 +79,14 @@ Feature: Overview — kube-controller-manager and its common controllers
       When I delete pod "web-2" with gracePeriodSeconds 0
       Then within 10 seconds the EndpointSlices of Service "web" list exactly the pods "web-1"
 
-  @pending
   Rule: SA-DEFAULT — the ServiceAccount controller creates a `default` ServiceAccount in every new namespace
     Source: 003_83c2ae260ce54bb3.txt § 控制平面组件 / kube-controller-manager
     Claim: The ServiceAccount controller creates the default ServiceAccount for each new namespace.
     Quote: "ServiceAccount Controller | 为新的命名空间创建默认的 ServiceAccount"
 
-    @requires:kube.api @requires:cluster.controllers
+    @requires:kube.api @requires:controllers.serviceaccount
     Scenario: a new namespace gets ServiceAccount "default", and it is recreated if deleted
-      When I create Namespace "team-a"
-      Then within 10 seconds ServiceAccount "team-a/default" exists
-      When I delete ServiceAccount "team-a/default"
-      Then within 10 seconds ServiceAccount "team-a/default" exists again with a new uid
+      When I create Namespace "team-{ns}"
+      Then within 10 seconds ServiceAccount "team-{ns}/default" exists
+      When I delete ServiceAccount "team-{ns}/default"
+      Then within 10 seconds ServiceAccount "team-{ns}/default" exists again with a new uid

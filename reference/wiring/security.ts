@@ -3,11 +3,11 @@
  * static token file, ServiceAccount tokens, optionally anonymous), RBAC reading Roles and
  * bindings straight from the store, and the admission chain with dynamic webhooks.
  *
- * The listers read the store on every request: the reference has no watch cache, and reading
- * fresh state keeps "a binding just created takes effect" true without any propagation delay.
+ * The listers read through a cache of decoded objects that a store-wide watch keeps exact
+ * (cached-reader.ts): a binding just created still takes effect on the next request, but a
+ * request no longer re-reads and re-parses every Role, binding and webhook configuration.
  */
 import type { Backend } from '../store/backend.ts';
-import { registryPrefix } from '../store/registry.ts';
 import type { ApiServerOptions } from '../apiserver/server.ts';
 import { uuidFrom } from '../apiserver/server.ts';
 import { anonymousAuthenticator, serviceAccountTokens, tokenFileAuthenticator, x509Authenticator } from '../apiserver/authn/index.ts';
@@ -17,6 +17,7 @@ import { admissionChain, randomSuffix } from '../apiserver/admission/index.ts';
 import { httpWebhookCaller } from '../apiserver/admission/host/webhookclient.ts';
 import type { Authenticator } from '../apiserver/pipeline.ts';
 import type { Clock } from './virtual-clock.ts';
+import { CachedStoreReader } from './cached-reader.ts';
 
 export interface SecurityOptions {
   backend: Backend;
@@ -40,7 +41,7 @@ export interface Security {
 }
 
 export function referenceSecurity(opts: SecurityOptions): Security {
-  const read = storeReader(opts.backend);
+  const read = new CachedStoreReader(opts.backend);
   const tokens = serviceAccountTokens({
     issuer: opts.issuer ?? 'https://kubernetes.default.svc.cluster.local',
     key: opts.signingKey ?? seededHs256Key(opts.random),
@@ -90,18 +91,4 @@ export function referenceSecurity(opts: SecurityOptions): Security {
 
 function seededHs256Key(random: () => number): SigningKey {
   return { alg: 'HS256', secret: Buffer.from(Array.from({ length: 32 }, () => Math.floor(random() * 256))) };
-}
-
-/** Plain objects of one resource, read from their registry keys. */
-function storeReader(backend: Backend) {
-  return {
-    async all(resource: string, namespace: string): Promise<any[]> {
-      const { kvs } = await backend.range(registryPrefix(resource, namespace || undefined));
-      return kvs.map((kv) => JSON.parse(kv.value));
-    },
-    async one(resource: string, namespace: string, name: string): Promise<any | undefined> {
-      const value = (await backend.get(`${registryPrefix(resource, namespace || undefined)}${name}`))?.value;
-      return value === undefined ? undefined : JSON.parse(value);
-    },
-  };
 }

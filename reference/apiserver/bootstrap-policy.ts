@@ -1,0 +1,119 @@
+/**
+ * The part of kube-apiserver's bootstrap RBAC policy the reference creates at start, as the
+ * `rbac/bootstrap-roles` post-start hook does (pkg/registry/rbac/rest/storage_rbac.go, from the
+ * roles and bindings of plugin/pkg/auth/authorizer/rbac/bootstrappolicy/policy.go):
+ *
+ * - `cluster-admin` (`*` on every resource of every group, `*` on every non-resource URL), bound
+ *   to the group `system:masters`;
+ * - `system:discovery` (get on /api, /apis, /openapi and their subpaths, /healthz, /livez,
+ *   /readyz, /version), bound to `system:authenticated`;
+ * - `system:basic-user` (create selfsubjectaccessreviews and selfsubjectrulesreviews in
+ *   authorization.k8s.io, and selfsubjectreviews in authentication.k8s.io — kubernetes/kubernetes
+ *   PR 116274, what `kubectl auth whoami` needs), bound to `system:authenticated`;
+ * - `system:public-info-viewer` (get on /healthz, /livez, /readyz, /version), bound to
+ *   `system:authenticated` and `system:unauthenticated` — the only default grant anonymous
+ *   callers have;
+ * - `system:kube-controller-manager` and its binding to the user of the same name: the identity
+ *   the reference's controllers act as (reference/wiring/controllers.ts), with upstream's rules.
+ *
+ * Upstream builds every list through a string set (rbacv1helpers.NewRule / combine in
+ * pkg/apis/rbac/v1/helpers.go), so the stored objects hold verbs, groups, resources and URLs
+ * sorted; they are written sorted here too. Every object carries the label
+ * `kubernetes.io/bootstrapping: rbac-defaults` and the annotation
+ * `rbac.authorization.kubernetes.io/autoupdate: "true"` (policy.go addDefaultMetadata).
+ *
+ * Upstream reconciles the bootstrap roles on every start (adding back missing rules); the
+ * reference only creates what is missing, so an edited role stays edited across restarts.
+ */
+import type { PolicyRule } from './authz/types.ts';
+
+export const RBAC_GROUP = 'rbac.authorization.k8s.io';
+const RBAC_API_VERSION = `${RBAC_GROUP}/v1`;
+
+/** What marks an object as part of the default policy (policy.go Label and Annotation). */
+export const BOOTSTRAP_LABELS: Readonly<Record<string, string>> = Object.freeze({ 'kubernetes.io/bootstrapping': 'rbac-defaults' });
+export const BOOTSTRAP_ANNOTATIONS: Readonly<Record<string, string>> = Object.freeze({ 'rbac.authorization.kubernetes.io/autoupdate': 'true' });
+
+/** The user the controller manager authenticates as (user.KubeControllerManager upstream). */
+export const KUBE_CONTROLLER_MANAGER_USER = 'system:kube-controller-manager';
+
+export interface Subject {
+  kind: 'Group' | 'User';
+  name: string;
+}
+
+const get = ['get'];
+const create = ['create'];
+
+function resourceRule(verbs: string[], apiGroups: string[], resources: string[], resourceNames?: string[]): PolicyRule {
+  return { verbs, apiGroups, resources, ...(resourceNames ? { resourceNames } : {}) };
+}
+
+function metadata(name: string) {
+  return { name, labels: { ...BOOTSTRAP_LABELS }, annotations: { ...BOOTSTRAP_ANNOTATIONS } };
+}
+
+export function clusterRole(name: string, rules: PolicyRule[]): any {
+  return { apiVersion: RBAC_API_VERSION, kind: 'ClusterRole', metadata: metadata(name), rules };
+}
+
+/** A ClusterRoleBinding of the ClusterRole `role`; its name is the role's unless given. */
+export function clusterRoleBinding(role: string, subjects: Subject[], name = role): any {
+  return {
+    apiVersion: RBAC_API_VERSION,
+    kind: 'ClusterRoleBinding',
+    metadata: metadata(name),
+    roleRef: { apiGroup: RBAC_GROUP, kind: 'ClusterRole', name: role },
+    subjects: subjects.map((s) => ({ apiGroup: RBAC_GROUP, kind: s.kind, name: s.name })),
+  };
+}
+
+export const groups = (...names: string[]): Subject[] => names.map((name) => ({ kind: 'Group', name }));
+
+/** policy.go eventsRule(): what every component that records events may do. */
+const eventsRule = resourceRule(['create', 'patch', 'update'], ['', 'events.k8s.io'], ['events']);
+
+/** policy.go, the ClusterRole "system:kube-controller-manager". */
+function kubeControllerManagerRules(): PolicyRule[] {
+  return [
+    eventsRule,
+    // Leader election (a Lease, formerly an Endpoints object, named after the component).
+    resourceRule(create, ['coordination.k8s.io'], ['leases']),
+    resourceRule(['get', 'update'], ['coordination.k8s.io'], ['leases'], ['kube-controller-manager']),
+    resourceRule(create, [''], ['endpoints']),
+    resourceRule(['get', 'update'], [''], ['endpoints'], ['kube-controller-manager']),
+    // Fundamental resources: enough to give each controller its own ServiceAccount identity.
+    resourceRule(create, [''], ['secrets', 'serviceaccounts']),
+    resourceRule(['delete'], [''], ['secrets']),
+    resourceRule(get, [''], ['configmaps', 'namespaces', 'secrets', 'serviceaccounts']),
+    resourceRule(['update'], [''], ['secrets', 'serviceaccounts']),
+    resourceRule(create, ['authentication.k8s.io'], ['tokenreviews']),
+    resourceRule(create, ['authorization.k8s.io'], ['subjectaccessreviews']),
+    // Every shared informer lists and watches.
+    resourceRule(['list', 'watch'], ['*'], ['*']),
+    resourceRule(create, [''], ['serviceaccounts/token']),
+  ];
+}
+
+export function bootstrapClusterRoles(): any[] {
+  return [
+    clusterRole('cluster-admin', [resourceRule(['*'], ['*'], ['*']), { verbs: ['*'], nonResourceURLs: ['*'] }]),
+    clusterRole('system:discovery', [{ verbs: get, nonResourceURLs: ['/api', '/api/*', '/apis', '/apis/*', '/healthz', '/livez', '/openapi', '/openapi/*', '/readyz', '/version', '/version/'] }]),
+    clusterRole('system:basic-user', [
+      resourceRule(create, ['authorization.k8s.io'], ['selfsubjectaccessreviews', 'selfsubjectrulesreviews']),
+      resourceRule(create, ['authentication.k8s.io'], ['selfsubjectreviews']),
+    ]),
+    clusterRole('system:public-info-viewer', [{ verbs: get, nonResourceURLs: ['/healthz', '/livez', '/readyz', '/version', '/version/'] }]),
+    clusterRole(KUBE_CONTROLLER_MANAGER_USER, kubeControllerManagerRules()),
+  ];
+}
+
+export function bootstrapClusterRoleBindings(): any[] {
+  return [
+    clusterRoleBinding('cluster-admin', groups('system:masters')),
+    clusterRoleBinding('system:discovery', groups('system:authenticated')),
+    clusterRoleBinding('system:basic-user', groups('system:authenticated')),
+    clusterRoleBinding('system:public-info-viewer', groups('system:authenticated', 'system:unauthenticated')),
+    clusterRoleBinding(KUBE_CONTROLLER_MANAGER_USER, [{ kind: 'User', name: KUBE_CONTROLLER_MANAGER_USER }]),
+  ];
+}

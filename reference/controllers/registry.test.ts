@@ -1,0 +1,29 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { selectControllers } from './registry.ts';
+
+const selected = (flag?: string[]) => selectControllers(flag).map((c) => c.name);
+
+test('by default, as with --controllers=*, every known controller runs', () => {
+  assert.deepEqual(selected(), ['serviceaccount-controller']);
+  assert.deepEqual(selected(['*']), ['serviceaccount-controller']);
+});
+
+test('"-name" after "*" disables that controller, by its name or its old alias', () => {
+  assert.deepEqual(selected(['*', '-serviceaccount']), []);
+  assert.deepEqual(selected(['*', '-serviceaccount-controller']), []);
+});
+
+test('the first entry naming a controller wins', () => {
+  assert.deepEqual(selected(['serviceaccount', '-serviceaccount']), ['serviceaccount-controller']);
+  assert.deepEqual(selected(['-serviceaccount', '*']), []);
+});
+
+test('a list without "*" runs only the controllers it names, and an empty list runs none', () => {
+  assert.deepEqual(selected(['serviceaccount-controller']), ['serviceaccount-controller']);
+  assert.deepEqual(selected([]), []);
+});
+
+test('a name no controller has is refused', () => {
+  assert.throws(() => selectControllers(['*', '-nosuch']), /"nosuch" is not in the list of known controllers/);
+});

@@ -1,0 +1,42 @@
+/**
+ * The controllers the reference controller manager knows, and kube-controller-manager's
+ * --controllers flag to choose among them: `*` enables every controller on by default, `foo`
+ * enables foo, `-foo` disables foo, the first entry naming a controller wins, and a list
+ * without `*` enables only what it names (IsControllerEnabled in
+ * cmd/kube-controller-manager/app/controllermanager.go; the flag's default is `*`). A name the
+ * manager does not know is an error, as its options validation says.
+ */
+import { serviceAccountController } from './serviceaccount/index.ts';
+import type { ControllerDef } from './types.ts';
+
+/** A flat map from name to factory, in start order. */
+export const CONTROLLER_FACTORIES: ReadonlyArray<() => ControllerDef> = [serviceAccountController];
+
+export const DEFAULT_CONTROLLERS_FLAG: readonly string[] = ['*'];
+
+function names(def: ControllerDef): string[] {
+  return [def.name, ...(def.aliases ?? [])];
+}
+
+export function isControllerEnabled(def: ControllerDef, flag: readonly string[]): boolean {
+  let star = false;
+  for (const entry of flag) {
+    if (names(def).includes(entry)) return true;
+    if (entry.startsWith('-') && names(def).includes(entry.slice(1))) return false;
+    if (entry === '*') star = true;
+  }
+  return star;
+}
+
+/** The controllers `flag` enables (all known ones are on by default); throws on a name no controller has. */
+export function selectControllers(flag: readonly string[] = DEFAULT_CONTROLLERS_FLAG): ControllerDef[] {
+  const all = CONTROLLER_FACTORIES.map((make) => make());
+  const known = new Set(all.flatMap(names));
+  for (const entry of flag) {
+    const name = entry.startsWith('-') ? entry.slice(1) : entry;
+    if (name !== '*' && !known.has(name)) {
+      throw new Error(`"${name}" is not in the list of known controllers (${[...known].join(', ')})`);
+    }
+  }
+  return all.filter((def) => isControllerEnabled(def, flag));
+}

@@ -1,0 +1,180 @@
+/**
+ * Decoded objects for the security stages' listers (RBAC's roles and bindings, the webhook
+ * configurations, namespaces, ServiceAccounts), read from the store once and then served from
+ * memory until a write touches them — what upstream's RBAC authorizer and webhook matcher get
+ * from their informers, minus the propagation delay: the cache follows a backend watch on the
+ * whole store, and the local store delivers watch events inside the write that caused them
+ * (reference/store/local.ts), so a binding just created takes effect on the very next request.
+ *
+ * Freshness does not rest on that delivery being synchronous, though: a cached answer is only
+ * used while the watch has reported every revision up to the store's current one; otherwise the
+ * read goes to the store, exactly as it did before there was a cache.
+ *
+ * Cached objects are shared by every request, so they are deep-frozen: a stage that tried to
+ * change one would throw instead of corrupting the next request's view.
+ */
+import type { KvEvent } from '../../adapters/contract.ts';
+import type { Backend } from '../store/backend.ts';
+import { registryPrefix } from '../store/registry.ts';
+
+export interface StoreReader {
+  /** Every object of a resource (in one namespace, or cluster-wide for ''), in key order; frozen. */
+  all(resource: string, namespace: string): Promise<any[]>;
+  /** One object, or undefined when the key is absent. */
+  one(resource: string, namespace: string, name: string): Promise<any | undefined>;
+}
+
+export interface CachedReaderOptions {
+  /** Past this many cached lists (or single objects), that cache starts over; default 4096. */
+  maxEntries?: number;
+}
+
+/** A read in flight: a write it may have missed spoils it, and it is not remembered. */
+interface Fill {
+  /** A list prefix (ends in "/") or an exact key. */
+  readonly target: string;
+  readonly exact: boolean;
+  /** The highest revision the watch had reported when the read began. */
+  readonly seenAtStart: number;
+  readonly generation: number;
+  spoiled: boolean;
+}
+
+export class CachedStoreReader implements StoreReader {
+  private readonly lists = new Map<string, any[]>();
+  /** Key → frozen object, or null for a key known to be absent. */
+  private readonly objects = new Map<string, any | null>();
+  private readonly fills = new Set<Fill>();
+  private readonly maxEntries: number;
+  /** The highest store revision the watch has reported; everything up to it is reflected here. */
+  private seen = 0;
+  private cancelWatch: (() => void) | undefined;
+  /** Bumped whenever the watch is (re)started, so reads begun under an old one are not kept. */
+  private generation = 0;
+
+  constructor(
+    private readonly backend: Backend,
+    opts: CachedReaderOptions = {},
+  ) {
+    this.maxEntries = opts.maxEntries ?? 4096;
+  }
+
+  async all(resource: string, namespace: string): Promise<any[]> {
+    const prefix = registryPrefix(resource, namespace || undefined);
+    if (this.fresh()) {
+      const hit = this.lists.get(prefix);
+      if (hit) return hit;
+    }
+    const fill = this.beginFill(prefix, false);
+    try {
+      const { kvs, revision } = await this.backend.range(prefix);
+      const items = deepFreeze(kvs.map((kv) => JSON.parse(kv.value)));
+      if (this.keepable(fill, revision)) remember(this.lists, prefix, items, this.maxEntries);
+      return items;
+    } finally {
+      this.fills.delete(fill);
+    }
+  }
+
+  async one(resource: string, namespace: string, name: string): Promise<any | undefined> {
+    const key = `${registryPrefix(resource, namespace || undefined)}${name}`;
+    if (this.fresh()) {
+      const hit = this.objects.get(key);
+      if (hit !== undefined) return hit ?? undefined;
+    }
+    const fill = this.beginFill(key, true);
+    // A get reports no revision; the store's revision before it is a lower bound for what it reads.
+    const readAtLeast = this.backend.currentRevision();
+    try {
+      const value = (await this.backend.get(key))?.value;
+      const obj = value === undefined ? null : deepFreeze(JSON.parse(value));
+      if (this.keepable(fill, readAtLeast)) remember(this.objects, key, obj, this.maxEntries);
+      return obj ?? undefined;
+    } finally {
+      this.fills.delete(fill);
+    }
+  }
+
+  /** Stops following the store; later reads all go to it. */
+  close(): void {
+    this.cancelWatch?.();
+    this.cancelWatch = undefined;
+    this.forget();
+  }
+
+  /** Whether every write so far has reached the watch, so that nothing cached can be stale. */
+  private fresh(): boolean {
+    return this.cancelWatch !== undefined && this.seen >= this.backend.currentRevision();
+  }
+
+  private beginFill(target: string, exact: boolean): Fill {
+    this.follow();
+    const fill: Fill = { target, exact, seenAtStart: this.seen, generation: this.generation, spoiled: false };
+    this.fills.add(fill);
+    return fill;
+  }
+
+  /**
+   * A read at `revision` may be kept if it includes every write the watch reported before it
+   * began (revision ≥ seenAtStart) and no write has been reported since (not spoiled): every
+   * later write will then be reported later, and drop it.
+   */
+  private keepable(fill: Fill, revision: number): boolean {
+    return this.cancelWatch !== undefined && fill.generation === this.generation && !fill.spoiled && revision >= fill.seenAtStart;
+  }
+
+  /** Starts the store-wide watch on first use (and again after the store cancelled it). */
+  private follow(): void {
+    if (this.cancelWatch) return;
+    this.generation++;
+    this.seen = this.backend.currentRevision();
+    const generation = this.generation;
+    let cancelled = false;
+    const cancel = this.backend.watch('', 0, {
+      onEvents: (events, revision) => this.apply(events, revision),
+      onCancel: () => {
+        cancelled = true;
+        if (this.generation === generation && this.cancelWatch !== undefined) this.close();
+      },
+    });
+    // A backend may cancel inside watch() itself; then there is nothing to follow.
+    if (!cancelled) this.cancelWatch = cancel;
+  }
+
+  private apply(events: readonly KvEvent[], revision: number): void {
+    for (const e of events) this.invalidate(e.kv.key);
+    if (revision > this.seen) this.seen = revision;
+  }
+
+  /** Drops the key and every cached list whose prefix holds it, and spoils reads in flight. */
+  private invalidate(key: string): void {
+    this.objects.delete(key);
+    for (let slash = key.indexOf('/'); slash >= 0; slash = key.indexOf('/', slash + 1)) {
+      this.lists.delete(key.slice(0, slash + 1));
+    }
+    for (const fill of this.fills) {
+      if (fill.exact ? fill.target === key : key.startsWith(fill.target)) fill.spoiled = true;
+    }
+  }
+
+  private forget(): void {
+    this.lists.clear();
+    this.objects.clear();
+    for (const fill of this.fills) fill.spoiled = true;
+  }
+}
+
+function remember<V>(map: Map<string, V>, key: string, value: V, max: number): void {
+  // A simple bound: starting over is rare (that many distinct namespaces or objects) and always safe.
+  if (map.size >= max && !map.has(key)) map.clear();
+  map.set(key, value);
+}
+
+/** Freezes a JSON value and everything in it. */
+export function deepFreeze<T>(value: T): T {
+  if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {
+    for (const v of Object.values(value)) deepFreeze(v);
+    Object.freeze(value);
+  }
+  return value;
+}
