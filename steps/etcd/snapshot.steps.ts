@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { After, Given, Then, When } from '@cucumber/cucumber';
+import { Given, Then, When } from '@cucumber/cucumber';
 import type { KvFacet } from '../../adapters/contract.ts';
 import type { KubespecWorld } from '../support/world.ts';
 import { currentRevision, keyRange, rangeShape, revisionOf } from './support.ts';
@@ -22,17 +22,10 @@ function snapshotPath(world: KubespecWorld): string {
   } catch {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'kubespec-snapshot-'));
     world.note(SNAPSHOT_DIR_NOTE, dir);
+    world.onCleanup(async () => fs.rmSync(dir, { recursive: true, force: true }));
   }
   return path.join(dir, 'snapshot.db');
 }
-
-After(function (this: KubespecWorld) {
-  try {
-    fs.rmSync(this.recall<string>(SNAPSHOT_DIR_NOTE), { recursive: true, force: true });
-  } catch {
-    // no snapshot was taken in this scenario
-  }
-});
 
 function snapshots(world: KubespecWorld): Required<Pick<KvFacet, 'snapshotSave' | 'snapshotRestore'>> {
   const kv = world.kv();

@@ -9,7 +9,6 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Then, When } from '@cucumber/cucumber';
-import { onCleanup } from '../support/webhook-server.ts';
 import type { KubespecWorld } from '../support/world.ts';
 import { expandNs } from './api.ts';
 
@@ -37,7 +36,7 @@ When('I run {string}', { timeout: KUBECTL_TIMEOUT_MS + 10_000 }, async function 
   assert.equal(program, 'kubectl', 'only kubectl commands are run');
   assert.ok(kube.kubeconfigPath, 'this target declares kubectl but offers no kubeconfigPath');
   const cacheDir = await mkdtemp(join(tmpdir(), 'kubespec-kubectl-cache-'));
-  onCleanup(this, () => rm(cacheDir, { recursive: true, force: true }));
+  this.onCleanup(() => rm(cacheDir, { recursive: true, force: true }));
   const result = await run([...args, '--kubeconfig', kube.kubeconfigPath, '--cache-dir', cacheDir]);
   this.note('kubectl', { command: expandNs(kube, command), ...result });
 });

@@ -7,7 +7,6 @@
 import assert from 'node:assert/strict';
 import { Given, Then, When } from '@cucumber/cucumber';
 import type { Identity, KubeFacet, KubeRequest } from '../../adapters/contract.ts';
-import { onCleanup } from '../support/webhook-server.ts';
 import type { KubespecWorld } from '../support/world.ts';
 import { collectionPath, configMapsPath, expandNs, expectSuccess, groupResource, LAST_RESPONSE, words } from './api.ts';
 
@@ -18,7 +17,7 @@ const RBAC = `/apis/${RBAC_GROUP}/v1`;
 async function createObject(world: KubespecWorld, collection: string, body: any, clusterScoped: boolean): Promise<any> {
   const kube = world.kube();
   const created = expectSuccess(await kube.request({ method: 'POST', path: collection, body }), `create ${body.kind} "${body.metadata.name}"`);
-  if (clusterScoped) onCleanup(world, () => kube.request({ method: 'DELETE', path: `${collection}/${encodeURIComponent(body.metadata.name)}` }));
+  if (clusterScoped) world.onCleanup(() => kube.request({ method: 'DELETE', path: `${collection}/${encodeURIComponent(body.metadata.name)}` }));
   return created;
 }
 

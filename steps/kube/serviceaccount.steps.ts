@@ -6,7 +6,6 @@
  */
 import assert from 'node:assert/strict';
 import { Then, When } from '@cucumber/cucumber';
-import { onCleanup } from '../support/webhook-server.ts';
 import type { KubespecWorld } from '../support/world.ts';
 import { expandNs, expectSuccess } from './api.ts';
 
@@ -32,7 +31,7 @@ When('I create Namespace {string}', async function (this: KubespecWorld, rawName
   const kube = this.kube();
   const name = expandNs(kube, rawName);
   expectSuccess(await kube.request({ method: 'POST', path: '/api/v1/namespaces', body: { apiVersion: 'v1', kind: 'Namespace', metadata: { name } } }), `create Namespace "${name}"`);
-  onCleanup(this, () => kube.request({ method: 'DELETE', path: `/api/v1/namespaces/${encodeURIComponent(name)}` }));
+  this.onCleanup(() => kube.request({ method: 'DELETE', path: `/api/v1/namespaces/${encodeURIComponent(name)}` }));
 });
 
 Then('within {int} seconds ServiceAccount {string} exists', async function (this: KubespecWorld, seconds: number, ref: string) {

@@ -11,7 +11,7 @@
 import assert from 'node:assert/strict';
 import { Given, Then } from '@cucumber/cucumber';
 import type { KubespecWorld } from '../support/world.ts';
-import { onCleanup, webhookServer, type HookBehaviour, type JsonPatchOp, type RegisteredHook } from '../support/webhook-server.ts';
+import { webhookServer, type HookBehaviour, type JsonPatchOp, type RegisteredHook } from '../support/webhook-server.ts';
 import { expectSuccess } from './api.ts';
 
 type Phase = 'mutating' | 'validating';
@@ -32,7 +32,7 @@ async function registerWebhook(world: KubespecWorld, phase: Phase, name: string,
   const server = await webhookServer();
   const id = `${kube.namespace}/${name}`;
   const hook = server.register(id, behaviour);
-  onCleanup(world, async () => server.unregister(id));
+  world.onCleanup(async () => server.unregister(id));
   world.note(`webhook ${name}`, hook);
   const configName = `${name}-${kube.namespace}`;
   const collection = `${ADMISSION}/${phase}webhookconfigurations`;
@@ -53,7 +53,7 @@ async function registerWebhook(world: KubespecWorld, phase: Phase, name: string,
     }],
   };
   expectSuccess(await kube.request({ method: 'POST', path: collection, body }), `register ${phase} webhook "${name}"`);
-  onCleanup(world, () => kube.request({ method: 'DELETE', path: `${collection}/${configName}` }));
+  world.onCleanup(() => kube.request({ method: 'DELETE', path: `${collection}/${configName}` }));
 }
 
 /** JSON Patch adding one label; `/` and `~` in a key are escaped as RFC 6901 says. */

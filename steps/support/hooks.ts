@@ -47,6 +47,10 @@ Before({ timeout: 180_000 }, async function (this: KubespecWorld, { pickle, gher
 After({ timeout: 120_000 }, async function (this: KubespecWorld, { pickle, result }) {
   if (!this.session) return;
   if (result?.status === Status.FAILED) reportReplay(this, pickle.name);
+  for (const cleanup of this.cleanups.reverse()) {
+    // Best effort: a failed clean-up must not hide the scenario's own result.
+    await cleanup().catch(() => undefined);
+  }
   await this.session.close();
 });
 

@@ -24,11 +24,6 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { After } from '@cucumber/cucumber';
-// hooks.ts must define its After hook (which closes the session) before this file defines its
-// own, because cucumber runs After hooks in reverse order of definition; importing it here makes
-// that so whichever step file loads first.
-import './hooks.ts';
 
 export interface JsonPatchOp {
   op: 'add' | 'replace' | 'remove';
@@ -162,24 +157,3 @@ export function webhookServer(): Promise<WebhookServer> {
   shared ??= WebhookServer.start(process.env.KUBESPEC_WEBHOOK_HOST ?? '127.0.0.1');
   return shared;
 }
-
-// ---- cleanup of what a scenario created outside its namespace ----------------------------------
-
-type Cleanup = () => Promise<unknown>;
-const cleanups = new WeakMap<object, Cleanup[]>();
-
-/** Run `fn` after the scenario (last registered first), while its session is still open. */
-export function onCleanup(world: object, fn: Cleanup): void {
-  const list = cleanups.get(world) ?? [];
-  list.push(fn);
-  cleanups.set(world, list);
-}
-
-After({ timeout: 60_000 }, async function (this: object) {
-  const list = cleanups.get(this) ?? [];
-  cleanups.delete(this);
-  for (const fn of list.reverse()) {
-    // Cleanup is best effort: a failure here must not hide the scenario's own result.
-    await fn().catch(() => undefined);
-  }
-});

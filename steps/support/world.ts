@@ -12,6 +12,8 @@ export class KubespecWorld extends World {
   session!: Session;
   /** Values a scenario names and reads back later ("the noted revision"). */
   private readonly noted = new Map<string, unknown>();
+  /** What to undo after the scenario, for things made outside its own namespace. */
+  readonly cleanups: Array<() => Promise<unknown>> = [];
 
   constructor(options: IWorldOptions) {
     super(options);
@@ -39,6 +41,11 @@ export class KubespecWorld extends World {
   recall<T>(name: string): T {
     if (!this.noted.has(name)) throw new Error(`nothing was noted as "${name}" earlier in this scenario`);
     return this.noted.get(name) as T;
+  }
+
+  /** Run `fn` after the scenario (last registered first), while its session is still open. */
+  onCleanup(fn: () => Promise<unknown>): void {
+    this.cleanups.push(fn);
   }
 
   /** Wait for a condition within a budget: virtual time on the reference, real time elsewhere. */
