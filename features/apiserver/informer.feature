@@ -7,7 +7,10 @@ Feature: API Server — informers
   API server a flood of requests. A client-side library is seen from the server by its traffic:
   one list, then one long watch from the list's resourceVersion, and no polling afterwards.
 
-  # pending: needs the controller manager (cluster.controllers), whose informers are observed
+  # pending: the request trace (RequestTraceEntry) keeps a request's path but not its query or its verb, so a
+  # list and a watch of the same collection look alike in it; needs `verb` (or the query: upstream's audit
+  # events carry both, as verb and requestURI). The reference's informers do list, then watch from the list's
+  # resourceVersion (reference/controllers/informer.test.ts), and reach the API server only over HTTP.
   @pending
   Rule: INFORMER-LIST-THEN-WATCH — an informer lists once, then watches from the list's resourceVersion
     Source: 000_1662d8c5cea2447f.txt § 控制平面 / API Server / Watch 机制 / Informer 机制
@@ -26,7 +29,9 @@ Feature: API Server — informers
       And if it did not list pods, its first pod watch sets "sendInitialEvents=true"
       And 60 s after it started the controller manager holds exactly one open watch on pods
 
-  # pending: needs the controller manager (cluster.controllers), whose informers are observed
+  # pending: as INFORMER-LIST-THEN-WATCH, the trace cannot tell a list from a watch; on a cluster that has run
+  # for a while an informer's re-watch (every 5 to 10 minutes) may fall in any window, so "no GET of the
+  # collection" would be wrong of upstream. The second scenario is the reference's example once it can.
   @pending
   Rule: INFORMER-NO-POLLING — controllers read from their informer caches instead of polling the API server
     Source: 000_1662d8c5cea2447f.txt § 控制平面 / API Server / Watch 机制 / Informer 机制
@@ -42,8 +47,13 @@ Feature: API Server — informers
       When 10 minutes of virtual time pass with no changes
       Then the request trace holds no list of pods, replicasets or deployments by the controller manager
 
-  # pending: needs the controller manager (cluster.controllers), whose informers are observed
-  @pending
+    @requires:kube.api @requires:kube.audit @requires:controllers.serviceaccount @requires:clock.virtual
+    Scenario: a quiet cluster costs the serviceaccounts controller's informers no list requests
+      Given the request trace is recording
+      When 30 minutes of virtual time pass with no changes
+      Then the request trace holds no list of namespaces or serviceaccounts by the controller manager
+      And every watch of namespaces or serviceaccounts by the controller manager sets "resourceVersion"
+
   Rule: INFORMER-EVENT-DISPATCH — an informer dispatches each change to its handlers as an add, update or delete
     Source: 000_1662d8c5cea2447f.txt § 控制平面 / API Server / Watch 机制 / Informer 机制
     Claim: The Informer's EventHandler dispatch turns the watch stream into add/update/delete callbacks,
@@ -56,3 +66,13 @@ Feature: API Server — informers
       And ReplicaSet "rs" exists with 2 replicas
       When one pod of ReplicaSet "rs" is deleted
       Then within 5 s ReplicaSet "rs" owns 2 pods again
+
+    # The serviceaccounts controller's informers: a namespace's ADDED event and a ServiceAccount's DELETED
+    # event each reach its handler. Upstream informers resync every 12 to 24 hours at the least
+    # (kube-controller-manager's --min-resync-period), so 5 s leaves no room for waiting on one.
+    @requires:kube.api @requires:controllers.serviceaccount
+    Scenario: a new namespace, and a deleted default ServiceAccount, are noticed and acted on promptly
+      When I create Namespace "{ns}-dispatch"
+      Then within 5 seconds ServiceAccount "{ns}-dispatch/default" exists
+      When I delete ServiceAccount "{ns}-dispatch/default"
+      Then within 5 seconds ServiceAccount "{ns}-dispatch/default" exists again with a new uid

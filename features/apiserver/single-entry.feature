@@ -10,7 +10,9 @@ Feature: API Server — the single entry point, and why
   The scenarios observe the claim from the outside: the request trace (`kube.audit`) shows who made
   which request, and the store (`kube.storage`) shows what was written.
 
-  # pending: needs the scheduler and the controller manager (cluster.scheduler, cluster.controllers)
+  # pending: needs the scheduler (cluster.scheduler) and the deployment and replicaset controllers
+  # (cluster.controllers). The reference's controller manager already lists, watches and writes only through
+  # the API server, over HTTP: API-ONLY-WRITER and API-UNIFIED-AUTH show its ServiceAccount writes.
   @pending
   Rule: API-SINGLE-ENTRY — kubectl, kubelet, scheduler and controller manager talk only to the API server
     Source: 000_1662d8c5cea2447f.txt § 控制平面 / API Server
@@ -33,8 +35,6 @@ Feature: API Server — the single entry point, and why
       When Deployment "app" is created with 2 replicas
       Then within 10 s the request trace holds a POST to "/apis/apps/v1/namespaces/{ns}/replicasets" made by a user whose name starts with "system:"
 
-  # pending: its second scenario needs the controller manager (cluster.controllers) to create pods
-  @pending
   Rule: API-UNIFIED-AUTH — every request, whoever sends it, passes the same authentication, authorization and admission chain
     Source: 000_1662d8c5cea2447f.txt § 控制平面 / API Server / 为什么这样设计？
     Claim: All requests go through one authentication/authorization/admission chain, so components do not
@@ -43,16 +43,33 @@ Feature: API Server — the single entry point, and why
 
     @requires:kube.api @requires:kube.rbac
     Scenario: a service account with no bindings is refused like any other user
-      Given service account "robot" in the scenario's namespace with no role bindings
+      Given service account "robot" in the scenario's namespace
       When "system:serviceaccount:{ns}:robot" lists pods in the scenario's namespace
       Then the response status is 403 with reason "Forbidden"
 
-    @requires:kube.api @requires:kube.admission
+    @requires:kube.api @requires:kube.admission @requires:cluster.controllers
     Scenario: a validating webhook sees requests from a controller just as it sees requests from kubectl users
       Given a cluster with the controllers running
       And a validating webhook "count-pods" that admits every pod create and records it
       When Deployment "app" is created with 2 replicas
       Then within 10 s webhook "count-pods" has recorded exactly 2 pod creates
+
+    @requires:kube.api @requires:kube.admission @requires:controllers.serviceaccount
+    Scenario: a validating webhook sees the serviceaccounts controller's create just as it sees the client's
+      Given a validating webhook "count-sas" that admits every serviceaccount create and records it
+      And service account "robot" in the scenario's namespace
+      When I delete ServiceAccount "{ns}/default"
+      Then within 10 seconds ServiceAccount "{ns}/default" exists again with a new uid
+      And within 10 s webhook "count-sas" has recorded exactly 2 serviceaccount creates
+      And the serviceaccount create of "default" recorded by webhook "count-sas" was made by the controller manager
+
+    @requires:kube.api @requires:kube.audit @requires:controllers.serviceaccount
+    Scenario: the controller manager's create passes the same stages, in the same order, as the client's
+      Given the request trace is recording
+      And service account "robot" in the scenario's namespace
+      When I delete ServiceAccount "{ns}/default"
+      Then within 10 seconds ServiceAccount "{ns}/default" exists again with a new uid
+      And the controller manager's POST to "/api/v1/namespaces/{ns}/serviceaccounts" in the request trace passed the same stages as the client's
 
   @untestable
   Rule: API-STORAGE-DECOUPLED — the API server is a proxy over etcd, so the storage engine could in theory be replaced

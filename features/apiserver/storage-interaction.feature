@@ -7,8 +7,6 @@ Feature: API Server — how it uses etcd
   MVCC — resourceVersion is compared on update, so concurrent writers conflict instead of overwriting
   each other (optimistic concurrency).
 
-  # pending: needs the controller manager (cluster.controllers), whose writes are the ones in question
-  @pending
   Rule: API-ONLY-WRITER — every object in the store was put there by the API server handling a request
     Source: 000_1662d8c5cea2447f.txt § 控制平面 / API Server / 与 etcd 的交互
     Claim: The API server is the only component that writes to etcd.
@@ -21,6 +19,15 @@ Feature: API Server — how it uses etcd
       When Deployment "app" is created with 3 replicas
       Then within 10 s the store holds 3 keys under "/registry/pods/{ns}/"
       And for each of those keys the request trace holds a completed POST creating that pod, answered 201
+
+    # The serviceaccounts controller writes too: its ServiceAccount must arrive in the store by way of a
+    # create the API server handled (and so recorded), not by a write of the controller's own.
+    @requires:kube.api @requires:kube.audit @requires:kube.storage @requires:controllers.serviceaccount
+    Scenario: the ServiceAccount the serviceaccounts controller makes is stored by a create the API server answered
+      Given the request trace is recording
+      When I create Namespace "{ns}-w"
+      Then within 10 s the store holds 1 key under "/registry/serviceaccounts/{ns}-w/"
+      And for each of those keys the request trace holds a completed POST creating that ServiceAccount, answered 201
 
   # pending: needs the scheduler (cluster.scheduler)
   @pending

@@ -4,7 +4,8 @@
  * the writes that move the cluster towards what it should be. Reconciles are pure and
  * level-based — they never see the event that caused them, so a missed or merged event costs
  * nothing, and they never mutate what the cache holds. The host (reference/wiring/controllers.ts)
- * keeps the caches, drains the work queue and sends the actions to the API server.
+ * keeps the caches (informer.ts, fed by list and watch requests to the API server), drains the
+ * work queue and sends the actions to the API server.
  */
 
 /** Any Kubernetes object, as decoded from the store. */
@@ -41,8 +42,11 @@ export interface ControllerDef {
   name: string;
   /** Older names the flag also accepts for it. */
   aliases?: readonly string[];
-  /** The resources (plural names) whose caches it reads; the host lists and watches them. */
-  watches: readonly string[];
+  /**
+   * The resources whose caches it reads; the host lists and watches each through the API
+   * server. Cache and event names are their plural `resource`.
+   */
+  watches: readonly ResourceRef[];
   /** Which keys an event makes dirty (the event handlers). */
   keysFor(event: CacheEvent): string[];
   reconcile(key: string, cache: Cache): Action[];

@@ -16,6 +16,7 @@
 import type { KvEvent } from '../../adapters/contract.ts';
 import type { Backend } from '../store/backend.ts';
 import { registryPrefix } from '../store/registry.ts';
+import { deepFreeze } from '../apiserver/storage/codec.ts';
 
 export interface StoreReader {
   /** Every object of a resource (in one namespace, or cluster-wide for ''), in key order; frozen. */
@@ -51,6 +52,7 @@ export class CachedStoreReader implements StoreReader {
   private cancelWatch: (() => void) | undefined;
   /** Bumped whenever the watch is (re)started, so reads begun under an old one are not kept. */
   private generation = 0;
+  private closed = false;
 
   constructor(
     private readonly backend: Backend,
@@ -95,8 +97,13 @@ export class CachedStoreReader implements StoreReader {
     }
   }
 
-  /** Stops following the store; later reads all go to it. */
+  /** Stops following the store for good; later reads all go to it. */
   close(): void {
+    this.closed = true;
+    this.unfollow();
+  }
+
+  private unfollow(): void {
     this.cancelWatch?.();
     this.cancelWatch = undefined;
     this.forget();
@@ -125,7 +132,7 @@ export class CachedStoreReader implements StoreReader {
 
   /** Starts the store-wide watch on first use (and again after the store cancelled it). */
   private follow(): void {
-    if (this.cancelWatch) return;
+    if (this.cancelWatch || this.closed) return;
     this.generation++;
     this.seen = this.backend.currentRevision();
     const generation = this.generation;
@@ -134,7 +141,7 @@ export class CachedStoreReader implements StoreReader {
       onEvents: (events, revision) => this.apply(events, revision),
       onCancel: () => {
         cancelled = true;
-        if (this.generation === generation && this.cancelWatch !== undefined) this.close();
+        if (this.generation === generation && this.cancelWatch !== undefined) this.unfollow();
       },
     });
     // A backend may cancel inside watch() itself; then there is nothing to follow.
@@ -168,13 +175,4 @@ function remember<V>(map: Map<string, V>, key: string, value: V, max: number): v
   // A simple bound: starting over is rare (that many distinct namespaces or objects) and always safe.
   if (map.size >= max && !map.has(key)) map.clear();
   map.set(key, value);
-}
-
-/** Freezes a JSON value and everything in it. */
-export function deepFreeze<T>(value: T): T {
-  if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {
-    for (const v of Object.values(value)) deepFreeze(v);
-    Object.freeze(value);
-  }
-  return value;
 }

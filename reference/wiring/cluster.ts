@@ -1,14 +1,26 @@
 /**
  * The reference cluster: the pure cores wired together over one clock — the store, the API
  * server in front of it (served on loopback, so real clients talk to it as to any cluster), and
- * the controller manager acting through that API server. The reference target builds one per
- * scenario; `kubespec serve` builds one for people.
+ * the controller manager, a client of that API server like any other: it lists, watches and
+ * writes over the same loopback port kubectl uses, never touching the store. The reference
+ * target builds one per scenario; `kubespec serve` builds one for people.
+ *
+ * With `secure`, the controller manager authenticates as system:kube-controller-manager with a
+ * bearer token this file adds to the token file (kube-controller-manager's kubeconfig usually
+ * holds a client certificate with that CN; a token reaches the same user through the same
+ * authentication stage, and needs no CA key here). Without `secure` it sends no credentials: the
+ * bare API server treats every caller as an admin.
  */
+import { randomBytes } from 'node:crypto';
 import type { Backend } from '../store/backend.ts';
 import { LocalBackend } from '../store/local.ts';
+import { registryPrefix } from '../store/registry.ts';
 import { createApiServer, seededRandom, type ApiServer } from '../apiserver/server.ts';
+import { KUBE_CONTROLLER_MANAGER_USER } from '../apiserver/bootstrap-policy.ts';
 import { listen, type Listening, type TlsOptions } from '../apiserver/host/listen.ts';
 import { selectControllers } from '../controllers/registry.ts';
+import type { ControllerDef } from '../controllers/types.ts';
+import { ApiClient } from './api-client.ts';
 import { ControllerManager } from './controllers.ts';
 import type { Scheduler } from './virtual-clock.ts';
 import { referenceSecurity, type Security, type SecurityOptions } from './security.ts';
@@ -20,6 +32,7 @@ export interface ReferenceClusterOptions {
   backend?: Backend;
   port?: number;
   host?: string;
+  /** Serve HTTPS; the controller manager trusts `tls.ca`, which must also have signed `tls.cert`. */
   tls?: TlsOptions;
   /**
    * Run the full pipeline: authentication, RBAC, admission (see security.ts). Without it every
@@ -35,12 +48,16 @@ export interface ReferenceClusterOptions {
   log?: (line: string) => void;
 }
 
+/** The controller manager's User-Agent, shaped like upstream's (component/version (os/arch) ...). */
+const CONTROLLER_MANAGER_AGENT = 'kube-controller-manager/v1.31.0 (linux/amd64) kubespec-reference';
+
 export class ReferenceCluster {
   private constructor(
     readonly backend: Backend,
     readonly api: ApiServer,
     readonly http: Listening,
     readonly controllers: ControllerManager,
+    private readonly shutdown: () => void,
     readonly security?: Security,
   ) {}
 
@@ -48,7 +65,11 @@ export class ReferenceCluster {
     const controllers = selectControllers(opts.controllers);
     const backend = opts.backend ?? new LocalBackend();
     const random = seededRandom(opts.seed);
-    const security = opts.secure ? referenceSecurity({ backend, clock: opts.clock, random, ...opts.secure }) : undefined;
+    // Drawn from the host, not from `random`: a credential must not be guessable from the seed,
+    // and taking it from `random` would shift every uid the API server draws after it.
+    const managerToken = opts.secure ? randomBytes(32).toString('base64url') : undefined;
+    const secure = opts.secure && { ...opts.secure, tokenCsv: withControllerManagerToken(opts.secure.tokenCsv, managerToken!) };
+    const security = secure ? referenceSecurity({ backend, clock: opts.clock, random, ...secure }) : undefined;
     const api = createApiServer({
       backend,
       clock: opts.clock,
@@ -57,12 +78,31 @@ export class ReferenceCluster {
       ...security?.options,
     });
     await api.ready;
-    const manager = await ControllerManager.start({ backend, api, clock: opts.clock, controllers, ...(opts.log ? { log: opts.log } : {}) });
-    // The first clients find what the controllers make of the bootstrap objects (`default` in
-    // each system namespace) already there, as on a cluster that has been up for a moment.
-    await manager.settled();
     const http = await listen(api.handler, { port: opts.port ?? 0, host: opts.host ?? '127.0.0.1', tls: opts.tls });
-    return new ReferenceCluster(backend, api, http, manager, security);
+    const client = new ApiClient({
+      server: loopbackUrl(http, opts),
+      userAgent: CONTROLLER_MANAGER_AGENT,
+      ...(managerToken ? { token: managerToken } : {}),
+      ...(opts.tls?.ca ? { ca: opts.tls.ca } : {}),
+    });
+    const tap = storeChangeTap(backend, controllers);
+    let manager: ControllerManager;
+    try {
+      manager = await ControllerManager.start({ client, clock: opts.clock, random: seededRandom(opts.seed ^ 0x6b636d), controllers, changedAt: tap.changedAt, ...(opts.log ? { log: opts.log } : {}) });
+      // The first clients find what the controllers make of the bootstrap objects (`default` in
+      // each system namespace) already there, as on a cluster that has been up for a moment.
+      await manager.settled();
+    } catch (error) {
+      tap.stop();
+      client.close();
+      await http.close();
+      throw error;
+    }
+    const shutdown = () => {
+      tap.stop();
+      client.close();
+    };
+    return new ReferenceCluster(backend, api, http, manager, shutdown, security);
   }
 
   get url(): string {
@@ -71,6 +111,49 @@ export class ReferenceCluster {
 
   async stop(): Promise<void> {
     this.controllers.stop();
+    this.shutdown();
     await this.http.close();
   }
+}
+
+/** The token file with one more line: the controller manager's token, for its user (no groups, as its certificate has no O). */
+function withControllerManagerToken(tokenCsv: string | undefined, token: string): string {
+  const lines = tokenCsv && !tokenCsv.endsWith('\n') ? `${tokenCsv}\n` : (tokenCsv ?? '');
+  return `${lines}${token},${KUBE_CONTROLLER_MANAGER_USER},${KUBE_CONTROLLER_MANAGER_USER}\n`;
+}
+
+/** Where a component on this host reaches the API server: the listening port on loopback. */
+function loopbackUrl(http: Listening, opts: ReferenceClusterOptions): string {
+  const host = opts.host ?? '127.0.0.1';
+  if (host !== '0.0.0.0' && host !== '::' && host !== '') return http.url;
+  return `${opts.tls ? 'https' : 'http'}://127.0.0.1:${http.port}`;
+}
+
+/**
+ * For ControllerManager.settled(): the last store revision at which each watched resource's
+ * objects changed, from store watches on their registry prefixes. It only counts; the objects
+ * themselves reach the controllers through the API server's watch.
+ */
+function storeChangeTap(backend: Backend, controllers: readonly ControllerDef[]): { changedAt(resource: string): number; stop(): void } {
+  const latest = new Map<string, number>();
+  const cancels: (() => void)[] = [];
+  let stopped = false;
+  const resources = new Set(controllers.flatMap((c) => c.watches.map((ref) => ref.resource)));
+  const watch = (resource: string): void => {
+    cancels.push(backend.watch(registryPrefix(resource), backend.currentRevision() + 1, {
+      onEvents(events) {
+        for (const e of events) latest.set(resource, Math.max(latest.get(resource) ?? 0, e.kv.modRevision));
+      },
+      // A watch from the head is only cancelled by a compaction racing it; start again from the head.
+      onCancel: () => void (stopped || watch(resource)),
+    }));
+  };
+  for (const resource of resources) watch(resource);
+  return {
+    changedAt: (resource) => latest.get(resource) ?? 0,
+    stop: () => {
+      stopped = true;
+      for (const cancel of cancels.splice(0)) cancel();
+    },
+  };
 }

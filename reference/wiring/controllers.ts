@@ -1,37 +1,44 @@
 /**
  * The reference controller manager: hosts the pure controllers of reference/controllers/ —
- * keeps their caches, drains their work queues, and makes the writes their reconciles ask for
- * through the API server, as kube-controller-manager does with its shared informers and
- * clients.
+ * keeps their caches, drains their work queues, and makes the writes their reconciles ask for —
+ * and reaches the cluster only through the API server, as kube-controller-manager does (000 §
+ * API Server: every component talks to the API server alone, never to etcd).
  *
- * - Caches: one informer per resource, shared by every controller that reads it. It lists the
- *   resource's registry prefix in the store, then watches from the next revision; a cancelled
- *   watch (compaction) lists again and turns the difference into events, as a reflector's
- *   re-list does. The in-memory store delivers watch events inside the write that caused them,
- *   so a cache is never behind the store by more than the write in progress.
+ * - Caches: one informer per resource, shared by every controller that reads it
+ *   (reference/controllers/informer.ts): a list, then a watch from the list's resourceVersion,
+ *   both requests to the API server through the client it is given (api-client.ts: loopback
+ *   HTTP(S), authenticated as system:kube-controller-manager when the server authenticates).
+ *   Workers start once every cache has synced, as WaitForCacheSync makes them.
  * - Queues: handlers only add keys. A controller's queue is drained by one worker (the
  *   serviceaccounts controller runs one upstream too), started in a microtask after the key
- *   was added — never inside the store write that delivered the event — so on the virtual
- *   clock the whole reaction happens within the turn that caused it, with no timer involved.
- * - Writes: in process, through `api.handle`, as the user system:kube-controller-manager (a
- *   certificate subject, bound by the bootstrap policy), so authentication, RBAC, admission and
- *   the request trace see them like any client's. A failed reconcile is retried after
- *   client-go's per-key exponential backoff, timed by the cluster's scheduler.
+ *   was added, so on the virtual clock the whole reaction needs I/O turns but no virtual time.
+ * - Writes: through the same client, so authentication, RBAC, admission and the request trace
+ *   see them like any client's. A failed reconcile is retried after client-go's per-key
+ *   exponential backoff, timed by the cluster's scheduler.
+ *
+ * `settled()` answers a harness's question Kubernetes has no API for — has the system caught
+ * up? — for the suite and for `ReferenceCluster.start`. It may be told, by `changedAt`, how far
+ * each watched resource has moved in the store; the manager then also waits until its caches
+ * have seen that far. That is only ever a revision number, never an object: no reconcile reads it.
  */
-import type { ApiServer } from '../apiserver/server.ts';
-import { KUBE_CONTROLLER_MANAGER_USER } from '../apiserver/bootstrap-policy.ts';
+import { collectionPath, type ApiClient, type CreateResult } from './api-client.ts';
+import { Informer, type ListWatcher } from '../controllers/informer.ts';
 import { ItemExponentialBackoff, WorkQueue } from '../controllers/queue.ts';
-import type { Action, Cache, CacheEvent, ControllerDef, KubeObject } from '../controllers/types.ts';
-import type { Backend } from '../store/backend.ts';
-import { registryKey, registryPrefix } from '../store/registry.ts';
+import type { Action, Cache, CacheEvent, ControllerDef, ResourceRef } from '../controllers/types.ts';
 import type { Scheduler } from './virtual-clock.ts';
 
+/** What the manager needs of its API client. */
+export type ControllerClient = Pick<ApiClient, 'create' | 'listWatcher'>;
+
 export interface ControllerManagerOptions {
-  backend: Backend;
-  api: Pick<ApiServer, 'handle'>;
+  client: ControllerClient;
   clock: Scheduler;
+  /** Uniform in [0, 1), seeded: the informers' watch timeouts. */
+  random: () => number;
   controllers: readonly ControllerDef[];
-  /** Where failures and cancelled watches are reported. */
+  /** The last store revision at which objects of this resource (plural) changed; see settled(). */
+  changedAt?: (resource: string) => number;
+  /** Where failures and re-lists are reported. */
   log?: (line: string) => void;
 }
 
@@ -58,14 +65,27 @@ export class ControllerManager {
     this.cache = { get: (r, ns, name) => this.informer(r).get(ns, name), list: (r, ns) => this.informer(r).list(ns) };
   }
 
-  /** Lists every watched resource, then starts the workers on what the lists made dirty. */
+  /** Lists every watched resource through the API, then starts the workers on what the lists made dirty. */
   static async start(opts: ControllerManagerOptions): Promise<ControllerManager> {
     const manager = new ControllerManager(opts);
-    const resources = [...new Set(opts.controllers.flatMap((c) => c.watches))];
-    for (const resource of resources) {
-      const informer = new Informer(opts.backend, resource, (event) => manager.handle(event), manager.log);
-      manager.informers.set(resource, informer);
-      await informer.start();
+    const refs = new Map<string, ResourceRef>();
+    for (const ref of opts.controllers.flatMap((c) => c.watches)) refs.set(ref.resource, ref);
+    for (const ref of refs.values()) {
+      manager.informers.set(ref.resource, new Informer({
+        resource: ref.resource,
+        listWatcher: opts.client.listWatcher(ref),
+        timers: opts.clock,
+        random: opts.random,
+        onEvent: (event) => manager.handle(event),
+        onProgress: () => manager.notifySettled(),
+        log: manager.log,
+      }));
+    }
+    try {
+      await Promise.all([...manager.informers.values()].map((i) => i.start()));
+    } catch (error) {
+      manager.stop();
+      throw new Error(`the controller manager could not sync its caches: ${(error as Error).message}`);
     }
     manager.started = true;
     for (const r of manager.running) manager.kick(r);
@@ -77,7 +97,16 @@ export class ControllerManager {
     return this.running.map((r) => r.def.name);
   }
 
-  /** Resolves once every queue is empty and no reconcile is in flight (retries waiting on a timer do not count). */
+  /** List and watch requests each informer has made, by resource (plural). */
+  requestCounts(): Record<string, { lists: number; watches: number }> {
+    return Object.fromEntries([...this.informers].map(([resource, i]) => [resource, { ...i.counts }]));
+  }
+
+  /**
+   * Resolves once every cache has seen the store's latest change to its resource (when
+   * `changedAt` says what that is), every queue is empty and no reconcile is in flight.
+   * Retries waiting on a timer do not count.
+   */
   settled(): Promise<void> {
     if (this.isSettled()) return Promise.resolve();
     return new Promise((resolve) => this.settleWaiters.push(resolve));
@@ -99,7 +128,7 @@ export class ControllerManager {
 
   private handle(event: CacheEvent): void {
     for (const r of this.running) {
-      if (!r.def.watches.includes(event.resource)) continue;
+      if (!r.def.watches.some((ref) => ref.resource === event.resource)) continue;
       for (const key of r.def.keysFor(event)) r.queue.add(key);
       this.kick(r);
     }
@@ -138,96 +167,26 @@ export class ControllerManager {
 
   /** One action as an API request; AlreadyExists on a create means someone got there first, which is success. */
   private async apply(action: Action): Promise<void> {
-    const { group, version, resource } = action.resource;
-    const base = group === '' ? `/api/${version}` : `/apis/${group}/${version}`;
-    const url = action.namespace ? `${base}/namespaces/${encodeURIComponent(action.namespace)}/${resource}` : `${base}/${resource}`;
-    const { status, answer } = await this.opts.api.handle({
-      method: 'POST',
-      url,
-      headers: { accept: 'application/json', 'content-type': 'application/json' },
-      body: Buffer.from(JSON.stringify(action.object)),
-      clientCert: { subjectCN: KUBE_CONTROLLER_MANAGER_USER, subjectO: [] },
-    });
-    if (status === 201 || status === 409) return;
-    const message = answer.kind === 'reply' ? (answer.body as { message?: string } | undefined)?.message : undefined;
-    throw new Error(`POST ${url} answered ${status}${message ? `: ${message}` : ''}`);
+    const result: CreateResult = await this.opts.client.create(action.resource, action.namespace, action.object);
+    if (result.status === 201 || result.status === 409) return;
+    const path = collectionPath(action.resource, action.namespace);
+    throw new Error(`POST ${path} answered ${result.status}${result.message ? `: ${result.message}` : ''}`);
+  }
+
+  private caughtUp(informer: Informer): boolean {
+    if (!this.opts.changedAt) return true;
+    return Number(informer.resourceVersion || 0) >= this.opts.changedAt(informer.resource);
   }
 
   private isSettled(): boolean {
-    return this.stopped || this.running.every((r) => !r.busy && r.queue.idle);
+    if (this.stopped) return true;
+    return [...this.informers.values()].every((i) => this.caughtUp(i)) && this.running.every((r) => !r.busy && r.queue.idle);
   }
 
   private notifySettled(force = false): void {
-    if (!force && !this.isSettled()) return;
+    if (this.settleWaiters.length === 0 || (!force && !this.isSettled())) return;
     const waiters = this.settleWaiters;
     this.settleWaiters = [];
     for (const resolve of waiters) resolve();
-  }
-}
-
-/** One resource's cache, kept by list-then-watch over its registry prefix in the store. */
-class Informer {
-  /** Store key → the object and the stored text it was decoded from. */
-  private readonly objects = new Map<string, { object: KubeObject; value: string }>();
-  private cancelWatch?: () => void;
-  private stopped = false;
-
-  constructor(
-    private readonly backend: Backend,
-    private readonly resource: string,
-    private readonly emit: (event: CacheEvent) => void,
-    private readonly log: (line: string) => void,
-  ) {}
-
-  start(): Promise<void> {
-    return this.listAndWatch();
-  }
-
-  stop(): void {
-    this.stopped = true;
-    this.cancelWatch?.();
-  }
-
-  get(namespace: string, name: string): KubeObject | undefined {
-    return this.objects.get(registryKey({ resource: this.resource, namespace, name }))?.object;
-  }
-
-  list(namespace?: string): KubeObject[] {
-    const all = [...this.objects.values()].map((e) => e.object);
-    return namespace === undefined ? all : all.filter((o) => (o.metadata.namespace ?? '') === namespace);
-  }
-
-  private async listAndWatch(): Promise<void> {
-    const prefix = registryPrefix(this.resource);
-    const { kvs, revision } = await this.backend.range(prefix);
-    if (this.stopped) return;
-    const listed = new Set(kvs.map((kv) => kv.key));
-    for (const key of [...this.objects.keys()]) if (!listed.has(key)) this.remove(key);
-    for (const kv of kvs) this.put(kv.key, kv.value);
-    this.cancelWatch = this.backend.watch(prefix, revision + 1, {
-      onEvents: (events) => {
-        for (const e of events) (e.type === 'PUT' ? this.put(e.kv.key, e.kv.value) : this.remove(e.kv.key));
-      },
-      onCancel: (reason) => {
-        if (this.stopped) return;
-        this.log(`${this.resource} watch cancelled (${reason}); listing again`);
-        this.listAndWatch().catch((e) => this.log(`${this.resource} re-list failed: ${(e as Error).message}`));
-      },
-    });
-  }
-
-  private put(key: string, value: string): void {
-    const old = this.objects.get(key);
-    if (old?.value === value) return;
-    const object = JSON.parse(value) as KubeObject;
-    this.objects.set(key, { object, value });
-    this.emit(old ? { type: 'MODIFIED', resource: this.resource, object, oldObject: old.object } : { type: 'ADDED', resource: this.resource, object });
-  }
-
-  private remove(key: string): void {
-    const old = this.objects.get(key);
-    if (!old) return;
-    this.objects.delete(key);
-    this.emit({ type: 'DELETED', resource: this.resource, object: old.object });
   }
 }

@@ -15,12 +15,13 @@ import { webhookServer, type HookBehaviour, type JsonPatchOp, type RegisteredHoo
 import { expectSuccess } from './api.ts';
 
 type Phase = 'mutating' | 'validating';
-type Kind = 'configmap' | 'pod';
+export type Kind = 'configmap' | 'pod' | 'serviceaccount';
 
 const ADMISSION = '/apis/admissionregistration.k8s.io/v1';
 const RESOURCES: Record<Kind, { resource: string; kind: string }> = {
   configmap: { resource: 'configmaps', kind: 'ConfigMap' },
   pod: { resource: 'pods', kind: 'Pod' },
+  serviceaccount: { resource: 'serviceaccounts', kind: 'ServiceAccount' },
 };
 
 export function webhookName(name: string): string {
@@ -63,24 +64,24 @@ function addLabel(key: string, value: string): (object: any) => JsonPatchOp[] {
     : [{ op: 'add', path: '/metadata/labels', value: { [key]: value } }];
 }
 
-Given(/^a validating webhook "([^"]*)" that admits every (configmap|pod) create and records it$/, async function (this: KubespecWorld, name: string, kind: Kind) {
+Given(/^a validating webhook "([^"]*)" that admits every (configmap|pod|serviceaccount) create and records it$/, async function (this: KubespecWorld, name: string, kind: Kind) {
   await registerWebhook(this, 'validating', name, kind, {});
 });
 
-Given(/^a validating webhook "([^"]*)" that refuses every (configmap|pod) create with message "([^"]*)"$/, async function (this: KubespecWorld, name: string, kind: Kind, message: string) {
+Given(/^a validating webhook "([^"]*)" that refuses every (configmap|pod|serviceaccount) create with message "([^"]*)"$/, async function (this: KubespecWorld, name: string, kind: Kind, message: string) {
   await registerWebhook(this, 'validating', name, kind, { deny: message });
 });
 
-Given(/^a mutating webhook "([^"]*)" that adds label "([^"=]*)=([^"]*)" to every (configmap|pod) create and records it$/, async function (this: KubespecWorld, name: string, key: string, value: string, kind: Kind) {
+Given(/^a mutating webhook "([^"]*)" that adds label "([^"=]*)=([^"]*)" to every (configmap|pod|serviceaccount) create and records it$/, async function (this: KubespecWorld, name: string, key: string, value: string, kind: Kind) {
   await registerWebhook(this, 'mutating', name, kind, { patch: addLabel(key, value) });
 });
 
-function creates(world: KubespecWorld, name: string, kind: Kind) {
+export function creates(world: KubespecWorld, name: string, kind: Kind) {
   const hook = world.recall<RegisteredHook>(`webhook ${name}`);
   return hook.records.filter((r) => r.operation === 'CREATE' && r.kind?.kind === RESOURCES[kind].kind);
 }
 
-Then(/^webhook "([^"]*)" has recorded exactly (\d+) (configmap|pod) creates?$/, function (this: KubespecWorld, name: string, count: string, kind: Kind) {
+Then(/^webhook "([^"]*)" has recorded exactly (\d+) (configmap|pod|serviceaccount) creates?$/, function (this: KubespecWorld, name: string, count: string, kind: Kind) {
   const seen = creates(this, name, kind);
   assert.equal(seen.length, Number(count), `webhook "${name}" saw: ${JSON.stringify(seen.map((r) => r.object?.metadata?.name))}`);
 });

@@ -24,6 +24,15 @@ export function decodeAt(kv: KeyValue, revision: number): any {
   return obj;
 }
 
+/** Freezes a JSON value and everything in it: for objects several readers share. */
+export function deepFreeze<T>(value: T): T {
+  if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {
+    for (const v of Object.values(value)) deepFreeze(v);
+    Object.freeze(value);
+  }
+  return value;
+}
+
 export function clone<T>(v: T): T {
   return v === undefined ? v : JSON.parse(JSON.stringify(v));
 }

@@ -3,9 +3,15 @@
  * does (staging/src/k8s.io/apiserver/pkg/storage/cacher/cache_watcher.go convertToWatchEvent):
  * an object that starts matching is ADDED, one that stops matching is DELETED (carrying its
  * previous state at the event's revision), a deletion is DELETED with the last state.
+ *
+ * Every watcher of a prefix hears of the same store event, one after another; the object is
+ * decoded and encoded once for all of them, as upstream's cacher wraps an event's object in a
+ * cachingObject that serialises once per format
+ * (staging/src/k8s.io/apiserver/pkg/storage/cacher/caching_object.go). The shared object is
+ * frozen, so a watcher can only read it.
  */
-import type { KvEvent } from '../../../adapters/contract.ts';
-import { decodeAt, decodeObject } from '../storage/codec.ts';
+import type { KeyValue, KvEvent } from '../../../adapters/contract.ts';
+import { decodeAt, deepFreeze } from '../storage/codec.ts';
 
 export type WatchEventType = 'ADDED' | 'MODIFIED' | 'DELETED' | 'BOOKMARK' | 'ERROR';
 
@@ -14,13 +20,36 @@ export interface ApiWatchEvent {
   object: unknown;
 }
 
+/**
+ * The last few decoded objects. A decoded object depends only on the stored text and the
+ * resourceVersion it is shown at, so the pair is the whole key; the watchers of one event
+ * ask one after another, so a handful of entries is enough.
+ */
+const SHARED_DECODES = 16;
+const recent: Array<{ value: string; revision: number; obj: any }> = [];
+let nextSlot = 0;
+/** Each shared object's JSON, made by the first watcher that sends it (undefined until then). */
+const encoded = new WeakMap<object, string | undefined>();
+
+/** The object as stored in `kv`, shown at `revision`: shared and frozen. */
+export function sharedDecode(kv: KeyValue, revision: number): any {
+  for (const d of recent) {
+    if (d.revision === revision && d.value === kv.value) return d.obj;
+  }
+  const obj = deepFreeze(decodeAt(kv, revision));
+  encoded.set(obj, undefined);
+  recent[nextSlot] = { value: kv.value, revision, obj };
+  nextSlot = (nextSlot + 1) % SHARED_DECODES;
+  return obj;
+}
+
 export function toWatchEvent(e: KvEvent, matches: (obj: any) => boolean): ApiWatchEvent | undefined {
   const revision = e.kv.modRevision;
-  const prev = e.prevKv ? decodeAt(e.prevKv, revision) : undefined;
+  const prev = e.prevKv ? sharedDecode(e.prevKv, revision) : undefined;
   if (e.type === 'DELETE') {
     return prev && matches(prev) ? { type: 'DELETED', object: prev } : undefined;
   }
-  const cur = decodeObject(e.kv);
+  const cur = sharedDecode(e.kv, revision);
   const curMatches = matches(cur);
   // Without the previous state, a write that is not a creation is taken to have matched before.
   const prevMatches = prev ? matches(prev) : e.kv.createRevision !== e.kv.modRevision;
@@ -30,6 +59,14 @@ export function toWatchEvent(e: KvEvent, matches: (obj: any) => boolean): ApiWat
   return undefined;
 }
 
+/** One line of the stream: the same bytes as JSON.stringify(ev) + '\n', reusing a shared object's JSON. */
 export function encodeEvent(ev: ApiWatchEvent): string {
-  return JSON.stringify(ev) + '\n';
+  const obj = ev.object;
+  if (obj === null || typeof obj !== 'object' || !encoded.has(obj)) return JSON.stringify(ev) + '\n';
+  let json = encoded.get(obj);
+  if (json === undefined) {
+    json = JSON.stringify(obj);
+    encoded.set(obj, json);
+  }
+  return `{"type":${JSON.stringify(ev.type)},"object":${json}}\n`;
 }

@@ -19,6 +19,7 @@ export const SERVICE_ACCOUNT_CONTROLLER = 'serviceaccount-controller';
 export const DEFAULT_SERVICE_ACCOUNTS: readonly string[] = ['default'];
 
 const SERVICE_ACCOUNTS: ResourceRef = { group: '', version: 'v1', resource: 'serviceaccounts' };
+const NAMESPACES: ResourceRef = { group: '', version: 'v1', resource: 'namespaces' };
 
 /** The key is the namespace's name; the state is the namespace and ServiceAccount caches. */
 export function reconcile(namespaceName: string, state: Cache, toEnsure: readonly string[] = DEFAULT_SERVICE_ACCOUNTS): Action[] {
@@ -46,7 +47,7 @@ export function serviceAccountController(toEnsure: readonly string[] = DEFAULT_S
     name: SERVICE_ACCOUNT_CONTROLLER,
     // Names before kube-controller-manager 1.28 gave every controller a "-controller" suffix.
     aliases: ['serviceaccount'],
-    watches: ['namespaces', 'serviceaccounts'],
+    watches: [NAMESPACES, SERVICE_ACCOUNTS],
     keysFor,
     reconcile: (key, cache) => reconcile(key, cache, toEnsure),
   };

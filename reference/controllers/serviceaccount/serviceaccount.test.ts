@@ -65,5 +65,5 @@ test('the controller is named serviceaccount-controller, answers to "serviceacco
   const def = serviceAccountController();
   assert.equal(def.name, 'serviceaccount-controller');
   assert.deepEqual(def.aliases, ['serviceaccount']);
-  assert.deepEqual(def.watches, ['namespaces', 'serviceaccounts']);
+  assert.deepEqual(def.watches.map((r) => r.resource), ['namespaces', 'serviceaccounts']);
 });

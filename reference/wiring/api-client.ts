@@ -1,0 +1,176 @@
+/**
+ * The controller manager's client: JSON requests and streaming watches over HTTP(S) to the API
+ * server, as kube-controller-manager reaches kube-apiserver through its kubeconfig — never the
+ * store. It authenticates with a bearer token (the cluster's token file names its user), or
+ * with nothing when the API server runs without authentication.
+ *
+ * Deliberately small: list, create and watch are all the reference's controllers need. A watch
+ * hands each newline-delimited event to its handler as it arrives (the contract of
+ * staging/src/k8s.io/apiserver/pkg/endpoints/handlers/watch.go), and keeps nothing.
+ */
+import http from 'node:http';
+import https from 'node:https';
+import { ApiStatusError, type ListWatcher, type WatchOptions, type WatchStreamHandlers } from '../controllers/informer.ts';
+import type { KubeObject, ResourceRef } from '../controllers/types.ts';
+
+export interface ApiClientOptions {
+  /** e.g. http://127.0.0.1:6443 */
+  server: string;
+  /** Sent as `Authorization: Bearer <token>`. */
+  token?: string;
+  /** CAs that may sign the serving certificate (https only). */
+  ca?: string | Buffer;
+  userAgent?: string;
+}
+
+export interface CreateResult {
+  status: number;
+  /** The Status message of a refusal. */
+  message?: string;
+}
+
+export function collectionPath(ref: ResourceRef, namespace?: string): string {
+  const base = ref.group === '' ? `/api/${ref.version}` : `/apis/${ref.group}/${ref.version}`;
+  return namespace ? `${base}/namespaces/${encodeURIComponent(namespace)}/${ref.resource}` : `${base}/${ref.resource}`;
+}
+
+export class ApiClient {
+  private readonly url: URL;
+  private readonly agent: http.Agent;
+
+  constructor(private readonly opts: ApiClientOptions) {
+    this.url = new URL(opts.server);
+    this.agent = this.tls ? new https.Agent({ keepAlive: true, ...(opts.ca ? { ca: opts.ca } : {}) }) : new http.Agent({ keepAlive: true });
+  }
+
+  /** list and watch of one resource across all namespaces. */
+  listWatcher(ref: ResourceRef): ListWatcher {
+    const path = collectionPath(ref);
+    return {
+      list: async () => {
+        const { status, body } = await this.request('GET', path);
+        if (status !== 200) throw statusError(status, body, `GET ${path}`);
+        return { items: (body?.items ?? []) as KubeObject[], resourceVersion: String(body?.metadata?.resourceVersion ?? '') };
+      },
+      watch: (options, handlers) => this.watch(`${path}?${watchQuery(options)}`, handlers),
+    };
+  }
+
+  async create(ref: ResourceRef, namespace: string, object: KubeObject): Promise<CreateResult> {
+    const { status, body } = await this.request('POST', collectionPath(ref, namespace), object);
+    const message = body?.message;
+    return typeof message === 'string' ? { status, message } : { status };
+  }
+
+  /** Ends every connection, open watches included. */
+  close(): void {
+    this.agent.destroy();
+  }
+
+  private get tls(): boolean {
+    return this.url.protocol === 'https:';
+  }
+
+  private headers(): Record<string, string> {
+    const headers: Record<string, string> = { accept: 'application/json' };
+    if (this.opts.token) headers.authorization = `Bearer ${this.opts.token}`;
+    if (this.opts.userAgent) headers['user-agent'] = this.opts.userAgent;
+    return headers;
+  }
+
+  private request(method: string, path: string, body?: unknown): Promise<{ status: number; body: any }> {
+    const text = body === undefined ? undefined : JSON.stringify(body);
+    const headers = text === undefined ? this.headers() : { ...this.headers(), 'content-type': 'application/json' };
+    return new Promise((resolve, reject) => {
+      const req = this.lib.request(new URL(path, this.url), { method, headers, agent: this.agent }, (res) => {
+        readAll(res).then((answer) => resolve({ status: res.statusCode ?? 0, body: parseJson(answer) }), reject);
+      });
+      req.on('error', reject);
+      req.end(text);
+    });
+  }
+
+  private get lib(): typeof http | typeof https {
+    return this.tls ? https : http;
+  }
+
+  private watch(path: string, handlers: WatchStreamHandlers): () => void {
+    let over = false;
+    const end = (error?: Error): void => {
+      if (over) return;
+      over = true;
+      handlers.onEnd(error);
+    };
+    const req = this.lib.request(new URL(path, this.url), { method: 'GET', headers: this.headers(), agent: this.agent }, (res) => {
+      if (res.statusCode !== 200) {
+        readAll(res).then((text) => end(statusError(res.statusCode ?? 0, parseJson(text), `watch ${path}`)), end);
+        return;
+      }
+      const lines = new LineReader((line) => {
+        if (!over) handlers.onEvent(JSON.parse(line));
+      });
+      res.setEncoding('utf8');
+      res.on('data', (chunk: string) => {
+        try {
+          lines.take(chunk);
+        } catch (error) {
+          req.destroy();
+          end(error as Error);
+        }
+      });
+      res.on('end', () => end());
+      res.on('close', () => end(res.complete ? undefined : new Error(`watch ${path}: the connection closed mid-stream`)));
+    });
+    req.on('error', (error) => end(error));
+    req.end();
+    return () => {
+      over = true;
+      req.destroy();
+    };
+  }
+}
+
+function watchQuery(options: WatchOptions): string {
+  const query = new URLSearchParams({ watch: 'true', resourceVersion: options.resourceVersion, timeoutSeconds: String(options.timeoutSeconds) });
+  if (options.allowWatchBookmarks) query.set('allowWatchBookmarks', 'true');
+  return query.toString();
+}
+
+function statusError(status: number, body: any, what: string): ApiStatusError {
+  const message = typeof body?.message === 'string' ? body.message : `HTTP ${status}`;
+  return new ApiStatusError(status, typeof body?.reason === 'string' ? body.reason : undefined, `${what} answered ${status}: ${message}`);
+}
+
+/** Splits a chunked stream into lines; a line may span chunks. */
+class LineReader {
+  private buffered = '';
+  constructor(private readonly onLine: (line: string) => void) {}
+
+  take(chunk: string): void {
+    this.buffered += chunk;
+    let newline: number;
+    while ((newline = this.buffered.indexOf('\n')) >= 0) {
+      const line = this.buffered.slice(0, newline).trim();
+      this.buffered = this.buffered.slice(newline + 1);
+      if (line) this.onLine(line);
+    }
+  }
+}
+
+function readAll(res: http.IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    let text = '';
+    res.setEncoding('utf8');
+    res.on('data', (chunk: string) => (text += chunk));
+    res.on('end', () => resolve(text));
+    res.on('error', reject);
+  });
+}
+
+function parseJson(text: string): any {
+  try {
+    return text ? JSON.parse(text) : undefined;
+  } catch {
+    return undefined;
+  }
+}
