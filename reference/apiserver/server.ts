@@ -65,13 +65,18 @@ export function seededRandom(seed: number): () => number {
   };
 }
 
+const HEX_DIGITS = '0123456789abcdef';
+
+/** Version 4 UUIDs from `random`: 32 draws, one hex digit each (the 13th and 17th then fixed by RFC 4122). */
 export function uuidFrom(random: () => number): () => string {
   return () => {
-    const hex = Array.from({ length: 32 }, () => Math.floor(random() * 16).toString(16));
-    hex[12] = '4';
-    hex[16] = ((parseInt(hex[16]!, 16) & 0x3) | 0x8).toString(16);
-    const s = hex.join('');
-    return `${s.slice(0, 8)}-${s.slice(8, 12)}-${s.slice(12, 16)}-${s.slice(16, 20)}-${s.slice(20)}`;
+    let s = '';
+    for (let i = 0; i < 32; i++) {
+      const digit = Math.floor(random() * 16);
+      if (i === 8 || i === 12 || i === 16 || i === 20) s += '-';
+      s += i === 12 ? '4' : i === 16 ? HEX_DIGITS[(digit & 0x3) | 0x8] : HEX_DIGITS[digit];
+    }
+    return s;
   };
 }
 
@@ -141,11 +146,54 @@ function readClientCert(socket: TLSSocket): ClientCert | null {
   return Object.freeze({ subjectCN: Array.isArray(cn) ? (cn[0] ?? '') : (cn ?? ''), subjectO });
 }
 
+const CRLF = Buffer.from('\r\n', 'latin1');
+let lastLine: string | undefined;
+let lastChunk: Buffer = CRLF;
+
+/**
+ * A line as one HTTP/1.1 chunk (RFC 9112 § 7.1: size in hex, CRLF, data, CRLF), framed once and
+ * shared: the watchers of an event all send the same line, one after another.
+ */
+function chunkOf(line: string): Buffer {
+  if (line !== lastLine) {
+    const data = Buffer.from(line, 'utf8');
+    lastChunk = Buffer.concat([Buffer.from(`${data.length.toString(16)}\r\n`, 'latin1'), data, CRLF]);
+    lastLine = line;
+  }
+  return lastChunk;
+}
+
+/**
+ * How a watch line reaches the client. The stream's bytes go to the connection as ready-made
+ * chunks, one write each: through res.write every line would be framed again per watcher and
+ * held back until the next tick (node corks a response's socket per write), so an event for a
+ * hundred watchers cost a hundred framings and left every socket waiting for the last one.
+ * (The burst of initial events is corked by writeAnswer instead.) The response still ends
+ * through res.end(), which sends the last (empty) chunk.
+ */
+function streamWriter(res: ServerResponse, req: IncomingMessage): (line: string) => void {
+  const socket = res.socket;
+  // Only where node itself frames the body in chunks (not for HEAD, nor an HTTP/1.0 client).
+  const chunked = (res as ServerResponse & { chunkedEncoding?: boolean }).chunkedEncoding === true;
+  if (!socket || !chunked || req.method === 'HEAD') return (line) => void res.write(line);
+  return (line) => {
+    if (!socket.destroyed && socket.writable) socket.write(chunkOf(line));
+  };
+}
+
 function writeAnswer(res: ServerResponse, req: IncomingMessage, answer: Answer, extra: Record<string, string>): void {
   if (answer.kind === 'stream') {
     res.writeHead(200, { ...answer.headers, ...extra, 'transfer-encoding': 'chunked' });
     res.flushHeaders();
-    const stop = answer.start({ write: (line) => res.write(line), end: () => res.end() });
+    // The initial events (a list, or a replay of history) go out together, in one write.
+    const socket = res.socket;
+    socket?.cork();
+    let stop: () => void;
+    try {
+      stop = answer.start({ write: streamWriter(res, req), end: () => res.end() });
+    } finally {
+      socket?.uncork();
+    }
     res.on('close', stop);
     return;
   }
@@ -157,8 +205,13 @@ function writeAnswer(res: ServerResponse, req: IncomingMessage, answer: Answer, 
 export function createApiServer(opts: ApiServerOptions): ApiServer {
   const env = buildEnv(opts);
   const ready = opts.bootstrap === false ? Promise.resolve() : bootstrapCluster(env);
+  let started = false;
+  void ready.then(
+    () => (started = true),
+    () => (started = true),
+  );
   const handle = async (req: ApiRequest) => {
-    await ready.catch(() => undefined);
+    if (!started) await ready.catch(() => undefined);
     const { answer, headers } = await handleRequest(env, req, opts.onInternalError);
     return { status: answer.status, headers, answer };
   };

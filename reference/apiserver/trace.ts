@@ -5,6 +5,12 @@
 import type { RequestTrace, StageName, StageRecord } from './pipeline.ts';
 
 export const TRACE_RING_SIZE = 2000;
+/**
+ * How far past the bound the ring may run before it is trimmed back: trimming an array from the
+ * front moves every element, so doing it once per request made every request pay for 2000
+ * moves; trimming in batches makes that cost a few moves per request.
+ */
+export const TRACE_RING_SLACK = TRACE_RING_SIZE / 4;
 
 export class TraceRecorder {
   readonly stages: StageRecord[] = [];
@@ -18,12 +24,12 @@ export class TraceRecorder {
     this.stages.push({ stage, outcome: 'rejected', detail });
   }
 
-  /** Appends the finished trace to the ring, dropping the oldest past the bound. */
+  /** Appends the finished trace to the ring, dropping the oldest once it is past the bound and its slack. */
   finish(ring: RequestTrace[], id: number, method: string, path: string, code: number): RequestTrace {
     const t: RequestTrace = { id, method, path, code, stages: this.stages };
     if (this.user !== undefined) t.user = this.user;
     ring.push(t);
-    if (ring.length > TRACE_RING_SIZE) ring.splice(0, ring.length - TRACE_RING_SIZE);
+    if (ring.length > TRACE_RING_SIZE + TRACE_RING_SLACK) ring.splice(0, ring.length - TRACE_RING_SIZE);
     return t;
   }
 }

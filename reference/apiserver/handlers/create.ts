@@ -26,7 +26,7 @@ export function decodeStage<T>(call: ResourceCall, fn: () => T): T {
 }
 
 export async function ensureNamespaceExists(env: Env, namespace: string): Promise<void> {
-  if (!(await env.store.get(NAMESPACES, '', namespace))) throw errors.notFound('', 'namespaces', namespace);
+  if (!(await env.store.exists(NAMESPACES, '', namespace))) throw errors.notFound('', 'namespaces', namespace);
 }
 
 /** Checks the object's namespace against the URL's and sets it (cluster-scoped objects have none). */
@@ -48,29 +48,33 @@ export async function createDecoded(env: Env, call: ResourceCall, obj: any, dryR
   placeInNamespace(def, obj, info.namespace);
   prepareForCreate(env, def, obj);
   if (def.namespaced) await ensureNamespaceExists(env, info.namespace);
-  const run = async (): Promise<Reply> => {
-    if (def.resource === 'services') {
-      const all = await env.store.range(env.store.prefix(def, ''), {}, '');
-      allocateServiceAddresses(obj, usedAddresses(all.kvs.map((kv) => JSON.parse(kv.value))));
-    }
-    const admitted = await admitAndValidate(env, call, def, {
-      operation: 'CREATE',
-      kind: { group: def.group, version: def.version, kind: def.kind },
-      subresource: '',
-      namespace: info.namespace,
-      name: obj.metadata.name ?? '',
-      object: obj,
-      dryRun,
-    });
-    if (dryRun) {
-      call.trace.pass('storage', 'dry run: not written');
-      return reply(201, admitted);
-    }
-    const stored = await storageStage(call, () => env.store.create(def, admitted));
-    call.trace.pass('storage', `created at revision ${stored.kv.modRevision}`);
-    return reply(201, stored.obj);
-  };
-  return def.resource === 'services' ? env.allocationLock.run(run) : run();
+  if (def.resource === 'services') return env.allocationLock.run(() => admitAndStore(env, call, obj, dryRun));
+  return admitAndStore(env, call, obj, dryRun);
+}
+
+/** Admission, validation and the write (a module function, not a closure made per request). */
+async function admitAndStore(env: Env, call: ResourceCall, obj: any, dryRun: boolean): Promise<Reply> {
+  const { def, info } = call;
+  if (def.resource === 'services') {
+    const all = await env.store.range(env.store.prefix(def, ''), {}, '');
+    allocateServiceAddresses(obj, usedAddresses(all.kvs.map((kv) => JSON.parse(kv.value))));
+  }
+  const admitted = await admitAndValidate(env, call, def, {
+    operation: 'CREATE',
+    kind: { group: def.group, version: def.version, kind: def.kind },
+    subresource: '',
+    namespace: info.namespace,
+    name: obj.metadata.name ?? '',
+    object: obj,
+    dryRun,
+  });
+  if (dryRun) {
+    call.trace.pass('storage', 'dry run: not written');
+    return reply(201, admitted);
+  }
+  const stored = await storageStage(call, () => env.store.create(def, admitted));
+  call.trace.pass('storage', `created at revision ${stored.kv.modRevision}`);
+  return reply(201, stored.obj);
 }
 
 /** Runs a store write, recording a refusal (AlreadyExists, Conflict) against the storage stage. */

@@ -13,7 +13,10 @@ export function encodeObject(obj: any): string {
 
 export function decodeObject(kv: KeyValue): any {
   const obj = JSON.parse(kv.value);
-  obj.metadata = { ...(obj.metadata ?? {}), resourceVersion: String(kv.modRevision) };
+  const meta = obj.metadata;
+  // The parse made `meta` fresh, so it can take the field in place (the same key order as a copy).
+  if (meta !== null && typeof meta === 'object' && !Array.isArray(meta)) meta.resourceVersion = String(kv.modRevision);
+  else obj.metadata = { ...(meta ?? {}), resourceVersion: String(kv.modRevision) };
   return obj;
 }
 

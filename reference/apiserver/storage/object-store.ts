@@ -49,6 +49,12 @@ export class ObjectStore {
     return kv ? { obj: decodeObject(kv), kv } : undefined;
   }
 
+  /** Whether the object exists, without decoding it. */
+  async exists(def: ResourceDef, namespace: string, name: string): Promise<boolean> {
+    const key = this.key(def, namespace, name);
+    return key !== undefined && (await this.backend.get(key)) !== undefined;
+  }
+
   async mustGet(def: ResourceDef, namespace: string, name: string): Promise<StoredObject> {
     const found = await this.get(def, namespace, name);
     if (!found) throw errors.notFound(def.group, def.resource, name);

@@ -28,8 +28,8 @@ export interface ApiWatchEvent {
 const SHARED_DECODES = 16;
 const recent: Array<{ value: string; revision: number; obj: any }> = [];
 let nextSlot = 0;
-/** Each shared object's JSON, made by the first watcher that sends it (undefined until then). */
-const encoded = new WeakMap<object, string | undefined>();
+/** Each shared object's event lines by type, made by the first watcher that sends one. */
+const linesOf = new WeakMap<object, Partial<Record<WatchEventType, string>>>();
 
 /** The object as stored in `kv`, shown at `revision`: shared and frozen. */
 export function sharedDecode(kv: KeyValue, revision: number): any {
@@ -37,7 +37,7 @@ export function sharedDecode(kv: KeyValue, revision: number): any {
     if (d.revision === revision && d.value === kv.value) return d.obj;
   }
   const obj = deepFreeze(decodeAt(kv, revision));
-  encoded.set(obj, undefined);
+  linesOf.set(obj, {});
   recent[nextSlot] = { value: kv.value, revision, obj };
   nextSlot = (nextSlot + 1) % SHARED_DECODES;
   return obj;
@@ -59,14 +59,13 @@ export function toWatchEvent(e: KvEvent, matches: (obj: any) => boolean): ApiWat
   return undefined;
 }
 
-/** One line of the stream: the same bytes as JSON.stringify(ev) + '\n', reusing a shared object's JSON. */
+/**
+ * One line of the stream: the same bytes as JSON.stringify(ev) + '\n'. For a shared object the
+ * line is made once per type and the very same string handed to every watcher.
+ */
 export function encodeEvent(ev: ApiWatchEvent): string {
   const obj = ev.object;
-  if (obj === null || typeof obj !== 'object' || !encoded.has(obj)) return JSON.stringify(ev) + '\n';
-  let json = encoded.get(obj);
-  if (json === undefined) {
-    json = JSON.stringify(obj);
-    encoded.set(obj, json);
-  }
-  return `{"type":${JSON.stringify(ev.type)},"object":${json}}\n`;
+  const lines = obj !== null && typeof obj === 'object' ? linesOf.get(obj) : undefined;
+  if (!lines) return JSON.stringify(ev) + '\n';
+  return (lines[ev.type] ??= JSON.stringify(ev) + '\n');
 }

@@ -1,0 +1,155 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { connect, type Socket } from 'node:net';
+import { request as httpsRequest, Agent } from 'node:https';
+import { LocalBackend } from '../store/local.ts';
+import { createApiServer, seededRandom, uuidFrom } from './server.ts';
+import type { Authenticator, Credentials } from './pipeline.ts';
+import { createCa, issueClientCert, issueServerCert } from './pki/host/index.ts';
+import { listen, realTimers } from './host/listen.ts';
+
+const clock = { now_ms: () => Date.now() };
+const CONFIGMAPS = '/api/v1/namespaces/default/configmaps';
+
+/** A raw HTTP/1.1 watch: the response bytes exactly as they came off the wire. */
+function rawWatch(port: number, path: string, version = '1.1'): { socket: Socket; bytes: () => string; ended: Promise<void> } {
+  let text = '';
+  const socket = connect(port, '127.0.0.1');
+  socket.setEncoding('latin1');
+  socket.on('data', (c: string) => (text += c));
+  const ended = new Promise<void>((done) => socket.on('end', () => done()));
+  socket.write(`GET ${path} HTTP/${version}\r\nhost: test\r\naccept: application/json\r\n\r\n`);
+  return { socket, bytes: () => text, ended };
+}
+
+/** Splits a chunked body into its chunks, checking every size line against its data (RFC 9112 § 7.1). */
+function chunksOf(response: string): string[] {
+  let rest = response.slice(response.indexOf('\r\n\r\n') + 4);
+  const chunks: string[] = [];
+  for (;;) {
+    const eol = rest.indexOf('\r\n');
+    if (eol < 0) return chunks;
+    const size = parseInt(rest.slice(0, eol), 16);
+    const data = rest.slice(eol + 2, eol + 2 + size);
+    assert.equal(Buffer.byteLength(data, 'latin1'), size);
+    assert.equal(rest.slice(eol + 2 + size, eol + 4 + size), '\r\n', 'every chunk ends in CRLF');
+    chunks.push(data);
+    if (size === 0) return chunks;
+    rest = rest.slice(eol + 4 + size);
+  }
+}
+
+async function until(check: () => boolean): Promise<void> {
+  for (let i = 0; i < 500 && !check(); i++) await new Promise((r) => setTimeout(r, 5));
+  assert.ok(check(), 'timed out');
+}
+
+test('every watcher of an event receives the same well-formed chunk, and the stream ends with the last chunk', async () => {
+  const api = createApiServer({ backend: new LocalBackend(), clock, timers: realTimers });
+  const http = await listen(api.handler);
+  try {
+    const watchers = [1, 2, 3].map(() => rawWatch(http.port, `${CONFIGMAPS}?watch=true&resourceVersion=0&timeoutSeconds=1`));
+    await until(() => watchers.every((w) => w.bytes().includes('\r\n\r\n')));
+    const body = JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'data-1' }, data: { k: 'vällue' } });
+    const created = await fetch(`${http.url}${CONFIGMAPS}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+    assert.equal(created.status, 201);
+    await Promise.all(watchers.map((w) => w.ended));
+    const streams = watchers.map((w) => chunksOf(w.bytes()));
+    for (const chunks of streams) {
+      assert.equal(chunks.length, 2, 'one event, then the empty last chunk');
+      assert.equal(chunks[1], '');
+      const line = Buffer.from(chunks[0]!, 'latin1').toString('utf8');
+      assert.ok(line.endsWith('\n'));
+      const event = JSON.parse(line);
+      assert.equal(event.type, 'ADDED');
+      assert.equal(event.object.data.k, 'vällue');
+    }
+    assert.equal(streams[1]![0], streams[0]![0]);
+    assert.equal(streams[2]![0], streams[0]![0]);
+  } finally {
+    await http.close();
+  }
+});
+
+test('a watch from resourceVersion 0 sends every existing object first, in order, each in its own chunk', async () => {
+  const api = createApiServer({ backend: new LocalBackend(), clock, timers: realTimers });
+  const http = await listen(api.handler);
+  try {
+    const names = Array.from({ length: 50 }, (_, i) => `cm-${String(i).padStart(2, '0')}`);
+    for (const name of names) {
+      const created = await api.handle({ method: 'POST', url: CONFIGMAPS, headers: { 'content-type': 'application/json' }, body: Buffer.from(JSON.stringify({ metadata: { name } })) });
+      assert.equal(created.status, 201);
+    }
+    const watcher = rawWatch(http.port, `${CONFIGMAPS}?watch=true&resourceVersion=0&timeoutSeconds=1`);
+    await watcher.ended;
+    const chunks = chunksOf(watcher.bytes());
+    assert.equal(chunks.at(-1), '');
+    assert.deepEqual(chunks.slice(0, -1).map((c) => `${JSON.parse(c).type} ${JSON.parse(c).object.metadata.name}`), names.map((n) => `ADDED ${n}`));
+  } finally {
+    await http.close();
+  }
+});
+
+test('an HTTP/1.0 watcher gets a body framed the way its response headers say', async () => {
+  const api = createApiServer({ backend: new LocalBackend(), clock, timers: realTimers });
+  const http = await listen(api.handler);
+  try {
+    const watcher = rawWatch(http.port, `${CONFIGMAPS}?watch=true&resourceVersion=0&timeoutSeconds=1`, '1.0');
+    await until(() => watcher.bytes().includes('\r\n\r\n'));
+    const body = JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'old-client' } });
+    await fetch(`${http.url}${CONFIGMAPS}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+    await watcher.ended;
+    const response = watcher.bytes();
+    const head = response.slice(0, response.indexOf('\r\n\r\n'));
+    const lines = /transfer-encoding: chunked/i.test(head) ? chunksOf(response).join('') : response.slice(head.length + 4);
+    assert.equal(JSON.parse(lines.split('\n')[0]!).object.metadata.name, 'old-client');
+  } finally {
+    await http.close();
+  }
+});
+
+test('every request on one TLS connection carries its client certificate to authentication', async () => {
+  const ca = await createCa();
+  const serving = await issueServerCert(ca);
+  const client = await issueClientCert(ca, { commonName: 'alice', organizations: ['dev', 'ops'] });
+  const seen: Credentials[] = [];
+  const recorder: Authenticator = {
+    name: 'x509-test',
+    async authenticate(creds) {
+      seen.push(creds);
+      return creds.clientCert ? { kind: 'authenticated', user: { name: creds.clientCert.subjectCN, groups: [...creds.clientCert.subjectO] }, method: 'x509' } : { kind: 'no-credentials' };
+    },
+  };
+  const api = createApiServer({ backend: new LocalBackend(), clock, authenticators: [recorder] });
+  const https = await listen(api.handler, { tls: { cert: serving.certPem, key: serving.keyPem, ca: ca.certPem } });
+  const agent = new Agent({ keepAlive: true, maxSockets: 1, ca: ca.certPem, cert: client.certPem, key: client.keyPem });
+  const sockets = new Set<unknown>();
+  try {
+    for (let i = 0; i < 3; i++) {
+      await new Promise<void>((resolve, reject) => {
+        const req = httpsRequest(`${https.url}/version`, { agent }, (res) => {
+          sockets.add(res.socket);
+          res.resume();
+          res.on('end', () => resolve());
+        });
+        req.on('error', reject);
+        req.end();
+      });
+    }
+    assert.equal(sockets.size, 1, 'the three requests shared one connection');
+    assert.deepEqual(seen.map((c) => c.clientCert), [0, 1, 2].map(() => ({ subjectCN: 'alice', subjectO: ['dev', 'ops'] })));
+    assert.ok(Object.isFrozen(seen[0]!.clientCert), 'the connection\'s certificate is shared, so nobody may change it');
+  } finally {
+    agent.destroy();
+    await https.close();
+  }
+});
+
+test('uids are version 4 UUIDs, and the same seed gives the same ones', () => {
+  const a = uuidFrom(seededRandom(42));
+  const b = uuidFrom(seededRandom(42));
+  const first = Array.from({ length: 50 }, a);
+  assert.deepEqual(Array.from({ length: 50 }, b), first);
+  for (const uid of first) assert.match(uid, /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+  assert.equal(new Set(first).size, first.length);
+});
