@@ -5,6 +5,7 @@
  */
 import http from 'node:http';
 import https from 'node:https';
+import { LineReader, parseJson, readAll } from '../../reference/wiring/http-body.ts';
 import type { Identity, KubeRawStream, KubeRequest, KubeResponse, KubeWatch, KubeWatchEvent } from '../contract.ts';
 
 export interface Endpoint {
@@ -80,7 +81,7 @@ class StreamingWatch implements KubeWatch {
   readonly events: KubeWatchEvent[] = [];
   error?: any;
   ended = false;
-  private buffered = '';
+  private readonly lines = new LineReader((line: string) => this.events.push(JSON.parse(line) as KubeWatchEvent));
 
   constructor(private readonly res: http.IncomingMessage) {
     this.status = res.statusCode ?? 0;
@@ -92,7 +93,7 @@ class StreamingWatch implements KubeWatch {
       });
       return;
     }
-    res.on('data', (chunk: string) => this.take(chunk));
+    res.on('data', (chunk: string) => this.lines.take(chunk));
     res.on('end', () => (this.ended = true));
     res.on('error', () => (this.ended = true));
   }
@@ -100,16 +101,6 @@ class StreamingWatch implements KubeWatch {
   async close(): Promise<void> {
     this.res.destroy();
     this.ended = true;
-  }
-
-  private take(chunk: string): void {
-    this.buffered += chunk;
-    let newline: number;
-    while ((newline = this.buffered.indexOf('\n')) >= 0) {
-      const line = this.buffered.slice(0, newline).trim();
-      this.buffered = this.buffered.slice(newline + 1);
-      if (line) this.events.push(JSON.parse(line) as KubeWatchEvent);
-    }
   }
 }
 
@@ -139,24 +130,6 @@ function encodeBody(body: unknown): { body?: string; contentType?: string } {
   if (body === undefined) return {};
   if (typeof body === 'string') return { body, contentType: 'application/json' };
   return { body: JSON.stringify(body), contentType: 'application/json' };
-}
-
-function readAll(res: http.IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    let text = '';
-    res.setEncoding('utf8');
-    res.on('data', (chunk: string) => (text += chunk));
-    res.on('end', () => resolve(text));
-    res.on('error', reject);
-  });
-}
-
-function parseJson(text: string): any {
-  try {
-    return text ? JSON.parse(text) : undefined;
-  } catch {
-    return undefined;
-  }
 }
 
 function flatHeaders(headers: http.IncomingHttpHeaders): Record<string, string> {

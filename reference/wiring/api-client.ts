@@ -12,6 +12,7 @@ import http from 'node:http';
 import https from 'node:https';
 import { ApiStatusError, type ListWatcher, type WatchOptions, type WatchStreamHandlers } from '../controllers/informer.ts';
 import type { KubeObject, ResourceRef } from '../controllers/types.ts';
+import { LineReader, parseJson, readAll } from './http-body.ts';
 
 export interface ApiClientOptions {
   /** e.g. http://127.0.0.1:6443 */
@@ -139,38 +140,4 @@ function watchQuery(options: WatchOptions): string {
 function statusError(status: number, body: any, what: string): ApiStatusError {
   const message = typeof body?.message === 'string' ? body.message : `HTTP ${status}`;
   return new ApiStatusError(status, typeof body?.reason === 'string' ? body.reason : undefined, `${what} answered ${status}: ${message}`);
-}
-
-/** Splits a chunked stream into lines; a line may span chunks. */
-class LineReader {
-  private buffered = '';
-  constructor(private readonly onLine: (line: string) => void) {}
-
-  take(chunk: string): void {
-    this.buffered += chunk;
-    let newline: number;
-    while ((newline = this.buffered.indexOf('\n')) >= 0) {
-      const line = this.buffered.slice(0, newline).trim();
-      this.buffered = this.buffered.slice(newline + 1);
-      if (line) this.onLine(line);
-    }
-  }
-}
-
-function readAll(res: http.IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    let text = '';
-    res.setEncoding('utf8');
-    res.on('data', (chunk: string) => (text += chunk));
-    res.on('end', () => resolve(text));
-    res.on('error', reject);
-  });
-}
-
-function parseJson(text: string): any {
-  try {
-    return text ? JSON.parse(text) : undefined;
-  } catch {
-    return undefined;
-  }
 }
