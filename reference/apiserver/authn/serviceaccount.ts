@@ -14,6 +14,7 @@ import type { Authenticator, AuthnResult, Credentials } from '../pipeline.ts';
 import { bearerToken } from './bearer.ts';
 import { decodeJwt, signJwt, verifyJwtSignature, type DecodedJwt, type SigningKey } from './jwt.ts';
 import { serviceAccountGroups, serviceAccountUsername } from './users.ts';
+import { rfc3339 } from '../handlers/prepare.ts';
 
 export const SERVICE_ACCOUNT_AUTHENTICATOR_NAME = 'serviceaccount';
 /** go-jose jwt.DefaultLeeway: exp/nbf are checked with one minute of tolerance. */
@@ -94,7 +95,7 @@ function mint(opts: ServiceAccountTokenOptions, defaultAudiences: string[], req:
     sub: serviceAccountUsername(req.namespace, req.name),
     'kubernetes.io': kubernetes,
   };
-  return { token: signJwt(payload, opts.key), expirationTimestamp: new Date(exp_s * 1000).toISOString().replace('.000Z', 'Z') };
+  return { token: signJwt(payload, opts.key), expirationTimestamp: rfc3339(exp_s * 1000) };
 }
 
 async function authenticate(opts: ServiceAccountTokenOptions, audiences: string[], creds: Credentials): Promise<AuthnResult> {
