@@ -164,6 +164,8 @@ export interface RequestTraceEntry {
   method: string;
   /** The path without the query. */
   path: string;
+  /** The query string without "?" (audit's requestURI carries it): tells a watch from a list. */
+  query?: string;
   /** The user the request acted as (after impersonation), when authentication got that far. */
   user?: string;
   /** The HTTP status of the answer. */

@@ -67,7 +67,8 @@ export async function openKubeSession(cluster: ReferenceCluster, namespace: stri
 }
 
 function traceEntry(t: ReferenceCluster['api']['traces'][number]): RequestTraceEntry {
-  const entry: RequestTraceEntry = { id: t.id, method: t.method, path: t.path.split('?')[0]!, code: t.code, stages: t.stages.map((s) => ({ ...s })) };
+  const entry: RequestTraceEntry = { id: t.id, method: t.method, path: t.path, code: t.code, stages: t.stages.map((s) => ({ ...s })) };
+  if (t.query) entry.query = t.query;
   if (t.user !== undefined) entry.user = t.user;
   return entry;
 }

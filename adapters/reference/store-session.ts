@@ -22,7 +22,7 @@ import { RaftBackend } from '../../reference/wiring/raft-backend.ts';
 import { ReferenceKv } from './kv.ts';
 import { ReferenceMembers } from './members.ts';
 import { ReferenceRaftObserver } from './raft-observer.ts';
-import { virtualWaiter } from './waiter.ts';
+import { passTime, virtualWaiter } from './waiter.ts';
 
 export interface StoreSessionOptions {
   seed: number;
@@ -77,7 +77,7 @@ function openLocalStoreSession(opts: StoreSessionOptions): StoreSession {
   return {
     kv,
     waiter: virtualWaiter(clock),
-    clock: { now_ms: () => clock.now_ms(), advance: async (ms) => clock.advance(ms) },
+    clock: { now_ms: () => clock.now_ms(), advance: (ms) => passTime(clock, ms) },
     describe: () => ({
       store: 'local',
       revision: kv.backend.currentRevision(),

@@ -7,10 +7,10 @@ Feature: API Server — informers
   API server a flood of requests. A client-side library is seen from the server by its traffic:
   one list, then one long watch from the list's resourceVersion, and no polling afterwards.
 
-  # pending: the request trace (RequestTraceEntry) keeps a request's path but not its query or its verb, so a
-  # list and a watch of the same collection look alike in it; needs `verb` (or the query: upstream's audit
-  # events carry both, as verb and requestURI). The reference's informers do list, then watch from the list's
-  # resourceVersion (reference/controllers/informer.test.ts), and reach the API server only over HTTP.
+  # pending: needs a target that can stop and start its controller manager (the reference runs only the
+  # serviceaccounts controller and starts it with the cluster). The reference's informers do list, then watch
+  # from the list's resourceVersion (reference/controllers/informer.test.ts), and reach the API server only
+  # over HTTP; INFORMER-NO-POLLING checks their traffic.
   @pending
   Rule: INFORMER-LIST-THEN-WATCH — an informer lists once, then watches from the list's resourceVersion
     Source: 000_1662d8c5cea2447f.txt § 控制平面 / API Server / Watch 机制 / Informer 机制
@@ -29,10 +29,6 @@ Feature: API Server — informers
       And if it did not list pods, its first pod watch sets "sendInitialEvents=true"
       And 60 s after it started the controller manager holds exactly one open watch on pods
 
-  # pending: as INFORMER-LIST-THEN-WATCH, the trace cannot tell a list from a watch; on a cluster that has run
-  # for a while an informer's re-watch (every 5 to 10 minutes) may fall in any window, so "no GET of the
-  # collection" would be wrong of upstream. The second scenario is the reference's example once it can.
-  @pending
   Rule: INFORMER-NO-POLLING — controllers read from their informer caches instead of polling the API server
     Source: 000_1662d8c5cea2447f.txt § 控制平面 / API Server / Watch 机制 / Informer 机制
     Claim: All controllers depend on informers to observe resources, avoiding large numbers of requests
@@ -44,13 +40,13 @@ Feature: API Server — informers
       Given a cluster with the controllers running
       And Deployment "app" exists with 3 replicas, all available
       And the request trace is recording
-      When 10 minutes of virtual time pass with no changes
+      When 10 minutes of virtual time pass
       Then the request trace holds no list of pods, replicasets or deployments by the controller manager
 
     @requires:kube.api @requires:kube.audit @requires:controllers.serviceaccount @requires:clock.virtual
     Scenario: a quiet cluster costs the serviceaccounts controller's informers no list requests
       Given the request trace is recording
-      When 30 minutes of virtual time pass with no changes
+      When 30 minutes of virtual time pass
       Then the request trace holds no list of namespaces or serviceaccounts by the controller manager
       And every watch of namespaces or serviceaccounts by the controller manager sets "resourceVersion"
 

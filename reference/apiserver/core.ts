@@ -63,7 +63,7 @@ export async function handleRequest(env: Env, req: ApiRequest, onInternalError?:
     answer = errorAnswer(e, onInternalError);
   }
   const code = answer.kind === 'reply' ? answer.status : answer.status;
-  trace.finish(env.traces, ++nextTraceId, method, call.path ?? req.url, code);
+  trace.finish(env.traces, ++nextTraceId, method, call.path ?? req.url, code, call.query?.toString());
   const headers: Record<string, string> = {};
   if (call.warnings!.length > 0) headers.warning = call.warnings!.map((w) => `299 - ${JSON.stringify(w)}`).join(', ');
   return { answer, headers };

@@ -112,7 +112,10 @@ export interface StageRecord {
 export interface RequestTrace {
   id: number;
   method: string;
+  /** The path without the query. */
   path: string;
+  /** The query without "?", when there was one: what tells a watch from a list (audit's requestURI). */
+  query?: string;
   user?: string;
   code: number;
   stages: StageRecord[];

@@ -25,8 +25,9 @@ export class TraceRecorder {
   }
 
   /** Appends the finished trace to the ring, dropping the oldest once it is past the bound and its slack. */
-  finish(ring: RequestTrace[], id: number, method: string, path: string, code: number): RequestTrace {
+  finish(ring: RequestTrace[], id: number, method: string, path: string, code: number, query?: string): RequestTrace {
     const t: RequestTrace = { id, method, path, code, stages: this.stages };
+    if (query) t.query = query;
     if (this.user !== undefined) t.user = this.user;
     ring.push(t);
     if (ring.length > TRACE_RING_SIZE + TRACE_RING_SLACK) ring.splice(0, ring.length - TRACE_RING_SIZE);

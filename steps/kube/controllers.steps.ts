@@ -145,3 +145,50 @@ When('one pod of ReplicaSet {string} is deleted', async function (this: Kubespec
 Then('within {int} s ReplicaSet {string} owns {int} pods again', async function (this: KubespecWorld, seconds: number, name: string, count: number) {
   await eventuallyOwns(this, name, count, seconds);
 });
+
+// ---- informers: list once, then watch --------------------------------------------------------
+
+/** GETs of a resource's collection (any namespace) by the controller manager, split into lists and watches. */
+function collectionReads(entries: RequestTraceEntry[], resource: string): { lists: RequestTraceEntry[]; watches: RequestTraceEntry[] } {
+  const collection = new RegExp(`^/(api|apis/[^/]+)/[^/]+(/namespaces/[^/]+)?/${resource}$`);
+  const reads = entries.filter((t) => t.method === 'GET' && isControllerManager(t.user) && collection.test(t.path));
+  const isWatch = (t: RequestTraceEntry) => ['true', '1'].includes(new URLSearchParams(t.query ?? '').get('watch') ?? '');
+  return { lists: reads.filter((t) => !isWatch(t)), watches: reads.filter(isWatch) };
+}
+
+function resourceList(text: string): string[] {
+  return text.split(/, | or /).map((r) => r.trim()).filter(Boolean);
+}
+
+Then(/^the request trace holds no list of ([a-z, ]+) by the controller manager$/, async function (this: KubespecWorld, resources: string) {
+  const entries = await traceSinceMark(this);
+  for (const resource of resourceList(resources)) {
+    const { lists } = collectionReads(entries, resource);
+    assert.deepEqual(lists.map((t) => `GET ${t.path}?${t.query ?? ''}`), [], `the controller manager listed ${resource} while nothing changed`);
+  }
+});
+
+Then(/^every watch of ([a-z, ]+) by the controller manager sets "([a-zA-Z]+)"$/, async function (this: KubespecWorld, resources: string, parameter: string) {
+  const entries = await traceSinceMark(this);
+  for (const resource of resourceList(resources)) {
+    const { watches } = collectionReads(entries, resource);
+    // Watches end at their timeoutSeconds and are re-opened, so a quiet half hour holds some.
+    assert.ok(watches.length > 0, `no watch of ${resource} by the controller manager in the trace window`);
+    const without = watches.filter((t) => !new URLSearchParams(t.query ?? '').get(parameter));
+    assert.deepEqual(without.map((t) => `GET ${t.path}?${t.query ?? ''}`), [], `watches of ${resource} without ${parameter}`);
+  }
+});
+
+Given('Deployment {string} exists with {int} replicas, all available', async function (this: KubespecWorld, name: string, replicas: number) {
+  const labels = { app: name };
+  const body = {
+    apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name },
+    spec: { replicas, selector: { matchLabels: labels }, template: { metadata: { labels }, spec: { containers: [{ name: 'c', image: 'registry.k8s.io/pause:3.9' }] } } },
+  };
+  const path = collectionPath('apps', 'deployments', this.kube().namespace);
+  expectSuccess(await this.kube().request({ method: 'POST', path, body }), `create Deployment "${name}"`);
+  await this.eventually(`Deployment "${name}" to have ${replicas} available replicas`, async () => {
+    const res = await this.kube().request({ method: 'GET', path: `${path}/${encodeURIComponent(name)}` });
+    return res.status === 200 && res.json?.status?.availableReplicas === replicas;
+  }, 120_000);
+});
