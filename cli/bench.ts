@@ -39,8 +39,10 @@ function writeResult(result: BenchResult, quick: boolean): void {
   const dir = path.join('reports', 'bench');
   fs.mkdirSync(dir, { recursive: true });
   const record = { ...result, quick, cores: os.cpus().length, node: process.version, measured_at: new Date().toISOString() };
-  fs.writeFileSync(path.join(dir, `${result.name}.json`), `${JSON.stringify(record, null, 2)}\n`);
-  console.log(`  written: ${path.join(dir, `${result.name}.json`)}`);
+  // A --quick smoke run is no measurement: it must never overwrite one.
+  const file = path.join(dir, `${result.name}${quick ? '.quick' : ''}.json`);
+  fs.writeFileSync(file, `${JSON.stringify(record, null, 2)}\n`);
+  console.log(`  written: ${file}`);
 }
 
 function round(value: number): string {
