@@ -4,9 +4,8 @@ import { connect, type Socket } from 'node:net';
 import { request as httpsRequest, Agent } from 'node:https';
 import { LocalBackend } from '../store/local.ts';
 import { createApiServer, seededRandom, uuidFrom } from './server.ts';
-import type { Authenticator, Credentials } from './pipeline.ts';
-import { createCa, issueClientCert, issueServerCert } from './pki/host/index.ts';
 import { listen, realTimers } from './host/listen.ts';
+import { tlsServerRecordingCredentials } from './testing/tls-fixture.ts';
 
 const clock = { now_ms: () => Date.now() };
 const CONFIGMAPS = '/api/v1/namespaces/default/configmaps';
@@ -109,19 +108,7 @@ test('an HTTP/1.0 watcher gets a body framed the way its response headers say', 
 });
 
 test('every request on one TLS connection carries its client certificate to authentication', async () => {
-  const ca = await createCa();
-  const serving = await issueServerCert(ca);
-  const client = await issueClientCert(ca, { commonName: 'alice', organizations: ['dev', 'ops'] });
-  const seen: Credentials[] = [];
-  const recorder: Authenticator = {
-    name: 'x509-test',
-    async authenticate(creds) {
-      seen.push(creds);
-      return creds.clientCert ? { kind: 'authenticated', user: { name: creds.clientCert.subjectCN, groups: [...creds.clientCert.subjectO] }, method: 'x509' } : { kind: 'no-credentials' };
-    },
-  };
-  const api = createApiServer({ backend: new LocalBackend(), clock, authenticators: [recorder] });
-  const https = await listen(api.handler, { tls: { cert: serving.certPem, key: serving.keyPem, ca: ca.certPem } });
+  const { https, ca, client, seen } = await tlsServerRecordingCredentials(clock);
   const agent = new Agent({ keepAlive: true, maxSockets: 1, ca: ca.certPem, cert: client.certPem, key: client.keyPem });
   const sockets = new Set<unknown>();
   try {

@@ -1,6 +1,7 @@
 /** Small helpers the Kubernetes API steps share: paths and response checks that explain themselves. */
 import assert from 'node:assert/strict';
-import type { KubeFacet, KubeResponse } from '../../adapters/contract.ts';
+import type { KubeFacet, KubeResponse, RequestTraceEntry } from '../../adapters/contract.ts';
+import type { KubespecWorld } from '../support/world.ts';
 
 export function configMapsPath(kube: KubeFacet, name?: string): string {
   const base = `/api/v1/namespaces/${kube.namespace}/configmaps`;
@@ -54,4 +55,12 @@ export function collectionPath(group: string, resource: string, namespace: strin
 /** Comma-separated words, spaces allowed: "get, list" → ['get', 'list']. */
 export function words(text: string): string[] {
   return text.split(',').map((w) => w.trim()).filter(Boolean);
+}
+
+/** The request trace (`kube.audit`) since the scenario noted "trace mark". */
+export async function traceSinceMark(world: KubespecWorld): Promise<RequestTraceEntry[]> {
+  const kube = world.kube();
+  assert.ok(kube.traces, 'this target declares kube.audit but offers no traces()');
+  const mark = world.recall<number>('trace mark');
+  return (await kube.traces()).filter((t) => t.id > mark);
 }

@@ -14,18 +14,11 @@ import assert from 'node:assert/strict';
 import { Given, Then, When } from '@cucumber/cucumber';
 import type { RequestTraceEntry } from '../../adapters/contract.ts';
 import type { KubespecWorld } from '../support/world.ts';
-import { collectionPath, expandNs, expectSuccess } from './api.ts';
+import { collectionPath, expandNs, expectSuccess, traceSinceMark } from './api.ts';
 import { creates, type Kind } from './webhook.steps.ts';
 
 export function isControllerManager(user: string | undefined): boolean {
   return user === 'system:kube-controller-manager' || /^system:serviceaccount:kube-system:[a-z0-9-]+-controller$/.test(user ?? '');
-}
-
-async function traceSinceMark(world: KubespecWorld): Promise<RequestTraceEntry[]> {
-  const kube = world.kube();
-  assert.ok(kube.traces, 'this target declares kube.audit but offers no traces()');
-  const mark = world.recall<number>('trace mark');
-  return (await kube.traces()).filter((t) => t.id > mark);
 }
 
 function stagesOf(entry: RequestTraceEntry): string {

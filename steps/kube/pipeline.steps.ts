@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { Given, Then, When } from '@cucumber/cucumber';
 import type { KubeCredentials, KubeFacet, KubeRequest, PipelineStage, RequestTraceEntry } from '../../adapters/contract.ts';
 import type { KubespecWorld } from '../support/world.ts';
-import { collectionPath, configMapsPath, expandNs, LAST_RESPONSE, words } from './api.ts';
+import { collectionPath, configMapsPath, expandNs, LAST_RESPONSE, traceSinceMark, words } from './api.ts';
 
 // ---- the scenario's client, keeping the answer -----------------------------------------------
 
@@ -87,13 +87,6 @@ When('a request with a client certificate for user {string} in group {string} de
 
 // ---- the request trace (kube.audit) ----------------------------------------------------------
 
-async function traceSince(world: KubespecWorld): Promise<RequestTraceEntry[]> {
-  const kube = world.kube();
-  assert.ok(kube.traces, 'this target declares kube.audit but offers no traces()');
-  const mark = world.recall<number>('trace mark');
-  return (await kube.traces()).filter((t) => t.id > mark);
-}
-
 /** The scenario's own requests: those made as its default identity. */
 function byClient(world: KubespecWorld, entries: RequestTraceEntry[]): RequestTraceEntry[] {
   const user = world.kube().identity?.user;
@@ -108,7 +101,7 @@ Given('the request trace is recording', async function (this: KubespecWorld) {
 });
 
 Then('the request trace holds exactly {int} completed entries made by the scenario\'s client', async function (this: KubespecWorld, count: number) {
-  const mine = byClient(this, await traceSince(this));
+  const mine = byClient(this, await traceSinceMark(this));
   assert.equal(mine.length, count, `entries: ${mine.map((t) => `${t.method} ${t.path} ${t.code}`).join('; ')}`);
   this.note('trace entries', mine);
 });
@@ -122,7 +115,7 @@ const ORDINALS = ['first', 'second', 'third', 'fourth'];
 
 async function nthRequest(world: KubespecWorld, ordinal: string, method: string, rawPath: string): Promise<RequestTraceEntry> {
   const path = expandNs(world.kube(), rawPath);
-  const matching = byClient(world, await traceSince(world)).filter((t) => t.method === method && t.path === path);
+  const matching = byClient(world, await traceSinceMark(world)).filter((t) => t.method === method && t.path === path);
   const entry = matching[ORDINALS.indexOf(ordinal)];
   assert.ok(entry, `the trace holds ${matching.length} ${method} ${path} by the scenario's client, not a ${ordinal}`);
   return entry;

@@ -63,7 +63,7 @@ export class WebhookServer {
   private readonly hooks = new Map<string, { behaviour: HookBehaviour; records: AdmissionRecord[] }>();
 
   private constructor(
-    private readonly server: Server,
+    server: Server,
     readonly baseUrl: string,
     /** The serving certificate, base64 PEM, for clientConfig.caBundle. */
     readonly caBundle: string,

@@ -3,9 +3,8 @@ import assert from 'node:assert/strict';
 import { request as httpsRequest } from 'node:https';
 import { LocalBackend } from '../../store/local.ts';
 import { createApiServer } from '../server.ts';
-import type { Authenticator, Credentials } from '../pipeline.ts';
-import { createCa, issueClientCert, issueServerCert } from '../pki/host/index.ts';
 import { listen, realTimers } from './listen.ts';
+import { tlsServerRecordingCredentials } from '../testing/tls-fixture.ts';
 
 const clock = { now_ms: () => Date.now() };
 
@@ -39,19 +38,7 @@ test('a watch over HTTP streams newline-delimited events in a chunked response, 
 });
 
 test('over HTTPS a client certificate the CA signed reaches authentication as CN and O', async () => {
-  const ca = await createCa();
-  const serving = await issueServerCert(ca);
-  const client = await issueClientCert(ca, { commonName: 'alice', organizations: ['dev', 'ops'] });
-  const seen: Credentials[] = [];
-  const recorder: Authenticator = {
-    name: 'x509-test',
-    async authenticate(creds) {
-      seen.push(creds);
-      return creds.clientCert ? { kind: 'authenticated', user: { name: creds.clientCert.subjectCN, groups: creds.clientCert.subjectO }, method: 'x509' } : { kind: 'no-credentials' };
-    },
-  };
-  const api = createApiServer({ backend: new LocalBackend(), clock, authenticators: [recorder] });
-  const https = await listen(api.handler, { tls: { cert: serving.certPem, key: serving.keyPem, ca: ca.certPem } });
+  const { api, https, ca, client, seen } = await tlsServerRecordingCredentials(clock);
   try {
     const status = await new Promise<number>((resolve, reject) => {
       const req = httpsRequest(`${https.url}/version`, { ca: ca.certPem, cert: client.certPem, key: client.keyPem }, (res) => {
