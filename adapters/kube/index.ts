@@ -9,11 +9,14 @@ import fs from 'node:fs';
 import { KubeConfig } from '@kubernetes/client-node';
 import type { Capability } from '../capabilities.ts';
 import type { KubeFacet, Session, Target } from '../contract.ts';
-import { createPollingWaiter } from '../polling-waiter.ts';
+import { createPollingWaiter, pollUntil } from '../polling-waiter.ts';
 import { KubeHttpClient, type Endpoint } from './http-client.ts';
 import { withBackoff } from './retry.ts';
 
 // A conformant cluster runs kube-controller-manager's serviceaccounts controller.
+/** Upstream's e2e framework allows two minutes; a healthy cluster needs well under a second. */
+const DEFAULT_SA_BUDGET_MS = 120_000;
+
 const CAPABILITIES: Capability[] = ['kube.api', 'kube.watch', 'kube.rbac', 'kubectl', 'controllers.serviceaccount'];
 
 export interface KubeTargetOptions {
@@ -77,6 +80,11 @@ async function openSession(endpoint: Endpoint, namespace: string, seed: number, 
   const request: KubeFacet['request'] = (req) => withBackoff((r) => client.request(r), req);
   const created = await request({ method: 'POST', path: '/api/v1/namespaces', body: { apiVersion: 'v1', kind: 'Namespace', metadata: { name: namespace } } });
   if (created.status !== 201) throw new Error(`could not create namespace ${namespace}: ${created.status} ${created.text.slice(0, 300)}`);
+  // Until the serviceaccounts controller has made `default`, ServiceAccount admission refuses
+  // every pod in the namespace; wait for it, as the Kubernetes e2e framework does
+  // (test/e2e/framework: WaitForDefaultServiceAccountInNamespace).
+  await pollUntil(`ServiceAccount ${namespace}/default`, async () =>
+    (await request({ method: 'GET', path: `/api/v1/namespaces/${namespace}/serviceaccounts/default` })).status === 200, DEFAULT_SA_BUDGET_MS);
   return {
     seed,
     waiter: createPollingWaiter(),
