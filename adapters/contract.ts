@@ -269,3 +269,26 @@ export class CompactedError extends Error {
     this.name = 'CompactedError';
   }
 }
+
+/**
+ * Why a replicated store did not carry out a request, as far as a client can tell. Kv facets raise
+ * this (and only this) for a request the store did not answer with a result, so that a step can
+ * tell the store's own refusal from an unrelated failure:
+ * - `timeout`: the request was taken but not committed in time (etcd: "etcdserver: request timed
+ *   out"; a Raft proposal a leader could not get acknowledged by a majority);
+ * - `no-leader`: no member leads, or the member asked lost its leadership (etcd: "etcdserver: no
+ *   leader", "etcdserver: leader changed"; a leader that stepped down under CheckQuorum);
+ * - `unreachable`: the member the client spoke to is down or did not answer the connection. That
+ *   says nothing about the store's protocol; a client tries another member.
+ * The first two are the protocol's refusals.
+ */
+export class StoreUnavailableError extends Error {
+  constructor(
+    readonly reason: 'timeout' | 'no-leader' | 'unreachable',
+    message: string,
+    override readonly cause?: unknown,
+  ) {
+    super(`${reason}: ${message}`);
+    this.name = 'StoreUnavailableError';
+  }
+}

@@ -14,7 +14,7 @@
  */
 import { RaftNode } from '../raft/raft.ts';
 import type { Entry, HardState, Message, Ready, Role } from '../raft/types.ts';
-import { MemberCrashedError, MemberDownError, NoQuorumError, NotLeaderError, ProposalDroppedError, ProposalTimeoutError } from './errors.ts';
+import { MemberCrashedError, MemberDownError, NotLeaderError, ProposalDroppedError, ProposalTimeoutError } from './errors.ts';
 import { EventQueue } from './event-queue.ts';
 import { Prng } from './prng.ts';
 import type { StateMachine, StateMachineFactory } from './state-machine.ts';
@@ -256,8 +256,13 @@ export class SimCluster {
   /**
    * Replicate `command` and resolve with the proposing member's apply result once it is
    * committed and applied there. Goes to `via`, or to the current leader. Rejects with
-   * NotLeaderError / NoQuorumError / MemberDownError / ProposalDroppedError (certainly no
-   * effect), or ProposalTimeoutError / MemberCrashedError (effect unknown); see errors.ts.
+   * NotLeaderError / MemberDownError / ProposalDroppedError (certainly no effect), or
+   * ProposalTimeoutError / MemberCrashedError (effect unknown); see errors.ts.
+   *
+   * The simulator never refuses a request for lack of a quorum on its own: it only delivers,
+   * drops, delays and crashes. Whether a write with too few members alive commits is for Raft
+   * to decide — a leader without a majority cannot commit (the request times out) and, with
+   * CheckQuorum, steps down (the next attempt finds no leader).
    */
   propose(command: string, opts: { via?: string } = {}): Promise<unknown> {
     const target = this.clientTarget(opts.via);
@@ -312,9 +317,8 @@ export class SimCluster {
     this.queue.push(this.clock_ms + Math.max(0, ms), { kind: 'timer', fire });
   }
 
+  /** Where a client request goes: the member asked for, or the member that leads in the highest term. */
   private clientTarget(via: string | undefined): Member | Error {
-    const alive = this.ids.filter((id) => this.isAlive(id)).length;
-    if (alive < Math.floor(this.ids.length / 2) + 1) return new NoQuorumError(alive, this.ids.length);
     const id = via ?? this.leader();
     if (id === undefined) return new NotLeaderError(undefined, undefined);
     const m = this.member(id);

@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { setTimeout as delay } from 'node:timers/promises';
 import { Given, Then, When } from '@cucumber/cucumber';
-import type { MemberInfo } from '../../adapters/contract.ts';
+import { StoreUnavailableError, type MemberInfo } from '../../adapters/contract.ts';
 import type { KubespecWorld } from '../support/world.ts';
 import { acknowledge, acknowledged, settleWithin } from './support.ts';
 
@@ -114,14 +114,32 @@ Then(/^(?:within (\d+) s )?a put of key "([^"]*)" succeeds(?: within (\d+) s)?$/
   acknowledge(this, key, value);
 });
 
-/** Put, and on a failure (no leader yet) try again, until one succeeds or the step gives up waiting. */
-async function retryPut(world: KubespecWorld, key: string, value: string, stopped: () => boolean): Promise<void> {
+/** How each failed put attempt ended, so "does not succeed" can say why. */
+interface PutAttempts {
+  /** The store's own refusals: not committed in time, or no leader (StoreUnavailableError timeout / no-leader). */
+  refusals: string[];
+  /** The member the client spoke to was down: says nothing about the protocol; tried again. */
+  unreachable: number;
+}
+
+function isRefusal(error: unknown): error is StoreUnavailableError {
+  return error instanceof StoreUnavailableError && error.reason !== 'unreachable';
+}
+
+/**
+ * Put, and while the store is unavailable (no leader yet, not committed in time, member down)
+ * try again, until one succeeds or the step gives up waiting. Any other error ends the attempts:
+ * it is not "the store is unavailable", and must not pass for it.
+ */
+async function retryPut(world: KubespecWorld, key: string, value: string, stopped: () => boolean, seen: PutAttempts = { refusals: [], unreachable: 0 }): Promise<void> {
   for (let attempt = 1; ; attempt++) {
     try {
       await world.kv().put(key, value);
       return;
     } catch (error) {
-      if (stopped()) throw error;
+      if (!(error instanceof StoreUnavailableError) || stopped()) throw error;
+      if (error.reason === 'unreachable') seen.unreachable++;
+      else seen.refusals.push(error.message);
       world.log(`put attempt ${attempt} of "${key}" failed: ${String(error)}`);
       await delay(RETRY_PAUSE_MS);
     }
@@ -130,12 +148,20 @@ async function retryPut(world: KubespecWorld, key: string, value: string, stoppe
 
 Then('a put of key {string} does not succeed within {int} s', async function (this: KubespecWorld, key: string, seconds: number) {
   // Keep trying for the whole budget: a put refused only because the client picked a dead member
-  // must not pass for "the store refuses writes".
+  // must not pass for "the store refuses writes", and neither may an unrelated error.
   let stop = false;
-  const outcome = await settleWithin(this.session.waiter, `a put of "${key}"`, () => retryPut(this, key, 'never acknowledged', () => stop), seconds * 1000);
+  const seen: PutAttempts = { refusals: [], unreachable: 0 };
+  const outcome = await settleWithin(this.session.waiter, `a put of "${key}"`, () => retryPut(this, key, 'never acknowledged', () => stop, seen), seconds * 1000);
   stop = true;
   assert.ok(!(outcome.settled && outcome.ok), `a put of "${key}" was acknowledged within ${seconds} s`);
-  this.log(outcome.settled ? `the put failed for good: ${String((outcome as { error: unknown }).error)}` : `no put of "${key}" was acknowledged within ${seconds} s`);
+  if (outcome.settled && !outcome.ok) {
+    assert.ok(isRefusal(outcome.error), `the put of "${key}" failed, but not as the store refusing it (no commit, no leader): ${String(outcome.error)}`);
+  }
+  // Either the store refused (timed out / no leader) or the last attempt is still waiting for a
+  // commit that never comes; a run of "member down" answers alone proves nothing.
+  assert.ok(seen.refusals.length > 0 || !outcome.settled,
+    `no attempt reached the store's protocol: ${seen.unreachable} attempts found their member down`);
+  this.log(`the put of "${key}" was refused ${seen.refusals.length} times (${[...new Set(seen.refusals)].join('; ')})${outcome.settled ? '' : '; the last attempt was still waiting for a commit'}`);
 });
 
 Then('every key acknowledged in this scenario reads back with the value written', async function (this: KubespecWorld) {
