@@ -88,6 +88,11 @@ export interface RaftObserver {
   messageCounts(): Record<string, number>;
   /** A transcript of protocol steps, for the write-flow claims: e.g. 'append leader=1 index=5'. */
   trace(): readonly string[];
+  /**
+   * Every member seen as leader, by term, since the store started — taken at every state change
+   * of every member (not sampled), so a leadership that lasted one instant is in it too.
+   */
+  leadersByTerm(): ReadonlyMap<number, readonly string[]>;
 }
 
 /** Facet `clock.virtual`. */
