@@ -74,6 +74,8 @@ Given('the leader of every term is recorded from now on', async function (this: 
 
 /** Time passes, sampled: a wait whose only condition is the clock (virtual or real). */
 async function passSampled(world: KubespecWorld, ms: number): Promise<void> {
+  // The observer already records every leader at every state change: no polling needed.
+  if (world.session.raft && world.session.clock) return world.session.clock.advance(ms);
   const now = (): number => world.session.clock?.now_ms() ?? Date.now();
   const end = now() + ms;
   await world.eventually(`${ms / 1000} s to pass`, () => now() >= end, ms + 1_000);
