@@ -51,7 +51,11 @@ export interface KvFacet {
   range(prefix: string, opts?: { revision?: number; limit?: number }): Promise<{ kvs: KeyValue[]; revision: number }>;
   delete(key: string): Promise<{ revision: number; deleted: number }>;
   txn(cas: CompareAndSwap): Promise<{ succeeded: boolean; revision: number }>;
-  watch(prefix: string, fromRevision: number): Promise<KvWatch>;
+  /**
+   * `onEvent`, when given, is called with each event as it is delivered (after it is added to
+   * `events`), so a client can react — even by writing to the store — while delivery goes on.
+   */
+  watch(prefix: string, fromRevision: number, opts?: { onEvent?: (event: KvEvent) => void }): Promise<KvWatch>;
   compact(revision: number): Promise<void>;
   /** Save a consistent snapshot to a file; restore builds a fresh store from it. */
   snapshotSave?(path: string): Promise<{ revision: number }>;

@@ -129,11 +129,11 @@ export class EtcdKv implements KvFacet {
     return { succeeded: res.succeeded, revision: Number(res.header.revision) };
   }
 
-  async watch(prefix: string, fromRevision: number): Promise<KvWatch> {
+  async watch(prefix: string, fromRevision: number, opts: { onEvent?: (event: KvEvent) => void } = {}): Promise<KvWatch> {
     const start = this.full(prefix);
     const builder = this.client.watch().inRange({ start, end: prefixRangeEnd(start) }).withPreviousKV();
     if (fromRevision > 0) builder.startRevision(String(fromRevision));
-    const watch = new EtcdWatch(builder.watcher(), fromRevision, (kv) => this.toKeyValue(kv), () => this.compactRevision());
+    const watch = new EtcdWatch(builder.watcher(), fromRevision, (kv) => this.toKeyValue(kv), () => this.compactRevision(), opts.onEvent);
     this.watches.add(watch);
     await watch.ready();
     // etcd answers "created" first and cancels a compacted start just after: wait for that
@@ -266,14 +266,17 @@ class EtcdWatch implements KvWatch {
     private readonly fromRevision: number,
     toKeyValue: (kv: IKeyValue) => KeyValue,
     compactRevision: () => Promise<number>,
+    onEvent?: (event: KvEvent) => void,
   ) {
     watcher.on('data', (res: IWatchResponse) => {
       for (const ev of res.events) {
-        this.events.push({
+        const event: KvEvent = {
           type: ev.type === 'Delete' ? 'DELETE' : 'PUT',
           kv: toKeyValue(ev.kv),
           ...(ev.prev_kv ? { prevKv: toKeyValue(ev.prev_kv) } : {}),
-        });
+        };
+        this.events.push(event);
+        onEvent?.(event);
       }
     });
     this.connected = new Promise<void>((resolve) => {

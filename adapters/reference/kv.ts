@@ -59,8 +59,8 @@ export class ReferenceKv implements KvFacet {
     return { succeeded: result.succeeded, revision: result.revision };
   }
 
-  async watch(prefix: string, fromRevision: number): Promise<KvWatch> {
-    const watch = new CollectingWatch(this.current, prefix, fromRevision, () => this.watches.delete(watch));
+  async watch(prefix: string, fromRevision: number, opts: { onEvent?: (event: KvEvent) => void } = {}): Promise<KvWatch> {
+    const watch = new CollectingWatch(this.current, prefix, fromRevision, () => this.watches.delete(watch), opts.onEvent);
     this.watches.add(watch);
     return watch;
   }
@@ -118,9 +118,14 @@ class CollectingWatch implements KvWatch {
   cancelled?: { reason: string; compactRevision?: number };
   private readonly stop: () => void;
 
-  constructor(backend: Backend, prefix: string, fromRevision: number, private readonly onClose: () => void) {
+  constructor(backend: Backend, prefix: string, fromRevision: number, private readonly onClose: () => void, onEvent?: (event: KvEvent) => void) {
     this.stop = backend.watch(prefix, fromRevision, {
-      onEvents: (events) => this.events.push(...events),
+      onEvents: (events) => {
+        for (const event of events) {
+          this.events.push(event);
+          onEvent?.(event);
+        }
+      },
       onCancel: (reason, compactRevision) => {
         this.cancelled = compactRevision === undefined ? { reason } : { reason, compactRevision };
       },
