@@ -75,6 +75,22 @@ Feature: etcd — backup, compaction and restore
       When 10 minutes of virtual time pass
       Then reading key "/c" at revision r returns "old"
 
+    @requires:kv @requires:kv.compaction @requires:clock.virtual @auto-compaction-retention:1h
+    Scenario: after compactions have run, the last hour's revisions are still readable
+      A compaction runs at the first hour (removing the first revisions) and again at the second;
+      the second must compact only to what was current an hour before, not to what is current.
+
+      Given a store with periodic auto-compaction retention of 1 hour
+      And key "/c" is put with value "old" at revision r0
+      And key "/c" is put with value "newer"
+      When 80 minutes of virtual time pass
+      And key "/c" is put with value "recent" at revision r1
+      And key "/c" is put with value "latest"
+      And 50 minutes of virtual time pass
+      Then reading key "/c" at revision r0 fails as compacted
+      And reading key "/c" at revision r1 returns "recent"
+      And reading key "/c" now returns "latest"
+
     @requires:kv @requires:kv.compaction @requires:kv.watch
     Scenario: compaction keeps the latest value of every key, including ones last written before it
       Given a store
