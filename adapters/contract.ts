@@ -99,6 +99,39 @@ export interface RaftObserver {
   leadersByTerm(): ReadonlyMap<number, readonly string[]>;
 }
 
+/** One client call in a recorded history: what was asked, when, and what came back. */
+export interface KvHistoryOperation {
+  client: number;
+  input: { op: 'put'; key: string; value: string } | { op: 'get'; key: string } | { op: 'cas'; key: string; expect: string | null; value: string };
+  /** put: true; get: the value (null: absent); cas: whether it swapped. Absent when the outcome is unknown. */
+  output?: string | null | boolean;
+  call_ms: number;
+  /** Absent when the call's outcome is unknown (it timed out, its member crashed): it may or may not have taken effect. */
+  return_ms?: number;
+}
+
+/** What one seeded fault schedule did to a replicated store, as its clients and members saw it. */
+export interface FaultScheduleRun {
+  seed: number;
+  members: number;
+  /** Every call the clients made that may have taken effect, certainly refused ones left out. */
+  history: KvHistoryOperation[];
+  /** Every member that led each term during the run, taken at every state change. */
+  leadersByTerm: ReadonlyMap<number, readonly string[]>;
+  /** How to replay this schedule alone, for a failure report. */
+  replay: string;
+}
+
+/**
+ * Facet `kv.fault-schedules`: run a fresh replicated store under one seeded fault schedule —
+ * crashes, restarts, partitions, message loss, duplication and reordering — while concurrent
+ * clients put, get and compare-and-swap, and hand back the history (a Jepsen-style test; a real
+ * cluster could run one with its own fault injection). The steps judge the history.
+ */
+export interface FaultSchedulesFacet {
+  run(seed: number): Promise<FaultScheduleRun>;
+}
+
 /** Facet `clock.virtual`. */
 export interface ClockFacet {
   now_ms(): number;
@@ -239,6 +272,7 @@ export interface Session {
   readonly kv?: KvFacet;
   readonly members?: MembersFacet;
   readonly raft?: RaftObserver;
+  readonly faultSchedules?: FaultSchedulesFacet;
   readonly clock?: ClockFacet;
   readonly kube?: KubeFacet;
   /** Free-form facts for the failure report (member ids, ports, data dirs). */

@@ -7,8 +7,8 @@
  * effect and is left out; a call whose effect is unknown (timeout, crash) is kept with no
  * return — the checker may place it anywhere after its invocation, or nowhere.
  */
-import { checkKvHistory, explainKvResult, type KvInput, type KvOperation, type KvOutput } from '../lincheck/kv-model.ts';
-import type { CheckResult } from '../lincheck/checker.ts';
+import { checkKvHistory, explainKvResult, type KvInput, type KvOperation, type KvOutput } from '../../lincheck/kv-model.ts';
+import type { CheckResult } from '../../lincheck/checker.ts';
 import { SimCluster, type SimBugs } from './cluster.ts';
 import { SimClientError } from './errors.ts';
 import { planFaults, randomNetwork, scheduleFaults } from './faults.ts';
