@@ -91,6 +91,23 @@ Feature: etcd — backup, compaction and restore
       And reading key "/c" at revision r1 returns "recent"
       And reading key "/c" now returns "latest"
 
+    @requires:kv @requires:kv.compaction @auto-compaction-retention:3s @slow
+    Scenario: in real time, with a 3-second retention, older history is compacted away and the last seconds stay readable
+      The same claim on a clock a real etcd runs on: `--auto-compaction-mode=periodic
+      --auto-compaction-retention=3s`. etcd compacts every retention period (at most every hour)
+      to the revision it sampled one retention earlier.
+
+      Given a store with periodic auto-compaction retention of 3 s
+      And key "/c" is put with value "old" at revision r0
+      And key "/c" is put with value "newer"
+      When the store is left alone for 6 s
+      And key "/c" is put with value "recent" at revision r1
+      And key "/c" is put with value "latest"
+      And the store is left alone for 1 s
+      Then reading key "/c" at revision r0 fails as compacted
+      And reading key "/c" at revision r1 returns "recent"
+      And reading key "/c" now returns "latest"
+
     @requires:kv @requires:kv.compaction @requires:kv.watch
     Scenario: compaction keeps the latest value of every key, including ones last written before it
       Given a store
