@@ -80,6 +80,8 @@ export interface MembersFacet {
   restart(id: string): Promise<void>;
   partition?(groups: string[][]): Promise<void>;
   heal?(): Promise<void>;
+  /** `disk.latency`: every sync of this member's stable storage (its WAL fsync) takes `latency_ms` from now on. */
+  setDiskLatency?(id: string, latency_ms: number): Promise<void>;
 }
 
 /** Facet `raft.observe`: the reference's Raft internals, for the claims about the protocol itself. */

@@ -22,6 +22,7 @@ const CAPABILITIES: Capability[] = [
   // The controllers the reference runs so far (reference/controllers/registry.ts).
   'controllers.serviceaccount',
   'kv.fault-schedules',
+  'disk.latency',
 ];
 
 /** The real kubectl is offered when it is on the PATH (kube-session.ts writes its kubeconfig). */

@@ -124,10 +124,28 @@ Feature: etcd — backup, compaction and restore
     Quote: "定期快照"
     Untestable: an operational practice (a schedule outside etcd); what a snapshot contains is ETCD-SNAPSHOT-CONSISTENT.
 
-  @untestable
-  Rule: ETCD-DISK-LATENCY — etcd is very sensitive to disk latency: use SSDs, do not share the disk, measure with fio
+  Rule: ETCD-DISK-LATENCY — etcd is very sensitive to disk latency: a disk slower than the election timeout costs the cluster its leader
     Source: 000_1662d8c5cea2447f.txt § 控制平面 / etcd / 备份与恢复策略 / etcd 的磁盘性能至关重要
-    Claim: etcd is extremely sensitive to disk latency; production should use SSDs, avoid sharing the disk
-      with other I/O-heavy applications, and measure IOPS and latency with fio.
+    Claim: etcd is extremely sensitive to disk latency. A member must sync its write-ahead log before
+      it acts on what it wrote, and while it syncs it sends no heartbeats; a leader whose syncs take
+      longer than the followers' election timeout is deposed again and again, and writes stall
+      (the notes' pitfalls section: slow disk I/O makes leader elections frequent). The advice that
+      follows — SSDs, no shared disk, measure with fio — is for operators and is not checked here.
     Quote: "etcd 对磁盘延迟极其敏感。生产环境应使用 SSD，避免与其他 I/O 密集型应用共享磁盘。"
-    Untestable: hardware advice; a conformance scenario cannot choose or judge the disk a target runs on.
+
+    @requires:kv @requires:kv.members @requires:disk.latency @requires:raft.observe @requires:clock.virtual
+    Scenario: while the leader's disk takes 2 s per sync, writes cost it its leadership
+      Given a 3-member store with a stable leader
+      And the leader of every term is recorded from now on
+      When the leader's disk starts taking 2000 ms per sync
+      And keys are put one after another for 20 s
+      Then leaders were recorded in at least 2 different terms
+
+    @requires:kv @requires:kv.members @requires:disk.latency @requires:raft.observe @requires:clock.virtual
+    Scenario: with a 10 ms disk the same writes keep one leader
+      Given a 3-member store with a stable leader
+      And the leader of every term is recorded from now on
+      When the leader's disk starts taking 10 ms per sync
+      And keys are put one after another for 20 s
+      Then leaders were recorded in exactly 1 term
+      And at least 20 of the puts were acknowledged

@@ -172,3 +172,15 @@ test('a single-member cluster commits on its own', async () => {
   assert.equal(await settle(c, c.propose(put('solo', '1'))), true);
   assert.equal(await settle(c, c.read(get('solo'))), '1');
 });
+
+test('a leader whose disk syncs slower than the election timeout loses its leadership under writes; an instant disk keeps it', async () => {
+  for (const [latency_ms, expectChange] of [[0, false], [400, true]] as const) {
+    const c = cluster(3);
+    const first = await awaitLeader(c);
+    c.setDiskLatency(first, latency_ms);
+    for (let i = 0; i < 5; i++) await settle(c, c.propose(put('x', String(i))), 5000).catch(() => undefined);
+    await c.runFor(1000);
+    const terms = new Set(c.trace().filter((l) => / became leader /.test(l)).map((l) => l));
+    assert.equal(terms.size > 1, expectChange, `latency ${latency_ms} ms: leaders ${[...terms].join(' | ')}`);
+  }
+});

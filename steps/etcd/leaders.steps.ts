@@ -10,7 +10,7 @@
  */
 import assert from 'node:assert/strict';
 import { Given, Then, When } from '@cucumber/cucumber';
-import type { Session, Waiter } from '../../adapters/contract.ts';
+import { StoreUnavailableError, type Session, type Waiter } from '../../adapters/contract.ts';
 import type { KubespecWorld } from '../support/world.ts';
 
 /** term → members seen leading it. */
@@ -137,4 +137,40 @@ Then('the {word} member has not led any term since it was recorded', function (t
   const id = this.recall<string>(`${label} member`);
   const led = [...leadersByTerm(this)].filter(([, ids]) => ids.has(id)).map(([t]) => t);
   assert.deepEqual(led, [], `member ${id} led these terms`);
+});
+
+// ---- a slow disk ------------------------------------------------------------------------------
+
+When('the leader\'s disk starts taking {int} ms per sync', async function (this: KubespecWorld, latency_ms: number) {
+  const members = this.members();
+  assert.ok(members.setDiskLatency, 'this target declares disk.latency but offers no setDiskLatency()');
+  let leader: string | undefined;
+  await this.eventually('a leader', async () => (leader = await members.leader()) !== undefined, ELECTION_BUDGET_MS);
+  await members.setDiskLatency.call(members, leader!, latency_ms);
+});
+
+When('keys are put one after another for {int} s', async function (this: KubespecWorld, seconds: number) {
+  const now = (): number => this.clock().now_ms();
+  const end = now() + seconds * 1000;
+  let acknowledged = 0;
+  for (let i = 1; now() < end; i++) {
+    try {
+      await this.kv().put(`/slow-disk/${i}`, String(i));
+      acknowledged++;
+    } catch (error) {
+      // The store refusing (no leader, timed out) is what a slow disk may cause; anything else is not.
+      if (!(error instanceof StoreUnavailableError)) throw error;
+    }
+  }
+  this.note('acknowledged puts', acknowledged);
+});
+
+Then('leaders were recorded in exactly {int} term(s)', function (this: KubespecWorld, count: number) {
+  const terms = [...leadersByTerm(this).keys()];
+  assert.equal(terms.length, count, `leaders were seen in terms ${terms.join(', ')}`);
+});
+
+Then('at least {int} of the puts were acknowledged', function (this: KubespecWorld, count: number) {
+  const acknowledged = this.recall<number>('acknowledged puts');
+  assert.ok(acknowledged >= count, `only ${acknowledged} puts were acknowledged`);
 });
