@@ -267,6 +267,35 @@ export interface Waiter {
   until(what: string, condition: () => Promise<boolean> | boolean, budget_ms: number): Promise<void>;
 }
 
+/** One leader-elected control-plane process, as its own /healthz and /metrics report it. */
+export interface ControlPlaneProcess {
+  /** The instance (machine) name the scenario gave it. */
+  name: string;
+  /** The holderIdentity it writes into its Lease (upstream: hostname + "_" + a UUID); empty while it is down. */
+  identity: string;
+  alive: boolean;
+  /** leader_election_master_status: it holds the Lease and acts as leader now. */
+  leading: boolean;
+}
+
+/**
+ * Facet `cluster.ha`: several processes of each leader-elected control-plane component
+ * (kube-controller-manager, kube-scheduler, cloud-controller-manager), and what an operator can
+ * do to one of them on its master — kill and restart it (systemctl), freeze it (kill -STOP),
+ * cut it off from the API server (a firewall rule). A real HA cluster implements it over SSH.
+ */
+export interface HaFacet {
+  /** Run processes of `component` named `names`, each electing through Lease kube-system/<component>. */
+  start(component: string, names: readonly string[]): Promise<void>;
+  process(component: string, name: string): Promise<ControlPlaneProcess>;
+  kill(component: string, name: string): Promise<void>;
+  restart(component: string, name: string): Promise<void>;
+  freeze(component: string, name: string): Promise<void>;
+  thaw(component: string, name: string): Promise<void>;
+  disconnect(component: string, name: string): Promise<void>;
+  reconnect(component: string, name: string): Promise<void>;
+}
+
 /** Everything one scenario sees of a target. Facets are present iff their capability is declared. */
 export interface Session {
   readonly seed: number;
@@ -277,6 +306,7 @@ export interface Session {
   readonly faultSchedules?: FaultSchedulesFacet;
   readonly clock?: ClockFacet;
   readonly kube?: KubeFacet;
+  readonly ha?: HaFacet;
   /** Free-form facts for the failure report (member ids, ports, data dirs). */
   describe(): Record<string, unknown>;
   close(): Promise<void>;

@@ -12,6 +12,7 @@ import { VirtualClock } from '../../reference/wiring/virtual-clock.ts';
 import { adminTokenCsv, openKubeSession } from './kube-session.ts';
 import { openStoreSession } from './store-session.ts';
 import { referenceFaultSchedules } from './fault-schedules.ts';
+import { openHaSession } from './ha-session.ts';
 
 const CAPABILITIES: Capability[] = [
   'kv', 'kv.watch', 'kv.compaction', 'kv.snapshot',
@@ -23,6 +24,8 @@ const CAPABILITIES: Capability[] = [
   'controllers.serviceaccount',
   'kv.fault-schedules',
   'disk.latency',
+  // Leader-elected control-plane processes (reference/wiring/ha.ts).
+  'cluster.ha',
 ];
 
 /** The real kubectl is offered when it is on the PATH (kube-session.ts writes its kubeconfig). */
@@ -55,17 +58,21 @@ async function openSession(seed: number, tags: readonly string[]): Promise<Sessi
   const { kube, close: closeKube } = await openKubeSession(cluster, `ks-${seed.toString(16)}`, adminToken, { kubectl });
   // The kv side (single or Raft-replicated store, members, raft) is sized from the tags: store-session.ts.
   const store = openStoreSession({ seed, tags, clock, backend: cluster.backend });
+  // Only a scenario about HA gets elected processes (and their finer-grained clock).
+  const ha = tags.includes('@requires:cluster.ha') ? openHaSession(cluster, clock, seed) : undefined;
   return {
     seed,
-    waiter: store.waiter,
+    waiter: ha?.waiter ?? store.waiter,
     kv: store.kv,
     ...(store.members ? { members: store.members } : {}),
     ...(store.raft ? { raft: store.raft } : {}),
     faultSchedules: referenceFaultSchedules,
-    clock: store.clock,
+    clock: ha?.clock ?? store.clock,
     kube,
+    ...(ha ? { ha: ha.ha } : {}),
     describe: () => ({ url: cluster.url, revision: cluster.backend.currentRevision(), virtual_ms: clock.now_ms(), ...store.describe() }),
     async close() {
+      await ha?.close();
       await store.close();
       await closeKube();
       await cluster.stop();

@@ -95,7 +95,6 @@ Feature: High availability — several masters, one leader per controller
       Then within 20 seconds there are exactly 3 pods labelled "app=web"
       And every ReplicaSet and Pod create in the audit trail came from the controller-manager instance named in lease "kube-system/kube-controller-manager"
 
-  @pending
   Rule: LEASE-ACQUIRE — each instance tries to take the Lease; the one that succeeds is leader
     Source: 000_1662d8c5cea2447f.txt § 高可用架构 / 组件高可用机制
     Claim: Scheduler and controller manager use a Kubernetes Lease object for leader election; each
@@ -103,47 +102,64 @@ Feature: High availability — several masters, one leader per controller
     Quote: "每个实例启动时尝试获取 Lease，获取成功者成为 Leader"
 
     @requires:kube.api @requires:cluster.ha @requires:clock.virtual
-    Scenario: three schedulers start; exactly one holds the lease and the others keep trying
-      Given an HA cluster with schedulers "s1", "s2" and "s3" starting at the same time
-      When 5 seconds pass
-      Then lease "kube-system/kube-scheduler" has a holderIdentity naming exactly one of "s1", "s2", "s3"
+    Scenario: three controller managers start; exactly one holds the lease and the others keep trying
+      Given an HA cluster with controller managers "c1", "c2" and "c3" starting at the same time
+      When 5 s of virtual time pass
+      Then lease "kube-system/kube-controller-manager" has a holderIdentity naming exactly one of "c1", "c2", "c3"
       And that lease has spec.leaseDurationSeconds 15
-      And exactly one scheduler instance reports itself leader
+      And exactly one controller manager instance reports itself leader, the one the lease names
 
-  @pending
   Rule: LEASE-RENEW — the leader renews its Lease periodically
     Source: 000_1662d8c5cea2447f.txt § 高可用架构 / 组件高可用机制
-    Claim: The leader keeps its leadership by renewing the Lease at regular intervals.
+    Claim: The leader keeps its leadership by renewing the Lease at regular intervals (client-go:
+      every retryPeriod, 2 s by default).
     Quote: "获取成功者成为 Leader 并定期续租"
 
-    @requires:kube.api @requires:cluster.ha @requires:clock.virtual
+    @requires:kube.api @requires:kube.watch @requires:cluster.ha @requires:clock.virtual
     Scenario: renewTime advances every retry period while the holder stays the same
-      Given an HA cluster where scheduler "s1" holds lease "kube-system/kube-scheduler"
-      When 60 seconds pass
-      Then lease "kube-system/kube-scheduler" still has holderIdentity naming "s1"
+      Given an HA cluster where controller manager "c1" holds lease "kube-system/kube-controller-manager" and "c2", "c3" are standing by
+      When 60 s of virtual time pass
+      Then lease "kube-system/kube-controller-manager" still has holderIdentity naming "c1"
       And its spec.renewTime was updated at least 25 times, never more than 10 seconds apart
       And its spec.leaseTransitions did not change
 
-  @pending
   Rule: LEASE-EXPIRY-TAKEOVER — when the leader fails, another instance takes over after the Lease expires, not before
     Source: 000_1662d8c5cea2447f.txt § 高可用架构 / 组件高可用机制
     Claim: After the leader fails, the other instances compete again once the Lease has expired;
-      none takes over while the Lease is still valid.
+      none takes over while the Lease is still valid. With client-go's timing (leaseDuration 15 s,
+      renewDeadline 10 s, retryPeriod 2 s, tries jittered by up to 1.2 × retryPeriod) a standby
+      counts the 15 s from when *it* last saw the Lease change, so it takes over between 15 s and
+      about 24 s after the last renewal; and a leader that cannot renew stops leading
+      retryPeriod + renewDeadline = 12 s after its last renewal, before anyone can take over.
     Quote: "Leader 故障后，其他实例在 Lease 过期后重新竞选。"
 
-    @requires:kube.api @requires:cluster.ha @requires:clock.virtual
-    Scenario: a frozen leader is replaced between 15 and 17 seconds after its last renewal
-      Given an HA cluster where scheduler "s1" holds lease "kube-system/kube-scheduler" and "s2", "s3" are standing by
-      When scheduler "s1" freezes right after renewing
-      And 14 seconds pass
-      Then lease "kube-system/kube-scheduler" still has holderIdentity naming "s1"
-      When 3 more seconds pass
-      Then lease "kube-system/kube-scheduler" has holderIdentity naming "s2" or "s3"
+    @requires:kube.api @requires:kube.watch @requires:cluster.ha @requires:clock.virtual
+    Scenario: a frozen leader is replaced between 15 and about 24 seconds after its last renewal
+      Given an HA cluster where controller manager "c1" holds lease "kube-system/kube-controller-manager" and "c2", "c3" are standing by
+      When controller manager "c1" freezes right after renewing
+      And 14 s of virtual time pass
+      Then lease "kube-system/kube-controller-manager" still has holderIdentity naming "c1"
+      When 11 s of virtual time pass
+      Then lease "kube-system/kube-controller-manager" has holderIdentity naming "c2" or "c3"
       And its spec.leaseTransitions increased by 1
+      And the takeover's spec.acquireTime is between 15 and 24 seconds after the last renewTime of "c1"
 
     @requires:kube.api @requires:cluster.ha @requires:clock.virtual
     Scenario: a leader that cannot renew within the renew deadline stops acting as leader
-      Given an HA cluster where scheduler "s1" holds lease "kube-system/kube-scheduler"
-      When scheduler "s1" loses its connection to the API server
-      And 11 seconds pass
-      Then scheduler "s1" no longer reports itself leader and binds no pod
+      Given an HA cluster where controller manager "c1" holds lease "kube-system/kube-controller-manager"
+      When controller manager "c1" loses its connection to the API server right after renewing
+      And 10 s of virtual time pass
+      Then controller manager "c1" still reports itself leader
+      When 3 s of virtual time pass
+      Then controller manager "c1" no longer reports itself leader
+
+    @requires:kube.api @requires:kube.watch @requires:cluster.ha @requires:clock.virtual
+    Scenario: a standby that starts after the leader froze waits a full lease duration from its own first look
+      Given an HA cluster where controller manager "c1" holds lease "kube-system/kube-controller-manager"
+      When controller manager "c1" freezes right after renewing
+      And 10 s of virtual time pass
+      And controller manager "c2" starts
+      And 10 s of virtual time pass
+      Then lease "kube-system/kube-controller-manager" still has holderIdentity naming "c1"
+      When 10 s of virtual time pass
+      Then lease "kube-system/kube-controller-manager" has holderIdentity naming "c2"
