@@ -90,7 +90,7 @@ export async function main(argv: string[]): Promise<number> {
     const [commandName, args] = name === 'help' ? [rest[0]!, ['--help']] : [name, rest];
     const command = COMMANDS[commandName];
     if (!command) throw new UsageError(`unknown command "${commandName}"`, `commands: ${Object.keys(COMMANDS).join(', ')}; see kubespec --help`);
-    const { values, positionals } = parseOptions({ ...command.options, ...HELP_OPTION }, args, command.positionals ?? false);
+    const { values, positionals } = parseOptions({ ...command.options, ...HELP_OPTION }, args, command.positionals ?? false) as { values: Record<string, unknown>; positionals: string[] };
     if (values.help) {
       console.log(commandUsage(commandName));
       return EXIT_OK;
