@@ -1,0 +1,109 @@
+/**
+ * The PodSecurity admission plugin (plugin/pkg/admission/security/podsecurity/admission.go over
+ * k8s.io/pod-security-admission admission/admission.go), a validating plugin:
+ *
+ * - Pods (create, and updates that change an image or seccomp annotation — isSignificantPodUpdate;
+ *   the status, binding, eviction, log, exec... subresources are skipped): the namespace's
+ *   `enforce` policy denies with 403 Forbidden,
+ *     pods "x" is forbidden: violates PodSecurity "restricted:latest": privileged (container "c" must not set securityContext.privileged=true), ...
+ *   `audit` adds the audit annotation pod-security.kubernetes.io/audit-violations
+ *     (`would violate PodSecurity "baseline:latest": ...`), and `warn`, on an allowed request,
+ *   a Warning header with the same text.
+ * - Workloads with a pod template (Deployment, ReplicaSet, StatefulSet, DaemonSet, Job, CronJob,
+ *   ReplicationController, PodTemplate): warn and audit only; upstream never enforces on them,
+ *   since the pods they make are checked themselves.
+ * A namespace with unparseable labels evaluates as upstream does (see policy.ts) and the request
+ * carries the `error` annotation.
+ */
+import type { AdmissionAttributes, ValidatingPlugin } from '../../pipeline.ts';
+import { admissionForbidden, internalError } from '../errors.ts';
+import { evaluatePod, forbiddenDetail } from './evaluate.ts';
+import { describe, policyFromLabels, type LevelVersion, type Policy } from './policy.ts';
+
+export const POD_SECURITY_PLUGIN_NAME = 'PodSecurity';
+/** api.AuditAnnotationPrefix + the keys upstream's admission sets. */
+export const AUDIT_ANNOTATION_PREFIX = 'pod-security.kubernetes.io/';
+
+export interface PodSecurityOptions {
+  /** The namespace's labels, or undefined when it does not exist. */
+  getNamespace(name: string): Promise<{ metadata?: { labels?: Record<string, string> } } | undefined>;
+}
+
+/** Upstream's ignoredPodSubresources: none of these can change what the checks read. */
+const IGNORED_POD_SUBRESOURCES = new Set(['exec', 'attach', 'binding', 'eviction', 'log', 'portforward', 'proxy', 'status']);
+
+/** Where each workload keeps its pod template (PodSpecExtractor's DefaultPodSpecExtractor). */
+const POD_TEMPLATE_PATHS: Record<string, (o: any) => any> = {
+  '/replicationcontrollers': (o) => o?.spec?.template,
+  '/podtemplates': (o) => o?.template,
+  'apps/replicasets': (o) => o?.spec?.template,
+  'apps/deployments': (o) => o?.spec?.template,
+  'apps/statefulsets': (o) => o?.spec?.template,
+  'apps/daemonsets': (o) => o?.spec?.template,
+  'batch/jobs': (o) => o?.spec?.template,
+  'batch/cronjobs': (o) => o?.spec?.jobTemplate?.spec?.template,
+};
+
+export function podSecurityAdmission(opts: PodSecurityOptions): ValidatingPlugin {
+  return {
+    name: POD_SECURITY_PLUGIN_NAME,
+    async validate(attrs: AdmissionAttributes): Promise<void> {
+      if (attrs.operation !== 'CREATE' && attrs.operation !== 'UPDATE') return;
+      const key = `${attrs.resource.group}/${attrs.resource.resource}`;
+      const isPod = key === '/pods';
+      const template = POD_TEMPLATE_PATHS[key];
+      if (!isPod && !template) return;
+      if (isPod ? IGNORED_POD_SUBRESOURCES.has(attrs.subresource) : attrs.subresource !== '') return;
+      if (isPod && attrs.operation === 'UPDATE' && !significantPodUpdate(attrs.object, attrs.oldObject)) return;
+
+      const namespace = await opts.getNamespace(attrs.namespace);
+      if (!namespace) throw internalError(`failed to lookup namespace ${attrs.namespace}`, POD_SECURITY_PLUGIN_NAME);
+      const { policy, errors } = policyFromLabels(namespace.metadata?.labels);
+      if (errors.length > 0) attrs.annotate?.(`${AUDIT_ANNOTATION_PREFIX}error`, `Failed to parse policy: ${errors.join(', ')}`);
+      const target = isPod ? attrs.object : template!(attrs.object);
+      if (!target) return;
+      evaluate(attrs, policy, target?.metadata ?? {}, target?.spec ?? {}, isPod);
+    },
+  };
+}
+
+/** EvaluatePod: enforce (pods only), then audit, then warn when the request is allowed. */
+function evaluate(attrs: AdmissionAttributes, policy: Policy, meta: any, spec: any, enforce: boolean): void {
+  const cache = new Map<string, string>();
+  const detailFor = (lv: LevelVersion) => {
+    const key = describe(lv);
+    if (!cache.has(key)) cache.set(key, forbiddenDetail(evaluatePod(lv, meta, spec)));
+    return cache.get(key)!;
+  };
+  let denied: string | undefined;
+  if (enforce) {
+    attrs.annotate?.(`${AUDIT_ANNOTATION_PREFIX}enforce-policy`, describe(policy.enforce));
+    const detail = detailFor(policy.enforce);
+    if (detail) denied = `violates PodSecurity ${JSON.stringify(describe(policy.enforce))}: ${detail}`;
+  }
+  const audit = detailFor(policy.audit);
+  if (audit) attrs.annotate?.(`${AUDIT_ANNOTATION_PREFIX}audit-violations`, `would violate PodSecurity ${JSON.stringify(describe(policy.audit))}: ${audit}`);
+  if (denied) throw admissionForbidden(attrs, denied, POD_SECURITY_PLUGIN_NAME);
+  const warn = detailFor(policy.warn);
+  if (warn) attrs.warn?.(`would violate PodSecurity ${JSON.stringify(describe(policy.warn))}: ${warn}`);
+}
+
+/** isSignificantPodUpdate: only images and seccomp annotations of a running pod can change. */
+function significantPodUpdate(pod: any, old: any): boolean {
+  const seccomp = 'seccomp.security.alpha.kubernetes.io/pod';
+  if (pod?.metadata?.annotations?.[seccomp] !== old?.metadata?.annotations?.[seccomp]) return true;
+  for (const field of ['containers', 'initContainers'] as const) {
+    const now: any[] = pod?.spec?.[field] ?? [];
+    const before: any[] = old?.spec?.[field] ?? [];
+    if (now.length !== before.length) return true;
+    if (now.some((c, i) => containerChanged(c, before[i], pod, old))) return true;
+  }
+  const oldEphemeral = new Map<string, any>((old?.spec?.ephemeralContainers ?? []).map((c: any) => [c?.name, c]));
+  return (pod?.spec?.ephemeralContainers ?? []).some((c: any) => !oldEphemeral.has(c?.name) || containerChanged(c, oldEphemeral.get(c?.name), pod, old));
+}
+
+function containerChanged(c: any, before: any, pod: any, old: any): boolean {
+  if (c?.image !== before?.image) return true;
+  const key = `container.seccomp.security.alpha.kubernetes.io/${c?.name}`;
+  return pod?.metadata?.annotations?.[key] !== old?.metadata?.annotations?.[key];
+}
