@@ -70,3 +70,10 @@ test('unparseable labels enforce restricted (fail closed) and record the parse e
   await assert.rejects(h.run(podAttrs(privilegedPod())), /violates PodSecurity "restricted:latest"/);
   assert.match(h.annotations[`${PSA}error`]!, /Failed to parse policy: .*strictest/);
 });
+
+test('a namespace where every mode is privileged is not evaluated and nothing is annotated', async () => {
+  const h = harness({ [`${PSA}enforce`]: 'privileged' });
+  await h.run(podAttrs(privilegedPod()));
+  assert.deepEqual(h.annotations, {});
+  assert.deepEqual(h.warnings, []);
+});
