@@ -35,10 +35,12 @@ interface Container {
 
 /** Init containers, containers, ephemeral containers: upstream's visitContainers order. */
 function containers(spec: any): Container[] {
-  const list = (field: unknown) => (Array.isArray(field) ? field.filter((c) => c && typeof c === 'object') : []);
-  return [...list(spec?.initContainers), ...list(spec?.containers), ...list(spec?.ephemeralContainers)] as Container[];
+  const objects = (field: unknown) => asList(field).filter((c) => c && typeof c === 'object');
+  return [...objects(spec?.initContainers), ...objects(spec?.containers), ...objects(spec?.ephemeralContainers)] as Container[];
 }
 
+/** A field that should be a list, as one (schema validation runs first, but a check must never throw). */
+const asList = (field: unknown): any[] => (Array.isArray(field) ? field : []);
 const quote = (s: string) => JSON.stringify(s);
 /** upstream's joinQuote: each quoted, comma-separated. */
 const joinQuote = (items: string[]) => items.map(quote).join(', ');
@@ -88,7 +90,7 @@ function appArmorProfile(meta: any, spec: any): Violation | undefined {
 function capabilitiesBaseline(_meta: any, spec: any): Violation | undefined {
   const added = new Set<string>();
   const bad = containers(spec).filter((c) => {
-    const extra = (c.securityContext?.capabilities?.add ?? []).map(String).filter((cap: string) => !ALLOWED_BASELINE_CAPABILITIES.has(cap));
+    const extra = asList(c.securityContext?.capabilities?.add).map(String).filter((cap: string) => !ALLOWED_BASELINE_CAPABILITIES.has(cap));
     extra.forEach((cap: string) => added.add(cap));
     return extra.length > 0;
   });
@@ -98,10 +100,10 @@ function capabilitiesBaseline(_meta: any, spec: any): Violation | undefined {
 
 function capabilitiesRestricted(_meta: any, spec: any): Violation | undefined {
   const list = containers(spec);
-  const missingDropAll = list.filter((c) => !(c.securityContext?.capabilities?.drop ?? []).includes('ALL')).map((c) => c.name);
+  const missingDropAll = list.filter((c) => !asList(c.securityContext?.capabilities?.drop).includes('ALL')).map((c) => c.name);
   const added = new Set<string>();
   const addingForbidden = list.filter((c) => {
-    const extra = (c.securityContext?.capabilities?.add ?? []).map(String).filter((cap: string) => cap !== 'NET_BIND_SERVICE');
+    const extra = asList(c.securityContext?.capabilities?.add).map(String).filter((cap: string) => cap !== 'NET_BIND_SERVICE');
     extra.forEach((cap: string) => added.add(cap));
     return extra.length > 0;
   }).map((c) => c.name);
@@ -116,7 +118,7 @@ function hostNamespaces(_meta: any, spec: any): Violation | undefined {
   return used.length > 0 ? { reason: 'host namespaces', detail: used.join(', ') } : undefined;
 }
 
-const volumes = (spec: any): any[] => (Array.isArray(spec?.volumes) ? spec.volumes.filter((v: unknown) => v && typeof v === 'object') : []);
+const volumes = (spec: any): any[] => asList(spec?.volumes).filter((v: unknown) => v && typeof v === 'object');
 
 function hostPathVolumes(_meta: any, spec: any): Violation | undefined {
   const bad = volumes(spec).filter((v) => v.hostPath != null).map((v) => String(v.name));
@@ -126,7 +128,7 @@ function hostPathVolumes(_meta: any, spec: any): Violation | undefined {
 function hostPorts(_meta: any, spec: any): Violation | undefined {
   const ports = new Set<string>();
   const bad = containers(spec).filter((c) => {
-    const used = (Array.isArray(c.ports) ? c.ports : []).filter((p: any) => p?.hostPort && p.hostPort !== 0);
+    const used = asList(c.ports).filter((p: any) => p?.hostPort && p.hostPort !== 0);
     used.forEach((p: any) => ports.add(String(p.hostPort)));
     return used.length > 0;
   }).map((c) => c.name);
@@ -235,8 +237,7 @@ function seccompProfileRestricted(meta: any, spec: any): Violation | undefined {
 }
 
 function sysctls(_meta: any, spec: any): Violation | undefined {
-  const list = Array.isArray(spec?.securityContext?.sysctls) ? spec.securityContext.sysctls : [];
-  const bad = list.map((s: any) => String(s?.name)).filter((n: string) => !ALLOWED_SYSCTLS.has(n));
+  const bad = asList(spec?.securityContext?.sysctls).map((s: any) => String(s?.name)).filter((n: string) => !ALLOWED_SYSCTLS.has(n));
   return bad.length > 0 ? { reason: 'forbidden sysctls', detail: bad.join(', ') } : undefined;
 }
 

@@ -90,3 +90,13 @@ test('namespace labels become the policy; absent labels keep privileged; bad lab
   assert.equal(bad.policy.audit.version, 'latest');
   assert.equal(bad.errors.length, 3);
 });
+
+test('malformed specs (fields of the wrong type) never make a check throw', () => {
+  const weird: any[] = [
+    { containers: 'c', volumes: 3, securityContext: { sysctls: 'x' } },
+    { containers: [null, 5, { name: 'c', ports: 'p', securityContext: { capabilities: { add: 'NET_RAW', drop: 'ALL' } } }] },
+    { initContainers: {}, ephemeralContainers: [{}], volumes: [null, { name: 'v' }] },
+    null,
+  ];
+  for (const spec of weird) for (const level of ['baseline', 'restricted'] as const) assert.doesNotThrow(() => evaluatePod(latest(level), null, spec), JSON.stringify(spec));
+});

@@ -96,14 +96,16 @@ function significantPodUpdate(pod: any, old: any): boolean {
   const seccomp = 'seccomp.security.alpha.kubernetes.io/pod';
   if (pod?.metadata?.annotations?.[seccomp] !== old?.metadata?.annotations?.[seccomp]) return true;
   for (const field of ['containers', 'initContainers'] as const) {
-    const now: any[] = pod?.spec?.[field] ?? [];
-    const before: any[] = old?.spec?.[field] ?? [];
+    const now = asList(pod?.spec?.[field]);
+    const before = asList(old?.spec?.[field]);
     if (now.length !== before.length) return true;
     if (now.some((c, i) => containerChanged(c, before[i], pod, old))) return true;
   }
-  const oldEphemeral = new Map<string, any>((old?.spec?.ephemeralContainers ?? []).map((c: any) => [c?.name, c]));
-  return (pod?.spec?.ephemeralContainers ?? []).some((c: any) => !oldEphemeral.has(c?.name) || containerChanged(c, oldEphemeral.get(c?.name), pod, old));
+  const oldEphemeral = new Map<string, any>(asList(old?.spec?.ephemeralContainers).map((c: any) => [c?.name, c]));
+  return asList(pod?.spec?.ephemeralContainers).some((c: any) => !oldEphemeral.has(c?.name) || containerChanged(c, oldEphemeral.get(c?.name), pod, old));
 }
+
+const asList = (field: unknown): any[] => (Array.isArray(field) ? field : []);
 
 function containerChanged(c: any, before: any, pod: any, old: any): boolean {
   if (c?.image !== before?.image) return true;
