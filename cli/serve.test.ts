@@ -4,7 +4,7 @@ import { spawnSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, readdirSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { KubeHttpClient } from '../adapters/kube/http-client.ts';
-import { clientFor, KUBESPEC_BIN, PROJECT_DIR, rssMiB, startServeProcess, tempDir } from '../e2e/harness.ts';
+import { clientFor, kubectl, kubectlMissing, KUBESPEC_BIN, PROJECT_DIR, rssMiB, startServeProcess, tempDir } from '../e2e/harness.ts';
 import { microTime, parseServeFlags, startServe, type ServeConfig } from './serve.ts';
 import { UsageError } from './usage.ts';
 
@@ -244,6 +244,26 @@ test('serve creates its data dir 0700 with 0600 files, and refuses a data dir op
     assert.match(refused.stderr, new RegExp(`chmod 700 ${loose}`));
     assert.deepEqual(readdirSync(loose), [], 'nothing was written into the refused dir');
   } finally {
+    dir.remove();
+  }
+});
+
+test('the real kubectl meets Pod Security admission as on a real cluster: enforce refuses a privileged pod, warn prints a Warning', kubectlMissing() ? { skip: kubectlMissing() } : {}, async () => {
+  const dir = tempDir('serve-psa');
+  const running = await startServe(config(dir.path, { nodes: 0 }));
+  const run = (args: string[], input?: string) => kubectl(args, { kubeconfig: running.kubeconfigPath, cacheDir: join(dir.path, 'cache'), ...(input ? { input } : {}) });
+  try {
+    assert.equal((await run(['create', 'namespace', 'psa'])).code, 0);
+    assert.equal((await run(['label', 'namespace', 'psa', 'pod-security.kubernetes.io/enforce=baseline', 'pod-security.kubernetes.io/warn=restricted'])).code, 0);
+    const pod = JSON.stringify({ apiVersion: 'v1', kind: 'Pod', metadata: { name: 'x', namespace: 'psa' }, spec: { containers: [{ name: 'c', image: 'busybox', securityContext: { privileged: true } }] } });
+    const refused = await run(['apply', '-f', '-'], pod);
+    assert.equal(refused.code, 1, refused.stdout);
+    assert.match(refused.stderr, /Error from server \(Forbidden\): .*pods "x" is forbidden: violates PodSecurity "baseline:latest": privileged \(container "c" must not set securityContext.privileged=true\)/);
+    const warned = await run(['-n', 'psa', 'run', 'plain', '--image=busybox']);
+    assert.equal(warned.code, 0, warned.stderr);
+    assert.match(warned.stderr, /^Warning: would violate PodSecurity "restricted:latest": allowPrivilegeEscalation != false \(container "plain" must set securityContext.allowPrivilegeEscalation=false\)/m);
+  } finally {
+    await running.stop();
     dir.remove();
   }
 });
