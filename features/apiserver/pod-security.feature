@@ -10,7 +10,9 @@ Feature: API Server — Pod Security admission
   (kubernetes.io/docs/concepts/security/pod-security-standards/) — and the checks are
   k8s.io/pod-security-admission's policy/check_*.go. `enforce` refuses a pod with 403 Forbidden,
   `warn` answers with a Warning header, `audit` adds an annotation to the request's audit record.
-  Workloads with a pod template (Deployments, Jobs, …) are only warned about and audited.
+  Workloads with a pod template (Deployments, Jobs, …) are only warned about and audited. The labels
+  themselves are checked: one naming no level is refused, and raising `enforce` warns which pods
+  already running the new level would refuse.
 
   The pods here are created in the scenario's own namespace; those a policy must refuse would be
   privileged, so on a real cluster a wrong implementation's pod never runs anything but pause.
@@ -58,6 +60,18 @@ Feature: API Server — Pod Security admission
       When the client creates a Pod "hardened" that meets restricted
       Then the response status is 201
       And the response carries no warning
+
+    @requires:kube.api @requires:kube.podsecurity
+    Scenario: a Pod Security label naming no level is refused 422; a stricter enforce label warns which existing pods it would refuse
+      Given the client creates a plain Pod "plain"
+      And the response status is 201
+      When the client sets label "pod-security.kubernetes.io/enforce" on the scenario's namespace to "strictest"
+      Then the response status is 422 with reason "Invalid"
+      And the response message contains 'metadata.labels[pod-security.kubernetes.io/enforce]: Invalid value: "strictest": must be one of privileged, baseline, restricted'
+      When the client sets label "pod-security.kubernetes.io/enforce" on the scenario's namespace to "restricted"
+      Then the response status is 200
+      And the response carries a warning containing 'existing pods in namespace "{ns}" violate the new PodSecurity enforce level "restricted:latest"'
+      And the response carries a warning containing 'plain: allowPrivilegeEscalation != false, unrestricted capabilities, runAsNonRoot != true, seccompProfile'
 
     @requires:kube.api @requires:kube.podsecurity
     Scenario: a Deployment whose pod template breaks the enforced level is created with a warning, not refused

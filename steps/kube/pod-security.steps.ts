@@ -16,10 +16,17 @@ async function createPod(world: KubespecWorld, name: string, spec: any): Promise
   world.note(LAST_RESPONSE, await kube.request({ method: 'POST', path: collectionPath('', 'pods', kube.namespace), body: { apiVersion: 'v1', kind: 'Pod', metadata: { name }, spec } }));
 }
 
+function labelNamespace(world: KubespecWorld, key: string, value: string): Promise<KubeResponse> {
+  const kube = world.kube();
+  return kube.request({ method: 'PATCH', path: `/api/v1/namespaces/${kube.namespace}`, headers: { 'content-type': 'application/merge-patch+json' }, body: { metadata: { labels: { [key]: value } } } });
+}
+
 Given(/^the scenario's namespace has label "([^"]*)" set to "([^"]*)"$/, async function (this: KubespecWorld, key: string, value: string) {
-  const kube = this.kube();
-  const res = await kube.request({ method: 'PATCH', path: `/api/v1/namespaces/${kube.namespace}`, headers: { 'content-type': 'application/merge-patch+json' }, body: { metadata: { labels: { [key]: value } } } });
-  expectSuccess(res, `label namespace ${key}=${value}`);
+  expectSuccess(await labelNamespace(this, key, value), `label namespace ${key}=${value}`);
+});
+
+When(/^the client sets label "([^"]*)" on the scenario's namespace to "([^"]*)"$/, async function (this: KubespecWorld, key: string, value: string) {
+  this.note(LAST_RESPONSE, await labelNamespace(this, key, value));
 });
 
 When('the client creates a privileged Pod {string} with a hostPath volume {string}', async function (this: KubespecWorld, name: string, volume: string) {
@@ -73,7 +80,8 @@ Then('the response carries the warning {string}', function (this: KubespecWorld,
 
 Then('the response carries a warning containing {string}', function (this: KubespecWorld, text: string) {
   const all = warnings(this.recall<KubeResponse>(LAST_RESPONSE));
-  assert.ok(all.some((w) => w.includes(text)), `warnings: ${JSON.stringify(all)}`);
+  const wanted = expandNs(this.kube(), text);
+  assert.ok(all.some((w) => w.includes(wanted)), `warnings: ${JSON.stringify(all)}`);
 });
 
 Then('the response carries no warning', function (this: KubespecWorld) {

@@ -26,6 +26,8 @@ export interface AdmissionChainOptions {
   disableServiceAccount?: boolean;
   /** Leave out PodSecurity (kube-apiserver --disable-admission-plugins=PodSecurity). */
   disablePodSecurity?: boolean;
+  /** A namespace's pods, for PodSecurity's warnings when a namespace's enforce label gets stricter. */
+  listPods?: (namespace: string) => Promise<any[]>;
 }
 
 export interface AdmissionChain {
@@ -43,7 +45,8 @@ export function admissionChain(opts: AdmissionChainOptions): AdmissionChain {
   }
   if (!opts.disablePodSecurity) {
     // The namespace lister returns whole Namespace objects; PodSecurity reads their labels.
-    validating.push(podSecurityAdmission({ getNamespace: async (name) => (await opts.getNamespace(name)) as Awaited<ReturnType<PodSecurityOptions['getNamespace']>> }));
+    const getNamespace = async (name: string) => (await opts.getNamespace(name)) as Awaited<ReturnType<PodSecurityOptions['getNamespace']>>;
+    validating.push(podSecurityAdmission({ getNamespace, ...(opts.listPods ? { listPods: opts.listPods } : {}) }));
   }
   if (opts.denyServiceExternalIPs) validating.push(denyServiceExternalIPs());
   if (opts.webhooks) {

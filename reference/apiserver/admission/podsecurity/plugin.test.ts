@@ -77,3 +77,33 @@ test('a namespace where every mode is privileged is not evaluated and nothing is
   assert.deepEqual(h.annotations, {});
   assert.deepEqual(h.warnings, []);
 });
+
+const nsAttrs = (labels: Record<string, string>, oldLabels?: Record<string, string>): AdmissionAttributes => ({
+  ...attrsFor('namespaces', 'Namespace', '', { metadata: { name: 'team', labels } }, { name: 'team', namespace: '' }),
+  ...(oldLabels ? { operation: 'UPDATE' as const, oldObject: { metadata: { name: 'team', labels: oldLabels } } } : {}),
+});
+
+test('a namespace whose Pod Security labels do not parse is refused 422 Invalid, naming each label', async () => {
+  const plugin = podSecurityAdmission({ getNamespace: async () => undefined });
+  await assert.rejects(plugin.validate(nsAttrs({ [`${PSA}enforce`]: 'strict', [`${PSA}warn-version`]: '1.30' })), (e: any) => {
+    assert.equal(e.code, 422);
+    assert.equal(e.reason, 'Invalid');
+    assert.equal(e.message, `Namespace "team" is invalid: [metadata.labels[${PSA}enforce]: Invalid value: "strict": must be one of privileged, baseline, restricted, metadata.labels[${PSA}warn-version]: Invalid value: "1.30": must be "latest" or "v1.x"]`);
+    return true;
+  });
+  await plugin.validate(nsAttrs({ [`${PSA}enforce`]: 'restricted', [`${PSA}enforce-version`]: 'v1.30' }));
+  // An update that keeps the same bad label (set before the plugin ran) is let through, as upstream.
+  await plugin.validate(nsAttrs({ [`${PSA}enforce`]: 'strict', other: 'x' }, { [`${PSA}enforce`]: 'strict' }));
+});
+
+test('making enforce stricter warns which existing pods the new level would refuse; relaxing it does not', async () => {
+  const pods = [privilegedPod(), { ...privilegedPod(), metadata: { name: 'a' } }, { metadata: { name: 'ok' }, spec: { containers: [{ name: 'c' }] } }];
+  const warnings: string[] = [];
+  const plugin = podSecurityAdmission({ getNamespace: async () => undefined, listPods: async () => pods });
+  const run = (labels: Record<string, string>, old: Record<string, string>) => plugin.validate({ ...nsAttrs(labels, old), warn: (m) => void warnings.push(m) });
+  await run({ [`${PSA}enforce`]: 'baseline' }, {});
+  assert.deepEqual(warnings, ['existing pods in namespace "team" violate the new PodSecurity enforce level "baseline:latest"', 'a (and 1 other pod): privileged, hostPath volumes']);
+  warnings.length = 0;
+  await run({ [`${PSA}enforce`]: 'baseline' }, { [`${PSA}enforce`]: 'restricted' });
+  assert.deepEqual(warnings, []);
+});

@@ -18,7 +18,8 @@
 import type { AdmissionAttributes, ValidatingPlugin } from '../../pipeline.ts';
 import { admissionForbidden, internalError } from '../errors.ts';
 import { evaluatePod, forbiddenDetail } from './evaluate.ts';
-import { describe, policyFromLabels, type LevelVersion, type Policy } from './policy.ts';
+import { invalid } from '../../status.ts';
+import { describe, describeErrors, policyFromLabels, sameLevelVersion, strictness, versionText, type LabelError, type LevelVersion, type Policy } from './policy.ts';
 
 export const POD_SECURITY_PLUGIN_NAME = 'PodSecurity';
 /** api.AuditAnnotationPrefix + the keys upstream's admission sets. */
@@ -27,7 +28,12 @@ export const AUDIT_ANNOTATION_PREFIX = 'pod-security.kubernetes.io/';
 export interface PodSecurityOptions {
   /** The namespace's labels, or undefined when it does not exist. */
   getNamespace(name: string): Promise<{ metadata?: { labels?: Record<string, string> } } | undefined>;
+  /** The pods of a namespace, to warn which ones a stricter enforce label would refuse. Leave out to skip that. */
+  listPods?(namespace: string): Promise<any[]>;
 }
+
+/** upstream's namespaceMaxPodsToCheck default. */
+export const MAX_PODS_TO_CHECK = 3000;
 
 /** Upstream's ignoredPodSubresources: none of these can change what the checks read. */
 const IGNORED_POD_SUBRESOURCES = new Set(['exec', 'attach', 'binding', 'eviction', 'log', 'portforward', 'proxy', 'status']);
@@ -50,6 +56,7 @@ export function podSecurityAdmission(opts: PodSecurityOptions): ValidatingPlugin
     async validate(attrs: AdmissionAttributes): Promise<void> {
       if (attrs.operation !== 'CREATE' && attrs.operation !== 'UPDATE') return;
       const key = `${attrs.resource.group}/${attrs.resource.resource}`;
+      if (key === '/namespaces') return validateNamespace(attrs, opts);
       const isPod = key === '/pods';
       const template = POD_TEMPLATE_PATHS[key];
       if (!isPod && !template) return;
@@ -62,7 +69,7 @@ export function podSecurityAdmission(opts: PodSecurityOptions): ValidatingPlugin
       // Upstream's short-circuit: nothing to evaluate (and nothing annotated) where every mode that applies is privileged.
       const modes = isPod ? [policy.enforce, policy.audit, policy.warn] : [policy.audit, policy.warn];
       if (errors.length === 0 && modes.every((lv) => lv.level === 'privileged')) return;
-      if (errors.length > 0) attrs.annotate?.(`${AUDIT_ANNOTATION_PREFIX}error`, `Failed to parse policy: ${errors.join(', ')}`);
+      if (errors.length > 0) attrs.annotate?.(`${AUDIT_ANNOTATION_PREFIX}error`, `Failed to parse policy: ${describeErrors(errors)}`);
       const target = isPod ? attrs.object : template!(attrs.object);
       if (!target) return;
       evaluate(attrs, policy, target?.metadata ?? {}, target?.spec ?? {}, isPod);
@@ -89,6 +96,53 @@ function evaluate(attrs: AdmissionAttributes, policy: Policy, meta: any, spec: a
   if (denied) throw admissionForbidden(attrs, denied, POD_SECURITY_PLUGIN_NAME);
   const warn = detailFor(policy.warn);
   if (warn) attrs.warn?.(`would violate PodSecurity ${JSON.stringify(describe(policy.warn))}: ${warn}`);
+}
+
+/**
+ * ValidateNamespace: labels must parse on create, and on an update that changes what fails to
+ * parse (422 Invalid, as field errors on metadata.labels). When an update makes enforce stricter,
+ * the answer warns which existing pods the new level would refuse (EvaluatePodsInNamespace).
+ */
+async function validateNamespace(attrs: AdmissionAttributes, opts: PodSecurityOptions): Promise<void> {
+  if (attrs.subresource !== '') return;
+  const next = policyFromLabels(attrs.object?.metadata?.labels);
+  if (attrs.operation === 'CREATE') {
+    if (next.errors.length > 0) throw labelsInvalid(attrs, next.errors);
+    return;
+  }
+  const before = policyFromLabels(attrs.oldObject?.metadata?.labels);
+  if (next.errors.length > 0 && describeErrors(next.errors) !== (before.errors.length > 0 ? describeErrors(before.errors) : '')) throw labelsInvalid(attrs, next.errors);
+  const [now, then] = [next.policy.enforce, before.policy.enforce];
+  if (sameLevelVersion(now, then) || now.level === 'privileged') return;
+  // Same version and the level was not raised: nothing that ran before can be refused now.
+  if (versionText(now.version) === versionText(then.version) && strictness(now.level) <= strictness(then.level)) return;
+  if (!opts.listPods) return;
+  for (const warning of existingPodWarnings(attrs.name, now, await opts.listPods(attrs.name))) attrs.warn?.(warning);
+}
+
+function labelsInvalid(attrs: AdmissionAttributes, errors: LabelError[]) {
+  return invalid('', 'Namespace', attrs.name || String(attrs.object?.metadata?.name ?? ''), errors.map((e) => ({ type: 'Invalid' as const, field: e.field, value: e.value, detail: e.detail })));
+}
+
+/** One warning per distinct set of reasons, naming the first pod (by name) and how many others share it. */
+export function existingPodWarnings(namespace: string, enforce: LevelVersion, pods: any[]): string[] {
+  const checked = pods.slice(0, MAX_PODS_TO_CHECK);
+  const byReason = new Map<string, { first: string; count: number }>();
+  for (const pod of checked) {
+    const reasons = evaluatePod(enforce, pod?.metadata ?? {}, pod?.spec ?? {}).map((v) => v.reason).join(', ');
+    if (!reasons) continue;
+    const name = String(pod?.metadata?.name ?? '');
+    const seen = byReason.get(reasons);
+    if (!seen) byReason.set(reasons, { first: name, count: 1 });
+    else byReason.set(reasons, { first: name < seen.first ? name : seen.first, count: seen.count + 1 });
+  }
+  const warnings: string[] = [];
+  if (checked.length < pods.length) warnings.push(`new PodSecurity enforce level only checked against the first ${checked.length} of ${pods.length} existing pods`);
+  if (byReason.size === 0) return warnings;
+  warnings.push(`existing pods in namespace ${JSON.stringify(namespace)} violate the new PodSecurity enforce level ${JSON.stringify(describe(enforce))}`);
+  const others = (n: number) => (n === 1 ? '' : n === 2 ? ' (and 1 other pod)' : ` (and ${n - 1} other pods)`);
+  const perPod = [...byReason].map(([reasons, { first, count }]) => `${first}${others(count)}: ${reasons}`).sort();
+  return [...warnings, ...perPod];
 }
 
 /** isSignificantPodUpdate: only images and seccomp annotations of a running pod can change. */
