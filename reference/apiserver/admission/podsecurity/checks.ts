@@ -137,6 +137,21 @@ function hostPorts(_meta: any, spec: any): Violation | undefined {
   return { reason: 'hostPort', detail: `${named('container', bad)} ${plural('uses', 'use', bad.length)} ${plural('hostPort', 'hostPorts', list.length)} ${list.join(', ')}` };
 }
 
+/** Probes and lifecycle handlers must not aim at another host (httpGet.host / tcpSocket.host), v1.34+. */
+function hostProbesAndHostLifecycle(_meta: any, spec: any): Violation | undefined {
+  const hosts = new Set<string>();
+  const hostsOf = (handler: any) => [handler?.httpGet?.host, handler?.tcpSocket?.host].filter((h) => typeof h === 'string' && h !== '') as string[];
+  const bad = containers(spec).filter((c: any) => {
+    const found = [c.livenessProbe, c.readinessProbe, c.startupProbe, c.lifecycle?.postStart, c.lifecycle?.preStop].flatMap(hostsOf);
+    found.forEach((h) => hosts.add(h));
+    return found.length > 0;
+  }).map((c) => c.name);
+  if (bad.length === 0) return undefined;
+  const names = sorted(bad);
+  const list = sorted(hosts);
+  return { reason: 'probe or lifecycle host', detail: `${named('container', names)} ${plural('uses', 'use', names.length)} ${plural('probe or lifecycle host', 'probe or lifecycle hosts', list.length)} ${joinQuote(list)}` };
+}
+
 function privileged(_meta: any, spec: any): Violation | undefined {
   const bad = containers(spec).filter((c) => c.securityContext?.privileged === true).map((c) => c.name);
   return bad.length > 0 ? { reason: 'privileged', detail: `${named('container', bad)} must not set securityContext.privileged=true` } : undefined;
@@ -257,6 +272,7 @@ export const CHECKS: readonly Check[] = [
   { id: 'hostNamespaces', level: 'baseline', sinceMinor: 0, check: hostNamespaces },
   { id: 'hostPathVolumes', level: 'baseline', overlap: true, sinceMinor: 0, check: hostPathVolumes },
   { id: 'hostPorts', level: 'baseline', sinceMinor: 0, check: hostPorts },
+  { id: 'hostProbesAndHostLifecycle', level: 'baseline', sinceMinor: 34, check: hostProbesAndHostLifecycle },
   { id: 'privileged', level: 'baseline', sinceMinor: 0, check: privileged },
   { id: 'procMount', level: 'baseline', sinceMinor: 0, check: procMount },
   { id: 'restrictedVolumes', level: 'restricted', sinceMinor: 0, check: restrictedVolumes },

@@ -48,6 +48,7 @@ test('each baseline check names what it forbids', () => {
     ['seccomp', { securityContext: { seccompProfile: { type: 'Unconfined' } }, containers: [] }, 'seccompProfile (pod must not set securityContext.seccompProfile.type to "Unconfined")'],
     ['sysctls', { securityContext: { sysctls: [{ name: 'kernel.msgmax', value: '1' }, { name: 'net.ipv4.tcp_syncookies', value: '1' }] }, containers: [] }, 'forbidden sysctls (kernel.msgmax)'],
     ['SELinux', { containers: [{ name: 'a', securityContext: { seLinuxOptions: { type: 'spc_t', user: 'u' } } }] }, 'seLinuxOptions (container "a" set forbidden securityContext.seLinuxOptions: type "spc_t"; user may not be set)'],
+    ['probe host', { containers: [{ name: 'a', livenessProbe: { httpGet: { host: '10.0.0.1', port: 80 } }, lifecycle: { preStop: { tcpSocket: { host: 'metadata', port: 80 } } } }] }, 'probe or lifecycle host (container "a" uses probe or lifecycle hosts "10.0.0.1", "metadata")'],
     ['hostProcess', { securityContext: { windowsOptions: { hostProcess: true } }, containers: [] }, 'hostProcess (pod must not set securityContext.windowsOptions.hostProcess=true)'],
   ];
   for (const [what, spec, expected] of cases) assert.equal(detail('baseline', spec), expected, what);
