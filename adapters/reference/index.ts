@@ -24,6 +24,7 @@ const CAPABILITIES: Capability[] = [
   'controllers.serviceaccount',
   'kv.fault-schedules',
   'disk.latency',
+  'kube.podsecurity',
   // Leader-elected control-plane processes (reference/wiring/ha.ts).
   'cluster.ha',
 ];
