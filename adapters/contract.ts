@@ -298,6 +298,43 @@ export interface HaFacet {
   reconnect(component: string, name: string): Promise<void>;
 }
 
+/** A machine in the cloud, as the provider's console shows it. */
+export interface CloudMachine {
+  name: string;
+  zone: string;
+}
+
+/** A route in the cloud's route table for the cluster's pod network. */
+export interface CloudRoute {
+  destinationCIDR: string;
+  targetNode: string;
+}
+
+/** A cloud load balancer, as the provider's console shows it. */
+export interface CloudLoadBalancer {
+  name: string;
+  /** namespace/name of the Service it serves, from its description or tags. */
+  service: string;
+  ip: string;
+  ports: { port: number; protocol: string; nodePort: number }[];
+  nodes: string[];
+}
+
+/**
+ * Facet `cluster.cloud`: the cloud under the cluster (simulated, or a real provider's API), as an
+ * operator sees it in the provider's console: machines to start and delete, the route table,
+ * load balancers. A started machine joins as a Node the way a kubelet with
+ * --cloud-provider=external registers it (tainted node.cloudprovider.kubernetes.io/uninitialized).
+ */
+export interface CloudFacet {
+  addMachine(name: string, opts?: { podCIDR?: string; zone?: string }): Promise<void>;
+  /** Delete the machine in the cloud (the Node object stays until someone removes it). */
+  deleteMachine(name: string): Promise<void>;
+  machines(): Promise<CloudMachine[]>;
+  routes(): Promise<CloudRoute[]>;
+  loadBalancers(): Promise<CloudLoadBalancer[]>;
+}
+
 /** Everything one scenario sees of a target. Facets are present iff their capability is declared. */
 export interface Session {
   readonly seed: number;
@@ -309,6 +346,7 @@ export interface Session {
   readonly clock?: ClockFacet;
   readonly kube?: KubeFacet;
   readonly ha?: HaFacet;
+  readonly cloud?: CloudFacet;
   /** Free-form facts for the failure report (member ids, ports, data dirs). */
   describe(): Record<string, unknown>;
   close(): Promise<void>;

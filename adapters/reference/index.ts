@@ -13,6 +13,9 @@ import { adminTokenCsv, openKubeSession } from './kube-session.ts';
 import { openStoreSession } from './store-session.ts';
 import { referenceFaultSchedules } from './fault-schedules.ts';
 import { openHaSession } from './ha-session.ts';
+import { openCloudSession } from './cloud-session.ts';
+import { randomBytes } from 'node:crypto';
+import { CCM_USER, CLOUD_CONTROLLER_MANAGER } from '../../reference/wiring/cloud.ts';
 
 const CAPABILITIES: Capability[] = [
   'kv', 'kv.watch', 'kv.compaction', 'kv.snapshot',
@@ -27,6 +30,8 @@ const CAPABILITIES: Capability[] = [
   'kube.podsecurity',
   // Leader-elected control-plane processes (reference/wiring/ha.ts).
   'cluster.ha',
+  // A simulated cloud and the cloud-controller-manager (reference/cloud/), or none at all.
+  'cluster.cloud', 'cluster.without-cloud',
 ];
 
 /** The real kubectl is offered when it is on the PATH (kube-session.ts writes its kubeconfig). */
@@ -54,13 +59,24 @@ async function openSession(seed: number, tags: readonly string[]): Promise<Sessi
   const clock = new VirtualClock();
   // The full pipeline, as a real cluster runs it: authentication, RBAC, admission with webhooks.
   const adminToken = `kubespec-admin-${seed.toString(16)}`;
-  const cluster = await ReferenceCluster.start({ seed, clock, secure: { tokenCsv: adminTokenCsv(adminToken), anonymous: true } });
+  // A scenario about the cloud gets a cloud and a cloud-controller-manager, with its own user.
+  const withCloud = tags.includes('@requires:cluster.cloud');
+  const ccmToken = withCloud ? `kubespec-ccm-${randomBytes(16).toString('base64url')}` : undefined;
+  const tokenCsv = adminTokenCsv(adminToken) + (ccmToken ? `${ccmToken},${CCM_USER},${CCM_USER}\n` : '');
+  const cluster = await ReferenceCluster.start({ seed, clock, secure: { tokenCsv, anonymous: true } });
   const kubectl = tags.includes('@requires:kubectl');
   const { kube, close: closeKube } = await openKubeSession(cluster, `ks-${seed.toString(16)}`, adminToken, { kubectl });
   // The kv side (single or Raft-replicated store, members, raft) is sized from the tags: store-session.ts.
   const store = openStoreSession({ seed, tags, clock, backend: cluster.backend });
-  // Only a scenario about HA gets elected processes (and their finer-grained clock).
-  const ha = tags.includes('@requires:cluster.ha') ? openHaSession(cluster, clock, seed) : undefined;
+  const cloud = withCloud ? await openCloudSession(kube, seed) : undefined;
+  // Only a scenario about HA or the cloud gets elected processes (and their finer-grained clock).
+  const withHa = tags.includes('@requires:cluster.ha');
+  const ha = withHa || cloud ? openHaSession(cluster, clock, seed, cloud ? {
+    runners: { [CLOUD_CONTROLLER_MANAGER]: cloud.reference.runner({ token: ccmToken! }) },
+    credentials: { [CLOUD_CONTROLLER_MANAGER]: { token: ccmToken! } },
+  } : {}) : undefined;
+  // Without HA the cloud scenario still runs its CCM elected, as upstream's --leader-elect default.
+  if (cloud && !withHa) await ha!.plane.start(CLOUD_CONTROLLER_MANAGER, ['master']);
   return {
     seed,
     waiter: ha?.waiter ?? store.waiter,
@@ -70,7 +86,8 @@ async function openSession(seed: number, tags: readonly string[]): Promise<Sessi
     faultSchedules: referenceFaultSchedules,
     clock: ha?.clock ?? store.clock,
     kube,
-    ...(ha ? { ha: ha.ha } : {}),
+    ...(ha && withHa ? { ha: ha.ha } : {}),
+    ...(cloud ? { cloud: cloud.cloud } : {}),
     describe: () => ({ url: cluster.url, revision: cluster.backend.currentRevision(), virtual_ms: clock.now_ms(), ...store.describe() }),
     async close() {
       await ha?.close();

@@ -19,6 +19,8 @@ import type { Scheduler } from './virtual-clock.ts';
 /** The leader's work: started when it starts leading, stopped when it stops. */
 export interface Component {
   stop(): void;
+  /** Whether it waits on an answer from the API server (the suite's clock lets it land first). */
+  busy?(): boolean;
 }
 
 export interface ComponentContext {
@@ -104,7 +106,7 @@ export class ElectedInstance {
    */
   get awaitingAnswer(): boolean {
     const p = this.process;
-    return p !== undefined && !p.clock.isFrozen && !this.link.cut_ && p.client.inFlight > 0;
+    return p !== undefined && !p.clock.isFrozen && !this.link.cut_ && (p.client.inFlight > 0 || (p.component?.busy?.() ?? false));
   }
 
   /** The process dies; it stays down until restart(). */
