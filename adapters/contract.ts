@@ -296,6 +296,18 @@ export interface HaFacet {
   thaw(component: string, name: string): Promise<void>;
   disconnect(component: string, name: string): Promise<void>;
   reconnect(component: string, name: string): Promise<void>;
+  /**
+   * The control plane's machines (masters, and external etcd machines), when the target can
+   * kill them: what runs on each, and whether it is up. Requests through `kube` go through the
+   * load balancer in front of the API servers.
+   */
+  machines?(): Promise<{ name: string; alive: boolean; apiServer: boolean; etcdMember?: string }[]>;
+  /** Power a machine off: its API server and, if it hosts one, its etcd member stop together. */
+  killMachine?(name: string): Promise<void>;
+  /** One request to the API server on machine `name`, not through the load balancer. */
+  requestVia?(name: string, req: KubeRequest): Promise<KubeResponse>;
+  /** A watch opened on the API server on machine `name`, not through the load balancer. */
+  watchVia?(name: string, path: string): Promise<KubeWatch>;
 }
 
 /** A machine in the cloud, as the provider's console shows it. */

@@ -15,6 +15,9 @@ import { referenceFaultSchedules } from './fault-schedules.ts';
 import { openHaSession } from './ha-session.ts';
 import { openCloudSession } from './cloud-session.ts';
 import { randomBytes } from 'node:crypto';
+import { topologyFromTags, topologyHaFacet } from './topology-session.ts';
+import { ControlPlaneTopology } from '../../reference/wiring/topology.ts';
+import { RaftBackend } from '../../reference/wiring/raft-backend.ts';
 import { CCM_USER, CLOUD_CONTROLLER_MANAGER } from '../../reference/wiring/cloud.ts';
 
 const CAPABILITIES: Capability[] = [
@@ -63,15 +66,20 @@ async function openSession(seed: number, tags: readonly string[]): Promise<Sessi
   const withCloud = tags.includes('@requires:cluster.cloud');
   const ccmToken = withCloud ? `kubespec-ccm-${randomBytes(16).toString('base64url')}` : undefined;
   const tokenCsv = adminTokenCsv(adminToken) + (ccmToken ? `${ccmToken},${CCM_USER},${CCM_USER}\n` : '');
-  const cluster = await ReferenceCluster.start({ seed, clock, secure: { tokenCsv, anonymous: true } });
+  // An HA topology scenario runs several API servers over a replicated store: topology-session.ts.
+  const topologyKind = topologyFromTags(tags);
+  const replicated = topologyKind ? new RaftBackend({ seed, members: 3, onAdvance: (ms) => clock.advance(ms) }) : undefined;
+  const cluster = await ReferenceCluster.start({ seed, clock, secure: { tokenCsv, anonymous: true }, ...(replicated ? { backend: replicated } : {}) });
+  const topology = topologyKind ? await ControlPlaneTopology.start({ kind: topologyKind, cluster, raft: replicated!, clock, seed }) : undefined;
   const kubectl = tags.includes('@requires:kubectl');
-  const { kube, close: closeKube } = await openKubeSession(cluster, `ks-${seed.toString(16)}`, adminToken, { kubectl });
+  const { kube, close: closeKube } = await openKubeSession(cluster, `ks-${seed.toString(16)}`, adminToken, { kubectl, ...(topology ? { server: topology.url } : {}) });
   // The kv side (single or Raft-replicated store, members, raft) is sized from the tags: store-session.ts.
-  const store = openStoreSession({ seed, tags, clock, backend: cluster.backend });
+  const store = openStoreSession({ seed, tags, clock, backend: cluster.backend, ...(replicated ? { replicated } : {}) });
+  const machines = topology ? topologyHaFacet(topology, adminToken) : undefined;
   const cloud = withCloud ? await openCloudSession(kube, seed) : undefined;
   // Only a scenario about HA or the cloud gets elected processes (and their finer-grained clock).
   const withHa = tags.includes('@requires:cluster.ha');
-  const ha = withHa || cloud ? openHaSession(cluster, clock, seed, cloud ? {
+  const ha = (withHa && !topology) || cloud ? openHaSession(cluster, clock, seed, cloud ? {
     runners: { [CLOUD_CONTROLLER_MANAGER]: cloud.reference.runner({ token: ccmToken! }) },
     credentials: { [CLOUD_CONTROLLER_MANAGER]: { token: ccmToken! } },
   } : {}) : undefined;
@@ -87,9 +95,12 @@ async function openSession(seed: number, tags: readonly string[]): Promise<Sessi
     clock: ha?.clock ?? store.clock,
     kube,
     ...(ha && withHa ? { ha: ha.ha } : {}),
+    ...(machines ? { ha: machines.ha } : {}),
     ...(cloud ? { cloud: cloud.cloud } : {}),
     describe: () => ({ url: cluster.url, revision: cluster.backend.currentRevision(), virtual_ms: clock.now_ms(), ...store.describe() }),
     async close() {
+      machines?.close();
+      await topology?.close();
       await ha?.close();
       await store.close();
       await closeKube();
