@@ -14,7 +14,7 @@ export const USAGE = `kubespec — a literate conformance suite for the Kubernet
 
 Usage:
   kubespec run [--target NAME] [--tags EXPR] [--name REGEX] [--seed N] [--rerun] [--parallel N]
-               [--etcd-endpoints URL,...] [--kubeconfig PATH] [--no-coverage]
+               [--etcd-endpoints URL,...] [--kubeconfig PATH] [--no-coverage] [--scenario-budget S]
       Run the features against a target (reference, etcd, kube); write reports under reports/<target>/.
   kubespec claims [--check] [--summary] [--format text|json]
       List every claim (Rule) with its status; --check fails on inventory errors.

@@ -78,13 +78,21 @@ export async function assertReachable(endpoint: Endpoint): Promise<void> {
 async function openSession(endpoint: Endpoint, namespace: string, seed: number, kubeconfigPath: string): Promise<Session> {
   const client = new KubeHttpClient(endpoint);
   const request: KubeFacet['request'] = (req) => withBackoff((r) => client.request(r), req);
-  const created = await request({ method: 'POST', path: '/api/v1/namespaces', body: { apiVersion: 'v1', kind: 'Namespace', metadata: { name: namespace } } });
-  if (created.status !== 201) throw new Error(`could not create namespace ${namespace}: ${created.status} ${created.text.slice(0, 300)}`);
-  // Until the serviceaccounts controller has made `default`, ServiceAccount admission refuses
-  // every pod in the namespace; wait for it, as the Kubernetes e2e framework does
-  // (test/e2e/framework: WaitForDefaultServiceAccountInNamespace).
-  await pollUntil(`ServiceAccount ${namespace}/default`, async () =>
-    (await request({ method: 'GET', path: `/api/v1/namespaces/${namespace}/serviceaccounts/default` })).status === 200, DEFAULT_SA_BUDGET_MS);
+  let created: Awaited<ReturnType<KubeFacet['request']>> | undefined;
+  try {
+    created = await request({ method: 'POST', path: '/api/v1/namespaces', body: { apiVersion: 'v1', kind: 'Namespace', metadata: { name: namespace } } });
+    if (created.status !== 201) throw new Error(`could not create namespace ${namespace}: ${created.status} ${created.text.slice(0, 300)}`);
+    // Until the serviceaccounts controller has made `default`, ServiceAccount admission refuses
+    // every pod in the namespace; wait for it, as the Kubernetes e2e framework does
+    // (test/e2e/framework: WaitForDefaultServiceAccountInNamespace).
+    await pollUntil(`ServiceAccount ${namespace}/default`, async () =>
+      (await request({ method: 'GET', path: `/api/v1/namespaces/${namespace}/serviceaccounts/default` })).status === 200, DEFAULT_SA_BUDGET_MS);
+  } catch (error) {
+    // A failed setup removes what it made and closes its connections, so the run can end.
+    if (created?.status === 201) await request({ method: 'DELETE', path: `/api/v1/namespaces/${namespace}` }).catch(() => undefined);
+    client.close();
+    throw error;
+  }
   return {
     seed,
     waiter: createPollingWaiter(),

@@ -41,9 +41,18 @@ export interface KubeSession {
 
 export async function openKubeSession(cluster: ReferenceCluster, namespace: string, adminToken: string, opts: { kubectl: boolean }): Promise<KubeSession> {
   const client = new KubeHttpClient({ server: cluster.url, token: adminToken });
-  await createNamespace(client, cluster, namespace);
   const credentialed = new CredentialedRequests(cluster);
-  const kubeconfig = opts.kubectl ? writeKubeconfig(await credentialed.tlsUrl(), (await workerPki()).ca.certPem, adminToken, namespace) : undefined;
+  let kubeconfig: { dir: string; path: string } | undefined;
+  try {
+    await createNamespace(client, cluster, namespace);
+    if (opts.kubectl) kubeconfig = writeKubeconfig(await credentialed.tlsUrl(), (await workerPki()).ca.certPem, adminToken, namespace);
+  } catch (error) {
+    // A setup that fails half way stops what it started: an open client or listener would keep
+    // the run's process alive after its last scenario.
+    client.close();
+    await credentialed.close();
+    throw error;
+  }
   const kube: KubeFacet = {
     namespace,
     identity: ADMIN,
