@@ -168,6 +168,8 @@ export interface RequestTraceEntry {
   query?: string;
   /** The user the request acted as (after impersonation), when authentication got that far. */
   user?: string;
+  /** For a create answered 201, the name of the object it stored (audit's objectRef.name). */
+  objectName?: string;
   /** The HTTP status of the answer. */
   code: number;
   /** The stages the request passed, in the order it passed them; the last may be the one that refused it. */
@@ -196,6 +198,8 @@ export interface KubeFacet {
   compact?(): Promise<void>;
   /** Read a raw key of the backing store (`kube.storage`). */
   storageGet?(key: string): Promise<string | undefined>;
+  /** The keys of the backing store under a prefix, read from the store itself (`kube.storage`). */
+  storageKeys?(prefix: string): Promise<string[]>;
   /** A kubeconfig file for the real kubectl (`kubectl`), acting as the default identity. */
   readonly kubeconfigPath?: string;
   /**

@@ -61,6 +61,7 @@ export async function openKubeSession(cluster: ReferenceCluster, namespace: stri
     stream: (path) => client.stream(path),
     compact: () => cluster.backend.compact(cluster.backend.currentRevision()),
     storageGet: async (key) => (await cluster.backend.get(key))?.value,
+    storageKeys: async (prefix) => (await cluster.backend.range(prefix)).kvs.map((kv) => kv.key),
     requestWithCredentials: (creds, req) => credentialed.request(creds, req),
     traces: async () => cluster.api.traces.map(traceEntry),
     ...(kubeconfig ? { kubeconfigPath: kubeconfig.path } : {}),
@@ -79,6 +80,7 @@ function traceEntry(t: ReferenceCluster['api']['traces'][number]): RequestTraceE
   const entry: RequestTraceEntry = { id: t.id, method: t.method, path: t.path, code: t.code, stages: t.stages.map((s) => ({ ...s })) };
   if (t.query) entry.query = t.query;
   if (t.user !== undefined) entry.user = t.user;
+  if (t.objectName !== undefined) entry.objectName = t.objectName;
   return entry;
 }
 

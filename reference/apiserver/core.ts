@@ -63,8 +63,16 @@ export async function handleRequest(env: Env, req: ApiRequest, onInternalError?:
     answer = errorAnswer(e, onInternalError);
   }
   const code = answer.kind === 'reply' ? answer.status : answer.status;
+  // Audit's objectRef.name: for a create, the name of the object the server stored (which may
+  // have come from generateName), as upstream's audit LogRequestObject/LogResponseObject fill it.
+  if (answer.kind === 'reply' && method === 'POST' && answer.status === 201) trace.objectName = createdName(answer.body);
   trace.finish(env.traces, ++nextTraceId, method, call.path ?? req.url, code, call.query?.toString());
   const headers: Record<string, string> = {};
   if (call.warnings!.length > 0) headers.warning = call.warnings!.map((w) => `299 - ${JSON.stringify(w)}`).join(', ');
   return { answer, headers };
+}
+
+function createdName(body: unknown): string | undefined {
+  const name = (body as { metadata?: { name?: unknown } } | undefined)?.metadata?.name;
+  return typeof name === 'string' ? name : undefined;
 }

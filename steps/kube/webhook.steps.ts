@@ -82,6 +82,8 @@ export function creates(world: KubespecWorld, name: string, kind: Kind) {
 }
 
 Then(/^webhook "([^"]*)" has recorded exactly (\d+) (configmap|pod|serviceaccount) creates?$/, function (this: KubespecWorld, name: string, count: string, kind: Kind) {
+  // Zero alone also passes when the webhook never matched anything: say it with a positive control.
+  assert.ok(Number(count) > 0, `"exactly 0" proves nothing on its own: use 'webhook "${name}" has recorded no ${kind} create, though it records the client's create of ConfigMap "…"'`);
   const seen = creates(this, name, kind);
   assert.equal(seen.length, Number(count), `webhook "${name}" saw: ${JSON.stringify(seen.map((r) => r.object?.metadata?.name))}`);
 });
@@ -91,4 +93,17 @@ Then('the configmap recorded by webhook {string} has label {string}', function (
   const seen = creates(this, name, 'configmap');
   assert.equal(seen.length, 1, `webhook "${name}" should have seen one configmap create, saw ${seen.length}`);
   assert.equal(seen[0]!.object?.metadata?.labels?.[key], value, `labels the webhook saw: ${JSON.stringify(seen[0]!.object?.metadata?.labels)}`);
+});
+
+// The positive control beside a "none": the same webhook, in the same scenario, does see an
+// ordinary create — so its silence about the earlier request means it was not called, not that
+// it was never reachable or never matched.
+Then(/^webhook "([^"]*)" has recorded no configmap create, though it records the client's create of ConfigMap "([^"]*)"$/, async function (this: KubespecWorld, name: string, control: string) {
+  const before = creates(this, name, 'configmap');
+  assert.deepEqual(before.map((r) => r.object?.metadata?.name), [], `webhook "${name}" saw creates it should not have`);
+  const kube = this.kube();
+  const res = await kube.request({ method: 'POST', path: `/api/v1/namespaces/${kube.namespace}/configmaps`, body: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: control } } });
+  expectSuccess(res, `the control create of ConfigMap "${control}"`);
+  const after = creates(this, name, 'configmap').map((r) => r.object?.metadata?.name);
+  assert.deepEqual(after, [control], `webhook "${name}" should have recorded exactly the control create of "${control}"`);
 });
