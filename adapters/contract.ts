@@ -215,7 +215,8 @@ export interface KubeFacet {
    */
   traces?(): Promise<RequestTraceEntry[]>;
   /** A GET whose response is read raw as it streams (`kube.watch`), for the wire-format claims. */
-  stream?(path: string): Promise<KubeRawStream>;
+  /** `http2`: over an HTTP/2 stream (TLS with ALPN h2) instead of HTTP/1.1 (`kube.http2`). */
+  stream?(path: string, opts?: { http2?: boolean }): Promise<KubeRawStream>;
 }
 
 /**

@@ -28,7 +28,8 @@ export function createKubeTarget(opts: KubeTargetOptions): Target {
   let sessions = 0;
   return {
     name: 'kube',
-    capabilities: new Set(CAPABILITIES),
+    // HTTP/2 is negotiated by ALPN over TLS: a plain-HTTP server (serve --insecure-http) has none.
+    capabilities: new Set<Capability>(httpsServer(opts.kubeconfigPath) ? [...CAPABILITIES, 'kube.http2'] : CAPABILITIES),
     knownDeviations: new Map(),
     async start() {
       endpoint = await endpointFrom(opts.kubeconfigPath);
@@ -41,6 +42,16 @@ export function createKubeTarget(opts: KubeTargetOptions): Target {
     },
     async stop() {},
   };
+}
+
+function httpsServer(kubeconfigPath: string): boolean {
+  try {
+    const config = new KubeConfig();
+    config.loadFromFile(kubeconfigPath);
+    return config.getCurrentCluster()?.server.startsWith('https://') ?? false;
+  } catch {
+    return false; // start() reports the unreadable kubeconfig
+  }
 }
 
 /** Read the kubeconfig's current context with client-node, which knows every way to give credentials. */
@@ -96,7 +107,7 @@ async function openSession(endpoint: Endpoint, namespace: string, seed: number, 
   return {
     seed,
     waiter: createPollingWaiter(),
-    kube: { namespace, request, watch: (path, o) => client.watch(path, o), stream: (path) => client.stream(path), kubeconfigPath },
+    kube: { namespace, request, watch: (path, o) => client.watch(path, o), stream: (path, o) => client.stream(path, o), kubeconfigPath },
     describe: () => ({ server: endpoint.server, namespace }),
     async close() {
       // Namespace deletion finishes in the background on a real cluster; nothing waits for it.

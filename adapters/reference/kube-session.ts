@@ -20,7 +20,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { stringify } from 'yaml';
-import type { Identity, KubeCredentials, KubeFacet, KubeRequest, KubeResponse, RequestTraceEntry } from '../contract.ts';
+import type { Identity, KubeCredentials, KubeFacet, KubeRawStream, KubeRequest, KubeResponse, RequestTraceEntry } from '../contract.ts';
 import { KubeHttpClient } from '../kube/http-client.ts';
 import type { ReferenceCluster } from '../../reference/wiring/cluster.ts';
 import { SERVICE_ACCOUNT_CONTROLLER } from '../../reference/controllers/serviceaccount/index.ts';
@@ -58,7 +58,7 @@ export async function openKubeSession(cluster: ReferenceCluster, namespace: stri
     identity: ADMIN,
     request: (req) => client.request(req),
     watch: (path, opts) => client.watch(path, opts),
-    stream: (path) => client.stream(path),
+    stream: (path, o) => (o?.http2 ? credentialed.adminHttp2Stream(path, adminToken) : client.stream(path)),
     compact: () => cluster.backend.compact(cluster.backend.currentRevision()),
     storageGet: async (key) => (await cluster.backend.get(key))?.value,
     storageKeys: async (prefix) => (await cluster.backend.range(prefix)).kvs.map((kv) => kv.key),
@@ -100,6 +100,16 @@ class CredentialedRequests {
 
   async close(): Promise<void> {
     if (this.tls) await (await this.tls).close();
+  }
+
+  /** A GET as the admin over HTTP/2: plain HTTP has no h2 here, so it goes to the TLS listener. */
+  async adminHttp2Stream(path: string, token: string): Promise<KubeRawStream> {
+    const client = new KubeHttpClient({ server: await this.tlsUrl(), ca: (await workerPki()).ca.certPem, token });
+    try {
+      return await client.stream(path, { http2: true });
+    } finally {
+      client.close(); // the HTTP/2 stream owns its own session
+    }
   }
 
   /** The TLS listener's URL, started on first use. */

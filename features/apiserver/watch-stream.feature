@@ -59,6 +59,14 @@ Feature: API Server — the watch stream
       And within 5 s the response body holds a line for each of them, every line a JSON object with keys "type" and "object"
       And the response has not ended
 
+    @requires:kube.api @requires:kube.watch @requires:kube.http2
+    Scenario: a watch over HTTP/2 is one stream of {"type","object"} lines, with no chunked coding
+      When the client opens GET "/api/v1/namespaces/{ns}/configmaps?watch=true" over HTTP/2
+      And ConfigMaps "x" and "y" are created
+      Then the watch response status is 200 without a "Transfer-Encoding" header
+      And within 5 s the response body holds a line for each of them, every line a JSON object with keys "type" and "object"
+      And the response has not ended
+
   Rule: WATCH-INITIAL-STATE — a watch with no resourceVersion, or from "0", first delivers the current objects as ADDED events, never the history
     Source: 000_1662d8c5cea2447f.txt § 控制平面 / API Server / Watch 机制
     Claim: Which changes a watch delivers depends on its resourceVersion (api-concepts, "Semantics for

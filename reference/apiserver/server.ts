@@ -183,10 +183,13 @@ function streamWriter(res: ServerResponse, req: IncomingMessage): (line: string)
 
 function writeAnswer(res: ServerResponse, req: IncomingMessage, answer: Answer, extra: Record<string, string>): void {
   if (answer.kind === 'stream') {
-    res.writeHead(200, { ...answer.headers, ...extra, 'transfer-encoding': 'chunked' });
+    // HTTP/2 has no chunked transfer coding (RFC 9113 § 8.2.2 forbids the header): the events are
+    // DATA frames of one stream, written through the response.
+    const h2 = req.httpVersionMajor === 2;
+    res.writeHead(200, h2 ? { ...answer.headers, ...extra } : { ...answer.headers, ...extra, 'transfer-encoding': 'chunked' });
     res.flushHeaders();
     // The initial events (a list, or a replay of history) go out together, in one write.
-    const socket = res.socket;
+    const socket = h2 ? undefined : res.socket;
     socket?.cork();
     let stop: () => void;
     try {
