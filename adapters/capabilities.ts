@@ -26,6 +26,7 @@ export const CAPABILITIES = {
   'kube.audit': 'the request pipeline is observable: a per-request trace of the stages passed',
   'kube.storage': 'the keys the API server writes in its store are readable (/registry/...)',
   'kubectl': 'the real kubectl binary can be pointed at the target',
+  'kube.inflight-limit': 'the API server\'s max-in-flight limit for mutating requests is known and small enough to reach (KubeFacet.maxMutatingInFlight)',
   'kube.http2': 'the API is served over HTTP/2 too (TLS with ALPN h2), and a watch can be read as one HTTP/2 stream',
   // Cluster behaviour.
   'cluster.controllers': 'the controller manager runs: deployment, replicaset, job, ttl-after-finished, node (incl. taint-based eviction), endpointslice, serviceaccount, namespace, garbage-collector and clusterrole-aggregation controllers',

@@ -215,6 +215,8 @@ export interface KubeFacet {
    */
   traces?(): Promise<RequestTraceEntry[]>;
   /** A GET whose response is read raw as it streams (`kube.watch`), for the wire-format claims. */
+  /** The API server's --max-mutating-requests-inflight, when the target knows it (`kube.inflight-limit`). */
+  readonly maxMutatingInFlight?: number;
   /** `http2`: over an HTTP/2 stream (TLS with ALPN h2) instead of HTTP/1.1 (`kube.http2`). */
   stream?(path: string, opts?: { http2?: boolean }): Promise<KubeRawStream>;
 }

@@ -20,8 +20,14 @@ const CAPABILITIES: Capability[] = [
   'kube.rbac', 'kube.authn', 'kube.admission', 'kube.audit',
   // The controllers the reference runs so far (reference/controllers/registry.ts).
   'controllers.serviceaccount',
-  'kube.http2',
+  'kube.http2', 'kube.inflight-limit',
 ];
+
+/**
+ * The scenario cluster's --max-mutating-requests-inflight: small, so a scenario can fill it with
+ * requests held in a webhook; only identities outside system:masters take seats.
+ */
+const MAX_MUTATING_IN_FLIGHT = 4;
 
 /** The real kubectl is offered when it is on the PATH (kube-session.ts writes its kubeconfig). */
 function kubectlOnPath(): boolean {
@@ -68,7 +74,7 @@ async function openSession(seed: number, tags: readonly string[]): Promise<Sessi
   try {
     // The full pipeline, as a real cluster runs it: authentication, RBAC, admission with webhooks.
     const adminToken = `kubespec-admin-${seed.toString(16)}`;
-    const cluster = await ReferenceCluster.start({ seed, clock, secure: { tokenCsv: adminTokenCsv(adminToken), anonymous: true } });
+    const cluster = await ReferenceCluster.start({ seed, clock, secure: { tokenCsv: adminTokenCsv(adminToken), anonymous: true }, maxMutatingInFlight: MAX_MUTATING_IN_FLIGHT });
     if (fault !== 'leak-session') started.push(() => cluster.stop());
     if (fault === 'session-setup') throw new Error('reference session setup failed (fault seam KUBESPEC_REFERENCE_FAULT=session-setup)');
     const kubectl = tags.includes('@requires:kubectl');
@@ -84,7 +90,7 @@ async function openSession(seed: number, tags: readonly string[]): Promise<Sessi
       ...(store.members ? { members: store.members } : {}),
       ...(store.raft ? { raft: store.raft } : {}),
       clock: store.clock,
-      kube,
+      kube: { ...kube, maxMutatingInFlight: MAX_MUTATING_IN_FLIGHT },
       describe: () => ({ url: cluster.url, revision: cluster.backend.currentRevision(), virtual_ms: clock.now_ms(), ...store.describe() }),
       close: stopAll,
     };

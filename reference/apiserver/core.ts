@@ -45,9 +45,16 @@ async function pipeline(env: Env, req: ApiRequest, trace: TraceRecorder, call: P
   const user = await impersonate(env, req, await authenticate(env, req, trace), trace);
   trace.user = user.name;
   const info = parseRequestInfo(call.method!, url.pathname, url.searchParams);
-  await authorize(env, attributesOf(user, info), trace);
-  const full: Call = { req, method: call.method!, path: url.pathname, query: url.searchParams, info, user, trace, warnings: call.warnings!, output };
-  return route(env, full);
+  // The max-in-flight filter sits between impersonation and authorization (DefaultBuildHandlerChain).
+  const seat = env.maxInFlight.admit(info, url.searchParams, user.groups);
+  if ('refused' in seat) return seat.refused;
+  try {
+    await authorize(env, attributesOf(user, info), trace);
+    const full: Call = { req, method: call.method!, path: url.pathname, query: url.searchParams, info, user, trace, warnings: call.warnings!, output };
+    return await route(env, full);
+  } finally {
+    seat.release();
+  }
 }
 
 let nextTraceId = 0;

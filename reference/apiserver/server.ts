@@ -3,6 +3,7 @@
  * (core.ts) decides every answer; this file reads bodies (bounded), writes replies and watch
  * streams, and assembles the server's environment from its options.
  */
+import { DEFAULT_MAX_MUTATING_IN_FLIGHT, DEFAULT_MAX_READ_ONLY_IN_FLIGHT, MaxInFlight } from './inflight/max-in-flight.ts';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { TLSSocket } from 'node:tls';
 import type { Backend } from '../store/backend.ts';
@@ -41,6 +42,9 @@ export interface ApiServerOptions {
   bootstrap?: boolean;
   /** Called with any non-Status error (a 500): a bug to report. */
   onInternalError?: (e: unknown) => void;
+  /** --max-mutating-requests-inflight / --max-requests-inflight (default 200 / 400). */
+  maxMutatingInFlight?: number;
+  maxReadOnlyInFlight?: number;
 }
 
 export interface ApiServer {
@@ -108,6 +112,10 @@ function buildEnv(opts: ApiServerOptions): Env {
     gitVersion: opts.gitVersion ?? DEFAULT_GIT_VERSION,
     allocationLock: mutex(),
     traces: [],
+    maxInFlight: new MaxInFlight({
+      mutating: opts.maxMutatingInFlight ?? DEFAULT_MAX_MUTATING_IN_FLIGHT,
+      readOnly: opts.maxReadOnlyInFlight ?? DEFAULT_MAX_READ_ONLY_IN_FLIGHT,
+    }),
   };
   if (opts.authorizer) env.authorizer = opts.authorizer;
   if (opts.timers) env.timers = opts.timers;

@@ -9,7 +9,7 @@
  * (pkg/apis/admissionregistration/validation/validation.go, validateWebhook).
  */
 import assert from 'node:assert/strict';
-import { Given, Then } from '@cucumber/cucumber';
+import { Given, Then, When } from '@cucumber/cucumber';
 import type { KubespecWorld } from '../support/world.ts';
 import { webhookServer, type HookBehaviour, type JsonPatchOp, type RegisteredHook } from '../support/webhook-server.ts';
 import { expectSuccess } from './api.ts';
@@ -106,4 +106,18 @@ Then(/^webhook "([^"]*)" has recorded no configmap create, though it records the
   expectSuccess(res, `the control create of ConfigMap "${control}"`);
   const after = creates(this, name, 'configmap').map((r) => r.object?.metadata?.name);
   assert.deepEqual(after, [control], `webhook "${name}" should have recorded exactly the control create of "${control}"`);
+});
+
+// A gate: the webhook answers nothing until the scenario releases it, so the requests it holds
+// stay in flight on the API server.
+Given(/^a validating webhook "([^"]*)" that holds every configmap create until released$/, async function (this: KubespecWorld, name: string) {
+  let release!: () => void;
+  const gate = new Promise<void>((resolve) => (release = resolve));
+  this.note(`gate ${name}`, release);
+  this.onCleanup(async () => release()); // never leave a request hanging past the scenario
+  await registerWebhook(this, 'validating', name, 'configmap', { hold: () => gate });
+});
+
+When('webhook {string} releases the held creates', function (this: KubespecWorld, name: string) {
+  this.recall<() => void>(`gate ${name}`)();
 });

@@ -37,6 +37,8 @@ export interface HookBehaviour {
   patch?(object: any): JsonPatchOp[];
   /** Refuse with this message. */
   deny?: string;
+  /** Answer only once this settles: keeps the request in flight on the API server meanwhile. */
+  hold?: () => Promise<void>;
 }
 
 /** One AdmissionReview request as the hook received it. */
@@ -120,7 +122,9 @@ export class WebhookServer {
       const request = review?.request ?? {};
       hook.records.push(structuredClone(request) as AdmissionRecord);
       const body = JSON.stringify({ apiVersion: 'admission.k8s.io/v1', kind: 'AdmissionReview', response: answer(request, hook.behaviour) });
-      res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) }).end(body);
+      const send = () => void res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) }).end(body);
+      if (hook.behaviour.hold) void hook.behaviour.hold().then(send, send);
+      else send();
     });
   }
 }
