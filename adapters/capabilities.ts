@@ -27,6 +27,7 @@ export const CAPABILITIES = {
   'kube.storage': 'the keys the API server writes in its store are readable (/registry/...)',
   'kubectl': 'the real kubectl binary can be pointed at the target',
   'kube.inflight-limit': 'the API server\'s max-in-flight limit for mutating requests is known and small enough to reach (KubeFacet.maxMutatingInFlight)',
+  'kube.metrics': 'GET /metrics on the API server answers its Prometheus metrics (apiserver_request_total, apiserver_request_duration_seconds, etcd_request_duration_seconds)',
   'kube.http2': 'the API is served over HTTP/2 too (TLS with ALPN h2), and a watch can be read as one HTTP/2 stream',
   // Cluster behaviour.
   'cluster.controllers': 'the controller manager runs: deployment, replicaset, job, ttl-after-finished, node (incl. taint-based eviction), endpointslice, serviceaccount, namespace, garbage-collector and clusterrole-aggregation controllers',

@@ -17,7 +17,7 @@ import { withBackoff } from './retry.ts';
 /** Upstream's e2e framework allows two minutes; a healthy cluster needs well under a second. */
 const DEFAULT_SA_BUDGET_MS = 120_000;
 
-const CAPABILITIES: Capability[] = ['kube.api', 'kube.watch', 'kube.rbac', 'kubectl', 'controllers.serviceaccount'];
+const CAPABILITIES: Capability[] = ['kube.api', 'kube.watch', 'kube.rbac', 'kubectl', 'controllers.serviceaccount', 'kube.metrics'];
 
 export interface KubeTargetOptions {
   kubeconfigPath: string;

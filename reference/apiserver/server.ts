@@ -3,6 +3,7 @@
  * (core.ts) decides every answer; this file reads bodies (bounded), writes replies and watch
  * streams, and assembles the server's environment from its options.
  */
+import { ApiServerMetrics } from './metrics/metrics.ts';
 import { DEFAULT_MAX_MUTATING_IN_FLIGHT, DEFAULT_MAX_READ_ONLY_IN_FLIGHT, MaxInFlight } from './inflight/max-in-flight.ts';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { TLSSocket } from 'node:tls';
@@ -112,11 +113,13 @@ function buildEnv(opts: ApiServerOptions): Env {
     gitVersion: opts.gitVersion ?? DEFAULT_GIT_VERSION,
     allocationLock: mutex(),
     traces: [],
+    metrics: new ApiServerMetrics(),
     maxInFlight: new MaxInFlight({
       mutating: opts.maxMutatingInFlight ?? DEFAULT_MAX_MUTATING_IN_FLIGHT,
       readOnly: opts.maxReadOnlyInFlight ?? DEFAULT_MAX_READ_ONLY_IN_FLIGHT,
     }),
   };
+  env.store.timing = { now_ms: () => env.clock.now_ms(), record: (op, type, s) => env.metrics.storeCall(op, type, s) };
   if (opts.authorizer) env.authorizer = opts.authorizer;
   if (opts.timers) env.timers = opts.timers;
   return env;

@@ -1,3 +1,4 @@
+import type { ApiServerMetrics } from './metrics/metrics.ts';
 import type { MaxInFlight } from './inflight/max-in-flight.ts';
 /**
  * The server core's own request/response shapes. The core never touches a socket: the HTTP
@@ -73,6 +74,8 @@ export interface Env {
   traces: RequestTrace[];
   /** Seats for requests in flight (inflight/max-in-flight.ts). */
   maxInFlight: MaxInFlight;
+  /** What GET /metrics serves (metrics/metrics.ts). */
+  metrics: ApiServerMetrics;
 }
 
 /** One request on its way through the pipeline. */
