@@ -16,6 +16,7 @@ Feature: API Server — the single entry point, and why
   @pending
   Rule: API-SINGLE-ENTRY — kubectl, kubelet, scheduler and controller manager talk only to the API server
     Source: 000_1662d8c5cea2447f.txt § 控制平面 / API Server
+      — also 003_83c2ae260ce54bb3.txt § 控制平面组件 / kube-apiserver (was OVERVIEW-APISERVER-ONLY-ENTRY; seed 003 makes the same claim there)
     Claim: Every component (kubectl, kubelet, Controller Manager, Scheduler) communicates only with the
       API server; none of them operates on etcd directly.
     Quote: "所有组件——kubectl、kubelet、Controller Manager、Scheduler——都只和 API Server 通信，绝不直接操作 etcd。"

@@ -69,6 +69,7 @@ Feature: Best practices
   @pending
   Rule: PRACTICE-ETCD-RESTORE-DRILL — a snapshot restored into a fresh store brings the cluster state back
     Source: 000_1662d8c5cea2447f.txt § 常见陷阱与最佳实践 / 最佳实践
+      — also 003_83c2ae260ce54bb3.txt § 控制平面组件 / etcd (was OVERVIEW-ETCD-LOSS-IS-STATE-LOSS; seed 003 makes the same claim there)
     Claim: Rehearse the restore procedure regularly; a restore drill proves the backup brings back
       the cluster's objects.
     Quote: "定期演练恢复流程。"
