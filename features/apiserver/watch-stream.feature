@@ -45,7 +45,7 @@ Feature: API Server — the watch stream
       Then within 5 s the watch delivers 20 MODIFIED events whose "n" values are 1 to 20 in order
       And their resourceVersions strictly increase as integers
 
-  Rule: WATCH-CHUNKED-STREAM — one HTTP response carries the events as newline-delimited JSON over chunked transfer
+  Rule: WATCH-CHUNKED-STREAM — one HTTP response carries the events as newline-delimited JSON: chunked transfer over HTTP/1.1, one stream over HTTP/2
     Source: 000_1662d8c5cea2447f.txt § 控制平面 / API Server / Watch 机制
     Claim: Events are serialized and pushed to the client over HTTP chunked transfer encoding (HTTP/1.1)
       or an HTTP/2 stream, one response for many events.
