@@ -215,6 +215,11 @@ export interface KubeFacet {
    */
   traces?(): Promise<RequestTraceEntry[]>;
   /** A GET whose response is read raw as it streams (`kube.watch`), for the wire-format claims. */
+  /**
+   * Point the API server's webhook token authentication at a TokenReview service (`kube.authn.webhook`):
+   * what --authentication-token-webhook-config-file sets on a real cluster. caBundle: base64 PEM.
+   */
+  configureTokenWebhook?(config: { url: string; caBundle: string }): Promise<void>;
   /** The API server's --max-mutating-requests-inflight, when the target knows it (`kube.inflight-limit`). */
   readonly maxMutatingInFlight?: number;
   /** `http2`: over an HTTP/2 stream (TLS with ALPN h2) instead of HTTP/1.1 (`kube.http2`). */

@@ -20,7 +20,7 @@ const CAPABILITIES: Capability[] = [
   'kube.rbac', 'kube.authn', 'kube.admission', 'kube.audit',
   // The controllers the reference runs so far (reference/controllers/registry.ts).
   'controllers.serviceaccount',
-  'kube.http2', 'kube.inflight-limit', 'kube.metrics',
+  'kube.http2', 'kube.inflight-limit', 'kube.metrics', 'kube.authn.webhook',
 ];
 
 /**

@@ -64,6 +64,7 @@ export async function openKubeSession(cluster: ReferenceCluster, namespace: stri
     storageKeys: async (prefix) => (await cluster.backend.range(prefix)).kvs.map((kv) => kv.key),
     requestWithCredentials: (creds, req) => credentialed.request(creds, req),
     traces: async () => cluster.api.traces.map(traceEntry),
+    configureTokenWebhook: async ({ url, caBundle }) => cluster.security?.tokenWebhook.configure({ url, caBundlePem: Buffer.from(caBundle, 'base64').toString('utf8') }),
     ...(kubeconfig ? { kubeconfigPath: kubeconfig.path } : {}),
   };
   return {

@@ -121,3 +121,22 @@ Given(/^a validating webhook "([^"]*)" that holds every configmap create until r
 When('webhook {string} releases the held creates', function (this: KubespecWorld, name: string) {
   this.recall<() => void>(`gate ${name}`)();
 });
+
+// ---- a TokenReview service for webhook token authentication (PIPE-AUTHN-EXTERNAL) ----------------
+
+Given('a TokenReview service {string} that authenticates token {string} as user {string} in group {string}', async function (this: KubespecWorld, name: string, token: string, user: string, group: string) {
+  const kube = this.kube();
+  assert.ok(kube.configureTokenWebhook, 'this target declares kube.authn.webhook but offers no configureTokenWebhook()');
+  const server = await webhookServer();
+  const id = `${kube.namespace}/token-${name}`;
+  const hook = server.register(id, { tokenReview: (t) => (t === token ? { username: user, uid: `${user}-uid`, groups: [group] } : undefined) });
+  this.onCleanup(async () => server.unregister(id));
+  this.note(`token service ${name}`, hook);
+  await kube.configureTokenWebhook({ url: hook.url, caBundle: server.caBundle });
+});
+
+Then('TokenReview service {string} was asked about token {string}', function (this: KubespecWorld, name: string, token: string) {
+  const hook = this.recall<RegisteredHook>(`token service ${name}`);
+  const reviews = hook.records as unknown as Array<{ apiVersion?: string; kind?: string; spec?: { token?: string } }>;
+  assert.ok(reviews.some((r) => r.kind === 'TokenReview' && r.apiVersion === 'authentication.k8s.io/v1' && r.spec?.token === token), `reviews the service got: ${JSON.stringify(reviews.map((r) => r.spec?.token))}`);
+});

@@ -39,6 +39,8 @@ export interface HookBehaviour {
   deny?: string;
   /** Answer only once this settles: keeps the request in flight on the API server meanwhile. */
   hold?: () => Promise<void>;
+  /** A TokenReview service instead of an admission webhook: who a token is, or undefined for "not authenticated". */
+  tokenReview?: (token: string) => { username: string; uid?: string; groups?: string[] } | undefined;
 }
 
 /** One AdmissionReview request as the hook received it. */
@@ -117,6 +119,14 @@ export class WebhookServer {
         review = JSON.parse(Buffer.concat(chunks).toString('utf8'));
       } catch {
         res.writeHead(400).end();
+        return;
+      }
+      if (hook.behaviour.tokenReview) {
+        hook.records.push(structuredClone(review) as AdmissionRecord);
+        const user = hook.behaviour.tokenReview(String(review?.spec?.token ?? ''));
+        const status = user ? { authenticated: true, user } : { authenticated: false };
+        const tokenBody = JSON.stringify({ apiVersion: 'authentication.k8s.io/v1', kind: 'TokenReview', status });
+        res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(tokenBody) }).end(tokenBody);
         return;
       }
       const request = review?.request ?? {};
