@@ -24,6 +24,7 @@ const CAPABILITIES: Capability[] = [
   'kv.fault-schedules',
   'disk.latency',
   'kube.http2', 'kube.inflight-limit', 'kube.metrics', 'kube.authn.webhook',
+  'kube.podsecurity',
 ];
 
 /**

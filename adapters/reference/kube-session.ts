@@ -82,6 +82,7 @@ function traceEntry(t: ReferenceCluster['api']['traces'][number]): RequestTraceE
   if (t.query) entry.query = t.query;
   if (t.user !== undefined) entry.user = t.user;
   if (t.objectName !== undefined) entry.objectName = t.objectName;
+  if (t.annotations) entry.annotations = { ...t.annotations };
   return entry;
 }
 
