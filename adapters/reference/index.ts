@@ -30,12 +30,19 @@ const CAPABILITIES: Capability[] = [
   'controllers.serviceaccount',
   'kv.fault-schedules',
   'disk.latency',
+  'kube.http2', 'kube.inflight-limit', 'kube.metrics', 'kube.authn.webhook',
   'kube.podsecurity',
   // Leader-elected control-plane processes (reference/wiring/ha.ts).
   'cluster.ha',
   // A simulated cloud and the cloud-controller-manager (reference/cloud/), or none at all.
   'cluster.cloud', 'cluster.without-cloud',
 ];
+
+/**
+ * The scenario cluster's --max-mutating-requests-inflight: small, so a scenario can fill it with
+ * requests held in a webhook; only identities outside system:masters take seats.
+ */
+const MAX_MUTATING_IN_FLIGHT = 4;
 
 /** The real kubectl is offered when it is on the PATH (kube-session.ts writes its kubeconfig). */
 function kubectlOnPath(): boolean {
@@ -58,53 +65,79 @@ export function createReferenceTarget(): Target {
   };
 }
 
+/**
+ * Fault seams for the run's own tests (cli/watchdog.test.ts): `KUBESPEC_REFERENCE_FAULT` names
+ * one — `session-setup` makes every session's setup throw after its cluster started;
+ * `leak-session` leaves each session's cluster running after the scenario.
+ */
+export type ReferenceFault = 'session-setup' | 'leak-session';
+
+function faultFromEnv(): ReferenceFault | undefined {
+  const name = process.env.KUBESPEC_REFERENCE_FAULT;
+  return name === 'session-setup' || name === 'leak-session' ? name : undefined;
+}
+
 async function openSession(seed: number, tags: readonly string[]): Promise<Session> {
   const clock = new VirtualClock();
-  // The full pipeline, as a real cluster runs it: authentication, RBAC, admission with webhooks.
-  const adminToken = `kubespec-admin-${seed.toString(16)}`;
-  // A scenario about the cloud gets a cloud and a cloud-controller-manager, with its own user.
-  const withCloud = tags.includes('@requires:cluster.cloud');
-  const ccmToken = withCloud ? `kubespec-ccm-${randomBytes(16).toString('base64url')}` : undefined;
-  const tokenCsv = adminTokenCsv(adminToken) + (ccmToken ? `${ccmToken},${CCM_USER},${CCM_USER}\n` : '');
-  // An HA topology scenario runs several API servers over a replicated store: topology-session.ts.
-  const topologyKind = topologyFromTags(tags);
-  const replicated = topologyKind ? new RaftBackend({ seed, members: 3, onAdvance: (ms) => clock.advance(ms) }) : undefined;
-  const cluster = await ReferenceCluster.start({ seed, clock, secure: { tokenCsv, anonymous: true }, ...(replicated ? { backend: replicated } : {}) });
-  const topology = topologyKind ? await ControlPlaneTopology.start({ kind: topologyKind, cluster, raft: replicated!, clock, seed }) : undefined;
-  const kubectl = tags.includes('@requires:kubectl');
-  const { kube, close: closeKube } = await openKubeSession(cluster, `ks-${seed.toString(16)}`, adminToken, { kubectl, ...(topology ? { server: topology.url } : {}) });
-  // The kv side (single or Raft-replicated store, members, raft) is sized from the tags: store-session.ts.
-  const store = openStoreSession({ seed, tags, clock, backend: cluster.backend, ...(replicated ? { replicated } : {}) });
-  const machines = topology ? topologyHaFacet(topology, adminToken) : undefined;
-  const cloud = withCloud ? await openCloudSession(kube, seed) : undefined;
-  // Only a scenario about HA or the cloud gets elected processes (and their finer-grained clock).
-  const withHa = tags.includes('@requires:cluster.ha');
-  const ha = (withHa && !topology) || cloud ? openHaSession(cluster, clock, seed, cloud ? {
-    runners: { [CLOUD_CONTROLLER_MANAGER]: cloud.reference.runner({ token: ccmToken! }) },
-    credentials: { [CLOUD_CONTROLLER_MANAGER]: { token: ccmToken! } },
-  } : {}) : undefined;
-  // Without HA the cloud scenario still runs its CCM elected, as upstream's --leader-elect default.
-  if (cloud && !withHa) await ha!.plane.start(CLOUD_CONTROLLER_MANAGER, ['master']);
-  return {
-    seed,
-    waiter: ha?.waiter ?? store.waiter,
-    kv: store.kv,
-    ...(store.members ? { members: store.members } : {}),
-    ...(store.raft ? { raft: store.raft } : {}),
-    faultSchedules: referenceFaultSchedules,
-    clock: ha?.clock ?? store.clock,
-    kube,
-    ...(ha && withHa ? { ha: ha.ha } : {}),
-    ...(machines ? { ha: machines.ha } : {}),
-    ...(cloud ? { cloud: cloud.cloud } : {}),
-    describe: () => ({ url: cluster.url, revision: cluster.backend.currentRevision(), virtual_ms: clock.now_ms(), ...store.describe() }),
-    async close() {
-      machines?.close();
-      await topology?.close();
-      await ha?.close();
-      await store.close();
-      await closeKube();
-      await cluster.stop();
-    },
+  const fault = faultFromEnv();
+  // Everything started so far, stopped in reverse order by close() — or at once, if a later
+  // part of the setup throws: a leaked listener keeps the cucumber process from ever exiting.
+  const started: Array<() => Promise<void>> = [];
+  const stopAll = async (): Promise<void> => {
+    for (const stop of started.reverse()) await stop().catch(() => undefined);
   };
+  try {
+    // The full pipeline, as a real cluster runs it: authentication, RBAC, admission with webhooks.
+    const adminToken = `kubespec-admin-${seed.toString(16)}`;
+    // A scenario about the cloud gets a cloud and a cloud-controller-manager, with its own user.
+    const withCloud = tags.includes('@requires:cluster.cloud');
+    const ccmToken = withCloud ? `kubespec-ccm-${randomBytes(16).toString('base64url')}` : undefined;
+    const tokenCsv = adminTokenCsv(adminToken) + (ccmToken ? `${ccmToken},${CCM_USER},${CCM_USER}\n` : '');
+    // An HA topology scenario runs several API servers over a replicated store: topology-session.ts.
+    const topologyKind = topologyFromTags(tags);
+    const replicated = topologyKind ? new RaftBackend({ seed, members: 3, onAdvance: (ms) => clock.advance(ms) }) : undefined;
+    const cluster = await ReferenceCluster.start({
+      seed, clock, secure: { tokenCsv, anonymous: true }, maxMutatingInFlight: MAX_MUTATING_IN_FLIGHT, ...(replicated ? { backend: replicated } : {}),
+    });
+    if (fault !== 'leak-session') started.push(() => cluster.stop());
+    if (fault === 'session-setup') throw new Error('reference session setup failed (fault seam KUBESPEC_REFERENCE_FAULT=session-setup)');
+    const topology = topologyKind ? await ControlPlaneTopology.start({ kind: topologyKind, cluster, raft: replicated!, clock, seed }) : undefined;
+    if (topology) started.push(() => topology.close());
+    const kubectl = tags.includes('@requires:kubectl');
+    const { kube, close: closeKube } = await openKubeSession(cluster, `ks-${seed.toString(16)}`, adminToken, { kubectl, ...(topology ? { server: topology.url } : {}) });
+    started.push(closeKube);
+    // The kv side (single or Raft-replicated store, members, raft) is sized from the tags: store-session.ts.
+    const store = openStoreSession({ seed, tags, clock, backend: cluster.backend, ...(replicated ? { replicated } : {}) });
+    started.push(() => store.close());
+    const machines = topology ? topologyHaFacet(topology, adminToken) : undefined;
+    if (machines) started.push(async () => machines.close());
+    const cloud = withCloud ? await openCloudSession(kube, seed) : undefined;
+    // Only a scenario about HA or the cloud gets elected processes (and their finer-grained clock).
+    const withHa = tags.includes('@requires:cluster.ha');
+    const ha = (withHa && !topology) || cloud ? openHaSession(cluster, clock, seed, cloud ? {
+      runners: { [CLOUD_CONTROLLER_MANAGER]: cloud.reference.runner({ token: ccmToken! }) },
+      credentials: { [CLOUD_CONTROLLER_MANAGER]: { token: ccmToken! } },
+    } : {}) : undefined;
+    if (ha) started.push(() => ha.close());
+    // Without HA the cloud scenario still runs its CCM elected, as upstream's --leader-elect default.
+    if (cloud && !withHa) await ha!.plane.start(CLOUD_CONTROLLER_MANAGER, ['master']);
+    return {
+      seed,
+      waiter: ha?.waiter ?? store.waiter,
+      kv: store.kv,
+      ...(store.members ? { members: store.members } : {}),
+      ...(store.raft ? { raft: store.raft } : {}),
+      faultSchedules: referenceFaultSchedules,
+      clock: ha?.clock ?? store.clock,
+      kube: { ...kube, maxMutatingInFlight: MAX_MUTATING_IN_FLIGHT },
+      ...(ha && withHa ? { ha: ha.ha } : {}),
+      ...(machines ? { ha: machines.ha } : {}),
+      ...(cloud ? { cloud: cloud.cloud } : {}),
+      describe: () => ({ url: cluster.url, revision: cluster.backend.currentRevision(), virtual_ms: clock.now_ms(), ...store.describe() }),
+      close: stopAll,
+    };
+  } catch (error) {
+    await stopAll();
+    throw error;
+  }
 }

@@ -31,6 +31,7 @@ Feature: High availability — several masters, one leader per controller
 
   Rule: HA-APISERVER-STATELESS — API servers are stateless; any instance behind the load balancer serves the same state
     Source: 000_1662d8c5cea2447f.txt § 高可用架构 / 组件高可用机制
+      — also 003_83c2ae260ce54bb3.txt § 控制平面组件 / kube-apiserver (was OVERVIEW-APISERVER-HORIZONTAL; seed 003 makes the same claim there)
     Claim: The API server is stateless and scales horizontally: several instances behind a load
       balancer, each serving the state kept in etcd — reads, writes and watches alike, so a
       resourceVersion from one instance is good on any other.
