@@ -57,6 +57,8 @@ const COMMANDS: Record<string, { options: Options; positionals?: boolean; run(va
       kubeconfig: { type: 'string', default: 'kubeconfig.kubespec' },
       'insecure-http': { type: 'boolean' },
       'data-dir': { type: 'string' },
+      ha: { type: 'boolean' },
+      cloud: { type: 'boolean' },
     },
     async run(v) {
       const { serve } = await import('./serve.ts');

@@ -25,6 +25,8 @@ export interface HaControlPlaneOptions {
   log?: (line: string) => void;
   /** Runners for components beyond kube-controller-manager (the CCM, the scheduler), by component name. */
   runners?: Record<string, ComponentRunner>;
+  /** Where the processes reach the API server (default: the cluster's own listener); e.g. a load balancer. */
+  apiServer?: { host: string; port: number };
   /** Credentials of those components' users, by component name (default: the controller manager's). */
   credentials?: Record<string, { token?: string; ca?: string | Buffer }>;
 }
@@ -59,7 +61,7 @@ export class HaControlPlane {
       byName.set(name, await ElectedInstance.start({
         name,
         component,
-        apiServer: { host: '127.0.0.1', port: cluster.http.port, tls: cluster.url.startsWith('https:') },
+        apiServer: { ...(this.opts.apiServer ?? { host: '127.0.0.1', port: cluster.http.port }), tls: cluster.url.startsWith('https:') },
         ...this.credentials(component),
         clock: this.opts.clock,
         random: this.opts.random,
