@@ -122,6 +122,15 @@ Feature: High availability — several masters, one leader per controller
       And that lease has spec.leaseDurationSeconds 15
       And exactly one controller manager instance reports itself leader, the one the lease names
 
+    @requires:kube.api
+    Scenario: two candidates read the same Lease; only the first update wins, the other gets 409 Conflict
+      When candidate "a" creates Lease "election" in the scenario's namespace naming itself, for 15 seconds
+      And candidates "b" and "c" both read Lease "election"
+      And candidate "b" updates it to name itself
+      And candidate "c" updates it to name itself with the resourceVersion it read
+      Then the update by "b" succeeds and the update by "c" is refused with 409 Conflict
+      And Lease "election" names "b" as its holder
+
   Rule: LEASE-RENEW — the leader renews its Lease periodically
     Source: 000_1662d8c5cea2447f.txt § 高可用架构 / 组件高可用机制
     Claim: The leader keeps its leadership by renewing the Lease at regular intervals (client-go:

@@ -77,7 +77,7 @@ Feature: High availability — etcd topology and the API server load balancer
     Quote: "API Server 的负载均衡是四层（TCP），不是七层（HTTP）" / "应使用 L4 负载均衡（如 HAProxy TCP mode、NLB）"
     Untestable: advice on choosing infrastructure outside the cluster; no capability provides a load balancer to test. (Upstream's kubeadm HA guide does configure HAProxy in TCP mode; a further reason is that TLS must reach the API server for client-certificate authentication.)
 
-  @erratum @pending
+  @erratum
   Rule: HA-APISERVER-PROTOCOL — the API server serves REST over HTTP/1.1 and HTTP/2, not gRPC
     Source: 000_1662d8c5cea2447f.txt § 高可用架构 / 负载均衡方案
     Claim: The API server uses HTTP/2 + gRPC, which is why L7 balancing would break it.

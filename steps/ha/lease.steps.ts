@@ -125,3 +125,40 @@ function sinceFault(world: KubespecWorld): string {
 When(/^(controller manager|scheduler|cloud-controller-manager instance) "([^"]*)" starts$/, async function (this: KubespecWorld, words: string, name: string) {
   await this.ha().start(componentOf(words), [name]);
 });
+
+// ---- Lease semantics through the API alone (any cluster) ----------------------------------------
+
+When('candidate {string} creates Lease {string} in the scenario\'s namespace naming itself, for {int} seconds', async function (this: KubespecWorld, who: string, name: string, seconds: number) {
+  const now = new Date().toISOString().replace('Z', '000Z');
+  const res = await this.kube().request({
+    method: 'POST',
+    path: `/apis/coordination.k8s.io/v1/namespaces/${this.kube().namespace}/leases`,
+    body: { apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', metadata: { name }, spec: { holderIdentity: who, leaseDurationSeconds: seconds, acquireTime: now, renewTime: now, leaseTransitions: 0 } },
+  });
+  assert.equal(res.status, 201, res.text.slice(0, 300));
+});
+
+When('candidates {string} and {string} both read Lease {string}', async function (this: KubespecWorld, a: string, b: string, name: string) {
+  const path = `/apis/coordination.k8s.io/v1/namespaces/${this.kube().namespace}/leases/${name}`;
+  for (const who of [a, b]) this.note(`lease read by ${who}`, (await this.kube().request({ method: 'GET', path })).json);
+});
+
+When(/^candidate "([^"]*)" updates it to name itself( with the resourceVersion it read)?$/, async function (this: KubespecWorld, who: string, _stale?: string) {
+  const read = this.recall<any>(`lease read by ${who}`);
+  const path = `/apis/coordination.k8s.io/v1/namespaces/${this.kube().namespace}/leases/${read.metadata.name}`;
+  const next = { ...read, spec: { ...read.spec, holderIdentity: who, leaseTransitions: (read.spec.leaseTransitions ?? 0) + 1 } };
+  this.note(`update by ${who}`, await this.kube().request({ method: 'PUT', path, body: next }));
+});
+
+Then('the update by {string} succeeds and the update by {string} is refused with {int} {word}', function (this: KubespecWorld, winner: string, loser: string, code: number, reason: string) {
+  const won = this.recall<any>(`update by ${winner}`);
+  const lost = this.recall<any>(`update by ${loser}`);
+  assert.equal(won.status, 200, won.text.slice(0, 300));
+  assert.equal(lost.status, code, lost.text.slice(0, 300));
+  assert.equal(lost.json?.reason, reason);
+});
+
+Then('Lease {string} names {string} as its holder', async function (this: KubespecWorld, name: string, who: string) {
+  const res = await this.kube().request({ method: 'GET', path: `/apis/coordination.k8s.io/v1/namespaces/${this.kube().namespace}/leases/${name}` });
+  assert.equal(res.json?.spec?.holderIdentity, who);
+});
