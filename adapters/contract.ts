@@ -290,6 +290,11 @@ export interface ControlPlaneProcess {
   alive: boolean;
   /** leader_election_master_status: it holds the Lease and acts as leader now. */
   leading: boolean;
+  /**
+   * Writes (POST, PUT, PATCH, DELETE) its controllers sent to the API server so far, leader
+   * election's own excluded: rest_client_requests_total of its /metrics, minus the Lease's.
+   */
+  writes: number;
 }
 
 /**

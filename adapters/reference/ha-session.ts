@@ -47,7 +47,7 @@ export function openHaSession(cluster: ReferenceCluster, clock: VirtualClock, se
     start: (component, names) => plane.start(component, names),
     process: async (component, name): Promise<ControlPlaneProcess> => {
       const p = at(component, name);
-      return { name, identity: p.identity, alive: p.alive, leading: p.leading };
+      return { name, identity: p.identity, alive: p.alive, leading: p.leading, writes: p.writes };
     },
     kill: async (c, n) => at(c, n).kill(),
     restart: async (c, n) => at(c, n).restart(),

@@ -94,19 +94,28 @@ Feature: High availability — several masters, one leader per controller
       Then within 20 seconds all 20 pods are bound
       And every "pods/binding" create in the audit trail came from the scheduler instance named in lease "kube-system/kube-scheduler"
 
-  @pending
   Rule: HA-CONTROLLER-MANAGER-LEADER — several controller managers run, only the leader runs control loops
     Source: 000_1662d8c5cea2447f.txt § 高可用架构 / 组件高可用机制
     Claim: The controller manager runs as several instances with leader election; only the leader
       runs the control loops.
     Quote: "**Controller Manager** | Leader Election | 多实例运行，仅 Leader 执行控制循环"
 
-    @requires:kube.api @requires:kube.audit @requires:cluster.ha @requires:cluster.controllers
-    Scenario: ReplicaSets and Pods are created only by the instance holding the lease
-      Given an HA cluster with controller managers on masters "m1", "m2" and "m3"
-      When I create the web Deployment with 3 replicas
-      Then within 20 seconds there are exactly 3 pods labelled "app=web"
-      And every ReplicaSet and Pod create in the audit trail came from the controller-manager instance named in lease "kube-system/kube-controller-manager"
+    @requires:kube.api @requires:cluster.ha @requires:controllers.serviceaccount @requires:clock.virtual
+    Scenario: only the instance holding the lease writes: new namespaces get their ServiceAccount from it alone
+      Given an HA cluster with controller managers "c1", "c2" and "c3" starting at the same time
+      When 5 s of virtual time pass
+      And I create namespaces "ha-a", "ha-b" and "ha-c"
+      Then within 20 seconds each of namespaces "ha-a", "ha-b" and "ha-c" has ServiceAccount "default"
+      And only the controller manager named in lease "kube-system/kube-controller-manager" made API writes besides leader election
+
+    @requires:kube.api @requires:cluster.ha @requires:controllers.serviceaccount @requires:clock.virtual
+    Scenario: after the leader is killed, the new leader runs the control loops
+      Given an HA cluster where controller manager "c1" holds lease "kube-system/kube-controller-manager" and "c2", "c3" are standing by
+      When controller manager "c1" is killed
+      And 25 s of virtual time pass
+      And I create namespaces "ha-d"
+      Then within 20 seconds each of namespaces "ha-d" has ServiceAccount "default"
+      And only the controller manager named in lease "kube-system/kube-controller-manager" made API writes besides leader election, among "c2" and "c3"
 
   Rule: LEASE-ACQUIRE — each instance tries to take the Lease; the one that succeeds is leader
     Source: 000_1662d8c5cea2447f.txt § 高可用架构 / 组件高可用机制

@@ -48,7 +48,7 @@ export function referenceCloud(base: string, log?: (line: string) => void): Refe
         log: (line) => (log ?? ctx.log)(`ccm: ${line}`),
       });
       ccm.start();
-      return { stop: () => { ccm.stop(); client.close(); }, busy: () => client.inFlight > 0 };
+      return { stop: () => { ccm.stop(); client.close(); }, busy: () => client.inFlight > 0, writes: () => client.writes };
     },
   };
 }

@@ -21,6 +21,8 @@ export interface Component {
   stop(): void;
   /** Whether it waits on an answer from the API server (the suite's clock lets it land first). */
   busy?(): boolean;
+  /** Writes it sent to the API server so far (rest_client_requests_total, mutating verbs). */
+  writes?(): number;
 }
 
 export interface ComponentContext {
@@ -67,6 +69,8 @@ export class ElectedInstance {
   private cancelRestart: () => void = () => {};
   /** Times this instance started leading, for the HA observers. */
   leaderships = 0;
+  /** Writes made by this instance's earlier processes' components. */
+  private pastWrites = 0;
 
   private constructor(
     private readonly opts: ElectedInstanceOptions,
@@ -107,6 +111,11 @@ export class ElectedInstance {
   get awaitingAnswer(): boolean {
     const p = this.process;
     return p !== undefined && !p.clock.isFrozen && !this.link.cut_ && (p.client.inFlight > 0 || (p.component?.busy?.() ?? false));
+  }
+
+  /** Writes its components sent to the API server, over all its processes (leader election's own excluded). */
+  get writes(): number {
+    return this.pastWrites + (this.process?.component?.writes?.() ?? 0);
   }
 
   /** The process dies; it stays down until restart(). */
@@ -203,6 +212,7 @@ export class ElectedInstance {
     if (!p) return;
     this.process = undefined;
     p.leading = false;
+    this.pastWrites += p.component?.writes?.() ?? 0;
     p.component?.stop();
     p.elector.crash();
     p.clock.kill();

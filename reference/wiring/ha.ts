@@ -105,12 +105,34 @@ export class HaControlPlane {
       ...(creds.token ? { token: creds.token } : {}),
       ...(creds.ca ? { ca: creds.ca } : {}),
     });
+    const counted = countingWrites(client);
     try {
-      const manager = await ControllerManager.start({ client, clock: ctx.clock, random: ctx.random, controllers: selectControllers(['*']), log: ctx.log });
-      return { stop: () => { manager.stop(); client.close(); } };
+      const manager = await ControllerManager.start({ client: counted.client, clock: ctx.clock, random: ctx.random, controllers: selectControllers(['*']), log: ctx.log });
+      return { stop: () => { manager.stop(); client.close(); }, writes: counted.writes };
     } catch (error) {
       client.close();
       throw error;
     }
   }
+}
+
+/**
+ * The client with every call but reads counted: what the process's rest_client_requests_total
+ * would show for mutating verbs. (A Proxy, so verbs the controllers' client gains are counted too.)
+ */
+function countingWrites(client: ApiClient): { client: ApiClient; writes: () => number } {
+  let writes = 0;
+  const reads = new Set(['listWatcher', 'close', 'get', 'list', 'watch']);
+  const proxy = new Proxy(client, {
+    get(target, key, receiver) {
+      const value = Reflect.get(target, key, receiver);
+      if (typeof value !== 'function') return value;
+      if (typeof key === 'string' && reads.has(key)) return value.bind(target);
+      return (...args: unknown[]) => {
+        writes++;
+        return value.apply(target, args);
+      };
+    },
+  });
+  return { client: proxy, writes: () => writes };
 }

@@ -24,6 +24,8 @@ export class JsonClient {
   private readonly agent: http.Agent;
   /** Requests sent and not yet answered or failed. */
   inFlight = 0;
+  /** POST, PUT, PATCH and DELETE requests sent. */
+  writes = 0;
 
   constructor(private readonly opts: JsonClientOptions) {
     this.url = new URL(opts.server);
@@ -38,6 +40,7 @@ export class JsonClient {
     if (this.opts.userAgent) headers['user-agent'] = this.opts.userAgent;
     const lib = this.url.protocol === 'https:' ? https : http;
     this.inFlight++;
+    if (method !== 'GET') this.writes++;
     const answer = new Promise<{ status: number; body: any }>((resolve, reject) => {
       const req = lib.request(new URL(path, this.url), { method, headers, agent: this.agent }, (res) => {
         readAll(res).then((text) => resolve({ status: res.statusCode ?? 0, body: parseJson(text) }), reject);

@@ -162,3 +162,30 @@ Then('Lease {string} names {string} as its holder', async function (this: Kubesp
   const res = await this.kube().request({ method: 'GET', path: `/apis/coordination.k8s.io/v1/namespaces/${this.kube().namespace}/leases/${name}` });
   assert.equal(res.json?.spec?.holderIdentity, who);
 });
+
+// ---- who does the work ------------------------------------------------------------------------
+
+When('I create namespaces {names}', async function (this: KubespecWorld, names: string[]) {
+  for (const name of names) {
+    const res = await this.kube().request({ method: 'POST', path: '/api/v1/namespaces', body: { apiVersion: 'v1', kind: 'Namespace', metadata: { name } } });
+    assert.equal(res.status, 201, res.text.slice(0, 300));
+    this.onCleanup(() => this.kube().request({ method: 'DELETE', path: `/api/v1/namespaces/${name}` }));
+  }
+});
+
+Then('within {int} seconds each of namespaces {names} has ServiceAccount {string}', async function (this: KubespecWorld, seconds: number, names: string[], sa: string) {
+  for (const ns of names) {
+    await this.eventually(`ServiceAccount ${ns}/${sa}`, async () => (await this.kube().request({ method: 'GET', path: `/api/v1/namespaces/${ns}/serviceaccounts/${sa}` })).status === 200, seconds * 1000);
+  }
+});
+
+Then(/^only the (controller manager|scheduler|cloud-controller-manager) named in lease "([^"]*)" made API writes besides leader election(?:, among (.+))?$/, async function (this: KubespecWorld, words: string, ref: string, among?: string) {
+  const component = componentOf(words === 'cloud-controller-manager' ? 'cloud-controller-manager instances' : `${words}s`);
+  const names = among ? [...among.matchAll(/"([^"]*)"/g)].map((m) => m[1]!) : this.recall<string[]>('instances');
+  const holder = await holderName(this, ref, names);
+  assert.ok(holder, `lease ${ref} names none of ${names.join(', ')}`);
+  const writes: Record<string, number> = {};
+  for (const name of names) writes[name] = (await this.ha().process(component, name)).writes;
+  assert.ok(writes[holder]! > 0, `the leader ${holder} made no writes: ${JSON.stringify(writes)}`);
+  for (const name of names) if (name !== holder) assert.equal(writes[name], 0, `standby ${name} wrote: ${JSON.stringify(writes)}`);
+});
