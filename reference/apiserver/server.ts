@@ -10,6 +10,7 @@ import { bootstrapCluster } from './bootstrap.ts';
 import { handleRequest } from './core.ts';
 import { DEFAULT_GIT_VERSION } from './discovery/version.ts';
 import type { Authenticator, Authorizer, MutatingPlugin, RequestTrace, ValidatingPlugin } from './pipeline.ts';
+import type { RuleResolver } from './authz/rbac.ts';
 import { ObjectStore } from './storage/object-store.ts';
 import type { Answer, ApiRequest, Clock, Env, Timers } from './types.ts';
 
@@ -23,6 +24,8 @@ export interface ApiServerOptions {
   authenticators?: Authenticator[];
   /** None configured = every request is allowed. */
   authorizer?: Authorizer;
+  /** With an RBAC authorizer: what RBAC's escalation checks read (authz/rbac.ts ruleResolver). */
+  ruleResolver?: RuleResolver;
   mutating?: MutatingPlugin[];
   validating?: ValidatingPlugin[];
   /** With authenticators configured: requests no authenticator recognises are system:anonymous (else 401). */
@@ -110,6 +113,7 @@ function buildEnv(opts: ApiServerOptions): Env {
     traces: [],
   };
   if (opts.authorizer) env.authorizer = opts.authorizer;
+  if (opts.ruleResolver) env.ruleResolver = opts.ruleResolver;
   if (opts.timers) env.timers = opts.timers;
   return env;
 }

@@ -5,6 +5,7 @@
 import type { Backend } from '../store/backend.ts';
 import type { Authenticator, Authorizer, MutatingPlugin, RequestTrace, UserInfo, ValidatingPlugin } from './pipeline.ts';
 import type { RequestInfo } from './request-info.ts';
+import type { RuleResolver } from './authz/rbac.ts';
 import type { ResourceDef } from './resources/registry.ts';
 import type { ObjectStore } from './storage/object-store.ts';
 import type { TraceRecorder } from './trace.ts';
@@ -59,6 +60,8 @@ export interface Env {
   uid: () => string;
   random: () => number;
   authorizer?: Authorizer;
+  /** The rules a user holds, for RBAC's escalation checks on role and binding writes (with `authorizer`). */
+  ruleResolver?: RuleResolver;
   authenticators: Authenticator[];
   anonymous: boolean;
   mutating: MutatingPlugin[];

@@ -12,7 +12,7 @@ import type { ApiServerOptions } from '../apiserver/server.ts';
 import { uuidFrom } from '../apiserver/server.ts';
 import { anonymousAuthenticator, serviceAccountTokens, tokenFileAuthenticator, x509Authenticator } from '../apiserver/authn/index.ts';
 import type { SigningKey } from '../apiserver/authn/jwt.ts';
-import { rbacAuthorizer } from '../apiserver/authz/index.ts';
+import { rbacAuthorizer, ruleResolver } from '../apiserver/authz/index.ts';
 import { admissionChain, randomSuffix } from '../apiserver/admission/index.ts';
 import { httpWebhookCaller } from '../apiserver/admission/host/webhookclient.ts';
 import type { Authenticator } from '../apiserver/pipeline.ts';
@@ -35,7 +35,7 @@ export interface SecurityOptions {
 }
 
 export interface Security {
-  options: Pick<ApiServerOptions, 'authenticators' | 'authorizer' | 'mutating' | 'validating' | 'anonymous'>;
+  options: Pick<ApiServerOptions, 'authenticators' | 'authorizer' | 'ruleResolver' | 'mutating' | 'validating' | 'anonymous'>;
   /** Mint a token for a ServiceAccount (as the TokenRequest API or the kubelet would). */
   mintServiceAccountToken(namespace: string, name: string): Promise<string>;
 }
@@ -52,6 +52,12 @@ export function referenceSecurity(opts: SecurityOptions): Security {
   const authenticators: Authenticator[] = [x509Authenticator(), tokens.authenticator];
   if (opts.tokenCsv) authenticators.push(tokenFileAuthenticator({ csv: opts.tokenCsv }));
   if (opts.anonymous) authenticators.push(anonymousAuthenticator());
+  const rbacLister = {
+    roles: (ns: string) => read.all('roles', ns),
+    clusterRoles: () => read.all('clusterroles', ''),
+    roleBindings: (ns: string) => read.all('rolebindings', ns),
+    clusterRoleBindings: () => read.all('clusterrolebindings', ''),
+  };
   const chain = admissionChain({
     getNamespace: (name) => read.one('namespaces', '', name),
     getServiceAccount: (ns, name) => read.one('serviceaccounts', ns, name),
@@ -70,14 +76,8 @@ export function referenceSecurity(opts: SecurityOptions): Security {
     options: {
       authenticators,
       anonymous: opts.anonymous,
-      authorizer: rbacAuthorizer({
-        lister: {
-          roles: (ns) => read.all('roles', ns),
-          clusterRoles: () => read.all('clusterroles', ''),
-          roleBindings: (ns) => read.all('rolebindings', ns),
-          clusterRoleBindings: () => read.all('clusterrolebindings', ''),
-        },
-      }),
+      authorizer: rbacAuthorizer({ lister: rbacLister }),
+      ruleResolver: ruleResolver({ lister: rbacLister }),
       mutating: chain.mutating,
       validating: chain.validating,
     },
