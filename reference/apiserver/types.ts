@@ -18,6 +18,8 @@ export interface ApiRequest {
   body: Uint8Array;
   /** The verified TLS client certificate, when the connection presented one. */
   clientCert?: { subjectCN: string; subjectO: string[] };
+  /** Set when the connection presented a client certificate that did not verify: an authentication error, never anonymous. */
+  clientCertError?: string;
 }
 
 export interface Reply {

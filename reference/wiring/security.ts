@@ -10,7 +10,7 @@
 import type { Backend } from '../store/backend.ts';
 import type { ApiServerOptions } from '../apiserver/server.ts';
 import { uuidFrom } from '../apiserver/server.ts';
-import { anonymousAuthenticator, serviceAccountTokens, tokenFileAuthenticator, x509Authenticator } from '../apiserver/authn/index.ts';
+import { serviceAccountTokens, tokenFileAuthenticator, x509Authenticator } from '../apiserver/authn/index.ts';
 import type { SigningKey } from '../apiserver/authn/jwt.ts';
 import { rbacAuthorizer, ruleResolver } from '../apiserver/authz/index.ts';
 import { admissionChain, randomSuffix } from '../apiserver/admission/index.ts';
@@ -51,7 +51,6 @@ export function referenceSecurity(opts: SecurityOptions): Security {
   });
   const authenticators: Authenticator[] = [x509Authenticator(), tokens.authenticator];
   if (opts.tokenCsv) authenticators.push(tokenFileAuthenticator({ csv: opts.tokenCsv }));
-  if (opts.anonymous) authenticators.push(anonymousAuthenticator());
   const rbacLister = {
     roles: (ns: string) => read.all('roles', ns),
     clusterRoles: () => read.all('clusterroles', ''),
