@@ -29,6 +29,29 @@ Feature: API Server — RBAC's three core concepts
       When "dave" lists pods in Namespace "other-{ns}"
       Then the response status is 403 with reason "Forbidden"
 
+    @requires:kube.api @requires:kube.rbac
+    Scenario: a Role on pods grants none of the pods' subresources
+      Given a Role "pod-admin" in the scenario's namespace allowing "get,list,create,update" on "pods"
+      And a RoleBinding binding Role "pod-admin" to user "dave"
+      When "dave" sends GET to the "log" subresource of Pod "web"
+      Then the response status is 403 with reason "Forbidden"
+      And the response message names user "dave", verb "get" and resource "pods/log"
+      When "dave" sends POST to the "exec" subresource of Pod "web"
+      Then the response status is 403 with reason "Forbidden"
+      And the response message names user "dave", verb "create" and resource "pods/exec"
+      When "dave" sends PUT to the "status" subresource of Pod "web"
+      Then the response status is 403 with reason "Forbidden"
+      And the response message names user "dave", verb "update" and resource "pods/status"
+
+    @requires:kube.api @requires:kube.rbac
+    Scenario: a rule naming a subresource grants that subresource and not the pod itself
+      Given a Role "log-reader" in the scenario's namespace allowing "get" on "pods/log"
+      And a RoleBinding binding Role "log-reader" to user "dave"
+      When "dave" sends GET to the "log" subresource of Pod "web"
+      Then the response status is 404 with reason "NotFound"
+      When "dave" sends GET to Pod "web"
+      Then the response status is 403 with reason "Forbidden"
+
   Rule: RBAC-CLUSTERROLE — a ClusterRole bound by a ClusterRoleBinding grants its permissions in every namespace
     Source: 000_1662d8c5cea2447f.txt § 控制平面 / API Server / 请求处理链（Request Pipeline）/ RBAC 的三个核心概念
     Claim: ClusterRole is the cluster-scoped form of Role; ClusterRoleBinding binds it cluster-wide.

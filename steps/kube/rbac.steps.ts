@@ -25,7 +25,8 @@ function rules(verbs: string, resources: string, resourceName?: string | null): 
   // One rule per API group, as `kubectl create role` writes them.
   const byGroup = new Map<string, string[]>();
   for (const r of words(resources)) {
-    const { group, resource } = groupResource(r);
+    // "pods/log": a core resource's subresource, not a resource "log" of a group "pods".
+    const { group, resource } = /^(pods|services|nodes|serviceaccounts|namespaces)\//.test(r) ? { group: '', resource: r } : groupResource(r);
     byGroup.set(group, [...(byGroup.get(group) ?? []), resource]);
   }
   const names = resourceName ? { resourceNames: [resourceName] } : {};
@@ -171,6 +172,16 @@ When('{string} updates Role {string} to allow {string} on {string}', async funct
 Then('ClusterRole {string} does not exist', async function (this: KubespecWorld, name: string) {
   const res = await this.kube().request({ method: 'GET', path: `${RBAC}/clusterroles/${encodeURIComponent(expandNs(this.kube(), name))}` });
   assert.equal(res.status, 404, `ClusterRole "${name}" should not have been stored; GET answered ${res.status}`);
+});
+
+// ---- subresources ---------------------------------------------------------------------------------
+
+When(/^"([^"]*)" sends (GET|POST|PUT) to (?:the "([^"]*)" subresource of )?Pod "([^"]*)"$/, async function (this: KubespecWorld, who: string, method: string, sub: string | null, name: string) {
+  const kube = this.kube();
+  const path = `${collectionPath('', 'pods', kube.namespace)}/${encodeURIComponent(name)}${sub ? `/${sub}` : ''}`;
+  // A body only where the verb takes one (a status update); authorization answers before it is read.
+  const body = method === 'PUT' ? { apiVersion: 'v1', kind: 'Pod', metadata: { name, namespace: kube.namespace } } : undefined;
+  await requestAs(this, identity(kube, who), { method: method as KubeRequest['method'], path: sub === 'exec' ? `${path}?command=true&stdout=true` : path, ...(body ? { body } : {}) });
 });
 
 // ---- SubjectAccessReview: the authorizer's answer without the request ----------------------------
