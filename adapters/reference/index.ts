@@ -18,6 +18,8 @@ const CAPABILITIES: Capability[] = [
   'clock.virtual',
   'kube.api', 'kube.watch', 'kube.compaction', 'kube.storage',
   'kube.rbac', 'kube.authn', 'kube.admission', 'kube.audit',
+  // Anonymous authentication is on unless a scenario requires it off (one cluster per scenario).
+  'kube.authn.anonymous', 'kube.authn.anonymous-off',
   // The controllers the reference runs so far (reference/controllers/registry.ts).
   'controllers.serviceaccount',
 ];
@@ -47,7 +49,8 @@ async function openSession(seed: number, tags: readonly string[]): Promise<Sessi
   const clock = new VirtualClock();
   // The full pipeline, as a real cluster runs it: authentication, RBAC, admission with webhooks.
   const adminToken = `kubespec-admin-${seed.toString(16)}`;
-  const cluster = await ReferenceCluster.start({ seed, clock, secure: { tokenCsv: adminTokenCsv(adminToken), anonymous: true } });
+  const anonymous = !tags.includes('@requires:kube.authn.anonymous-off');
+  const cluster = await ReferenceCluster.start({ seed, clock, secure: { tokenCsv: adminTokenCsv(adminToken), anonymous } });
   const kubectl = tags.includes('@requires:kubectl');
   const { kube, close: closeKube } = await openKubeSession(cluster, `ks-${seed.toString(16)}`, adminToken, { kubectl });
   // The kv side (single or Raft-replicated store, members, raft) is sized from the tags: store-session.ts.

@@ -26,6 +26,8 @@ export interface ApiServerOptions {
   authorizer?: Authorizer;
   /** With an RBAC authorizer: what RBAC's escalation checks read (authz/rbac.ts ruleResolver). */
   ruleResolver?: RuleResolver;
+  /** Serves the TokenRequest API (serviceaccounts/token) with these tokens. */
+  serviceAccountTokens?: Env['serviceAccountTokens'];
   mutating?: MutatingPlugin[];
   validating?: ValidatingPlugin[];
   /** With authenticators configured: requests no authenticator recognises are system:anonymous (else 401). */
@@ -114,6 +116,7 @@ function buildEnv(opts: ApiServerOptions): Env {
   };
   if (opts.authorizer) env.authorizer = opts.authorizer;
   if (opts.ruleResolver) env.ruleResolver = opts.ruleResolver;
+  if (opts.serviceAccountTokens) env.serviceAccountTokens = opts.serviceAccountTokens;
   if (opts.timers) env.timers = opts.timers;
   return env;
 }

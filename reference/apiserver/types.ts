@@ -6,6 +6,7 @@ import type { Backend } from '../store/backend.ts';
 import type { Authenticator, Authorizer, MutatingPlugin, RequestTrace, UserInfo, ValidatingPlugin } from './pipeline.ts';
 import type { RequestInfo } from './request-info.ts';
 import type { RuleResolver } from './authz/rbac.ts';
+import type { MintedToken, MintRequest } from './authn/serviceaccount.ts';
 import type { ResourceDef } from './resources/registry.ts';
 import type { ObjectStore } from './storage/object-store.ts';
 import type { TraceRecorder } from './trace.ts';
@@ -64,6 +65,8 @@ export interface Env {
   authorizer?: Authorizer;
   /** The rules a user holds, for RBAC's escalation checks on role and binding writes (with `authorizer`). */
   ruleResolver?: RuleResolver;
+  /** Mints ServiceAccount tokens for the TokenRequest API (serviceaccounts/token); without it that path is 404. */
+  serviceAccountTokens?: { mint(req: MintRequest): MintedToken };
   authenticators: Authenticator[];
   anonymous: boolean;
   mutating: MutatingPlugin[];

@@ -35,7 +35,7 @@ export interface SecurityOptions {
 }
 
 export interface Security {
-  options: Pick<ApiServerOptions, 'authenticators' | 'authorizer' | 'ruleResolver' | 'mutating' | 'validating' | 'anonymous'>;
+  options: Pick<ApiServerOptions, 'authenticators' | 'authorizer' | 'ruleResolver' | 'serviceAccountTokens' | 'mutating' | 'validating' | 'anonymous'>;
   /** Mint a token for a ServiceAccount (as the TokenRequest API or the kubelet would). */
   mintServiceAccountToken(namespace: string, name: string): Promise<string>;
 }
@@ -77,6 +77,7 @@ export function referenceSecurity(opts: SecurityOptions): Security {
       anonymous: opts.anonymous,
       authorizer: rbacAuthorizer({ lister: rbacLister }),
       ruleResolver: ruleResolver({ lister: rbacLister }),
+      serviceAccountTokens: { mint: (req) => tokens.mintToken(req) },
       mutating: chain.mutating,
       validating: chain.validating,
     },

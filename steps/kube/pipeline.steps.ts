@@ -85,6 +85,33 @@ When('a request with a client certificate for user {string} in group {string} de
   await keepWith(this, { clientCert: { cn, o: [o] } }, { method: 'DELETE', path: configMapsPath(this.kube(), name) });
 });
 
+When('a request with no credentials asks for GET {string}', async function (this: KubespecWorld, path: string) {
+  await keepWith(this, { anonymous: true }, { method: 'GET', path });
+});
+
+When(/^a request with a self-signed client certificate for user "([^"]*)" in group "([^"]*)" lists pods in the scenario's namespace$/, async function (this: KubespecWorld, cn: string, o: string) {
+  await keepWith(this, { clientCert: { cn, o: [o], untrusted: true } }, { method: 'GET', path: collectionPath('', 'pods', this.kube().namespace) });
+});
+
+// ---- ServiceAccount tokens from the TokenRequest API -------------------------------------------
+
+const SA_TOKEN = 'service account token';
+
+When('a token valid for {int} seconds is requested for service account {string} through its token subresource', async function (this: KubespecWorld, seconds: number, name: string) {
+  const kube = this.kube();
+  const path = `${collectionPath('', 'serviceaccounts', kube.namespace)}/${encodeURIComponent(name)}/token`;
+  const body = { apiVersion: 'authentication.k8s.io/v1', kind: 'TokenRequest', spec: { expirationSeconds: seconds } };
+  const res = await kube.request({ method: 'POST', path, body });
+  assert.equal(res.status, 201, `POST ${path}: HTTP ${res.status} ${res.text.slice(0, 300)}`);
+  assert.ok(typeof res.json?.status?.token === 'string' && res.json.status.token !== '', `no status.token in ${res.text.slice(0, 300)}`);
+  this.note(SA_TOKEN, res.json.status.token);
+});
+
+When(/^a request with that token lists (pods|ConfigMaps) in the scenario's namespace$/, async function (this: KubespecWorld, what: string) {
+  const resource = what === 'ConfigMaps' ? 'configmaps' : 'pods';
+  await keepWith(this, { token: this.recall<string>(SA_TOKEN) }, { method: 'GET', path: collectionPath('', resource, this.kube().namespace) });
+});
+
 // ---- the request trace (kube.audit) ----------------------------------------------------------
 
 /** The scenario's own requests: those made as its default identity. */
