@@ -20,10 +20,11 @@ Usage:
       List every claim (Rule) with its status; --check fails on inventory errors.
   kubespec report [--target NAME]
       Rebuild reports/<target>/ from its saved message stream (also after a crashed run).
-  kubespec serve [--port P] [--nodes N] [--kubeconfig PATH] [--insecure-http] [--data-dir D]
+  kubespec serve [--port P] [--nodes N] [--kubeconfig PATH] [--insecure-http] [--data-dir D] [--anonymous-auth=false]
       Run the reference cluster over HTTPS until interrupted; write a kubeconfig with an admin
       client certificate. --port 0: any free port. --insecure-http: plain HTTP, and anonymous
       requests are admin. --data-dir: keep the store and certificates across restarts.
+      --anonymous-auth=false: a request without credentials is 401, not system:anonymous.
   kubespec bench NAME [--quick]
       Run bench/NAME; print figures; write reports/bench/NAME.json.
   kubespec test
