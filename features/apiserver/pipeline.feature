@@ -275,6 +275,29 @@ Feature: API Server — the request pipeline
       When Deployment "typo" is created with body field "spec.replicas" set to the string "three"
       Then the response status is 400 with reason "BadRequest"
 
+    # core.MaxSecretSize (pkg/apis/core/types.go) bounds what a ConfigMap or Secret may hold: 1 MiB.
+    @requires:kube.api
+    Scenario: a ConfigMap holding more than 1 MiB of data is refused 422 Invalid; one of exactly 1 MiB is stored
+      When the client creates ConfigMap "too-big" holding 1048577 bytes of data
+      Then the response status is 422 with reason "Invalid"
+      And the response message contains "Too long"
+      And the response message contains "1048576 bytes"
+      When the client creates ConfigMap "just-fits" holding 1048576 bytes of data
+      Then the response status is 201
+
+    # fieldValidation (KEP-2885, server-side field validation): duplicate keys are strict decoding errors.
+    @requires:kube.api
+    Scenario: a body naming a field twice is refused 400 under fieldValidation=Strict, warned about under Warn
+      When the client creates ConfigMap "dup" from a body that gives data key "v" twice, with fieldValidation "Strict"
+      Then the response status is 400 with reason "BadRequest"
+      And the response message contains 'duplicate field "data.v"'
+      When the client creates ConfigMap "dup" from a body that gives data key "v" twice, with fieldValidation "Warn"
+      Then the response status is 201
+      And the response carries a Warning containing 'duplicate field "data.v"'
+      When the client creates ConfigMap "dup2" from a body that gives data key "v" twice, with fieldValidation "Ignore"
+      Then the response status is 201
+      And the response carries no Warning
+
   Rule: PIPE-PERSIST-LAST — only a request that passed every stage is written to etcd
     Source: 000_1662d8c5cea2447f.txt § 控制平面 / API Server / 请求处理链（Request Pipeline）
     Claim: The etcd write (persistence) is the last stage; a request refused at any earlier stage leaves the store untouched.

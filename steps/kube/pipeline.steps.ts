@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { Given, Then, When } from '@cucumber/cucumber';
-import type { KubeCredentials, KubeFacet, KubeRequest, PipelineStage, RequestTraceEntry } from '../../adapters/contract.ts';
+import type { KubeCredentials, KubeFacet, KubeRequest, KubeResponse, PipelineStage, RequestTraceEntry } from '../../adapters/contract.ts';
 import type { KubespecWorld } from '../support/world.ts';
 import { collectionPath, configMapsPath, expandNs, LAST_RESPONSE, traceSinceMark, words } from './api.ts';
 
@@ -39,6 +39,27 @@ When('Deployment {string} is created with body field {string} set to the string 
   };
   setPath(body, field, value);
   await keep(this, { method: 'POST', path: collectionPath('apps', 'deployments', this.kube().namespace), body });
+});
+
+When('the client creates ConfigMap {string} holding {int} bytes of data', async function (this: KubespecWorld, name: string, bytes: number) {
+  await keep(this, { method: 'POST', path: configMapsPath(this.kube()), body: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name }, data: { v: 'x'.repeat(bytes) } } });
+});
+
+When('the client creates ConfigMap {string} from a body that gives data key {string} twice, with fieldValidation {string}', async function (this: KubespecWorld, name: string, key: string, directive: string) {
+  // Written by hand: no JSON serializer emits a key twice.
+  const k = JSON.stringify(key);
+  const body = `{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":${JSON.stringify(name)}},"data":{${k}:"first",${k}:"second"}}`;
+  await keep(this, { method: 'POST', path: `${configMapsPath(this.kube())}?fieldValidation=${directive}`, body, headers: { 'content-type': 'application/json' } });
+});
+
+Then('the response carries a Warning containing {string}', function (this: KubespecWorld, text: string) {
+  const res = this.recall<KubeResponse>(LAST_RESPONSE);
+  assert.ok((res.headers['warning'] ?? '').includes(JSON.stringify(text).slice(1, -1)), `Warning header should mention ${text}: ${JSON.stringify(res.headers['warning'] ?? null)}`);
+});
+
+Then('the response carries no Warning', function (this: KubespecWorld) {
+  const res = this.recall<KubeResponse>(LAST_RESPONSE);
+  assert.equal(res.headers['warning'], undefined, `unexpected Warning: ${res.headers['warning']}`);
 });
 
 function setPath(obj: any, dotted: string, value: unknown): void {
