@@ -5,7 +5,7 @@
 import { ANONYMOUS_AUTHENTICATOR_NAME } from './authn/anonymous.ts';
 import { unionAuthenticator } from './authn/union.ts';
 import { forbiddenStatus } from './authz/forbidden.ts';
-import type { Credentials, RequestAttributes, UserInfo } from './pipeline.ts';
+import type { Authenticator, Credentials, RequestAttributes, UserInfo } from './pipeline.ts';
 import type { RequestInfo } from './request-info.ts';
 import { ApiError, errors } from './status.ts';
 import type { ApiRequest, Env } from './types.ts';
@@ -13,6 +13,18 @@ import type { TraceRecorder } from './trace.ts';
 
 /** Who a server without authenticators treats every caller as: a cluster admin. */
 export const DEFAULT_USER: UserInfo = { name: 'system:admin', groups: ['system:masters', 'system:authenticated'] };
+
+/** One union per server: its authenticators and anonymous setting are fixed when the server is built. */
+const unions = new WeakMap<Env, Authenticator>();
+
+function unionOf(env: Env): Authenticator {
+  let union = unions.get(env);
+  if (!union) {
+    union = unionAuthenticator(env.authenticators, { anonymous: env.anonymous });
+    unions.set(env, union);
+  }
+  return union;
+}
 
 /**
  * The authentication stage: the union authenticator (authn/union.ts — the one implementation,
@@ -28,7 +40,7 @@ export async function authenticate(env: Env, req: ApiRequest, trace: TraceRecord
   const creds: Credentials = { headers: req.headers };
   if (req.clientCert) creds.clientCert = req.clientCert;
   if (req.clientCertError) creds.clientCertError = req.clientCertError;
-  const result = await unionAuthenticator(env.authenticators, { anonymous: env.anonymous }).authenticate(creds);
+  const result = await unionOf(env).authenticate(creds);
   if (result.kind === 'authenticated') {
     trace.pass('authentication', result.method === ANONYMOUS_AUTHENTICATOR_NAME ? 'anonymous' : `${result.method}: ${result.user.name}`);
     return result.user;
