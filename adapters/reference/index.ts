@@ -11,6 +11,7 @@ import { ReferenceCluster } from '../../reference/wiring/cluster.ts';
 import { VirtualClock } from '../../reference/wiring/virtual-clock.ts';
 import { adminTokenCsv, openKubeSession } from './kube-session.ts';
 import { openStoreSession } from './store-session.ts';
+import { referenceFaultSchedules } from './fault-schedules.ts';
 
 const CAPABILITIES: Capability[] = [
   'kv', 'kv.watch', 'kv.compaction', 'kv.snapshot',
@@ -22,6 +23,8 @@ const CAPABILITIES: Capability[] = [
   'kube.authn.anonymous', 'kube.authn.anonymous-off',
   // The controllers the reference runs so far (reference/controllers/registry.ts).
   'controllers.serviceaccount',
+  'kv.fault-schedules',
+  'disk.latency',
 ];
 
 /** The real kubectl is offered when it is on the PATH (kube-session.ts writes its kubeconfig). */
@@ -61,6 +64,7 @@ async function openSession(seed: number, tags: readonly string[]): Promise<Sessi
     kv: store.kv,
     ...(store.members ? { members: store.members } : {}),
     ...(store.raft ? { raft: store.raft } : {}),
+    faultSchedules: referenceFaultSchedules,
     clock: store.clock,
     kube,
     describe: () => ({ url: cluster.url, revision: cluster.backend.currentRevision(), virtual_ms: clock.now_ms(), ...store.describe() }),
