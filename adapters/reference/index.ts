@@ -25,6 +25,7 @@ const CAPABILITIES: Capability[] = [
   'controllers.serviceaccount',
   'kv.fault-schedules',
   'disk.latency',
+  'kube.podsecurity',
 ];
 
 /** The real kubectl is offered when it is on the PATH (kube-session.ts writes its kubeconfig). */
