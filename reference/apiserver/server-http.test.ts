@@ -2,6 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { connect, type Socket } from 'node:net';
 import { request as httpsRequest, Agent } from 'node:https';
+import { connect as http2Connect } from 'node:http2';
 import { LocalBackend } from '../store/local.ts';
 import { createApiServer, seededRandom, uuidFrom } from './server.ts';
 import { listen, realTimers } from './host/listen.ts';
@@ -148,6 +149,24 @@ function httpsGet(url: string, opts: { ca: string; cert?: string; key?: string }
   });
 }
 
+/** One HTTP/2 GET on its own session: the status. */
+function h2Get(url: string, path: string, opts: { ca: string; cert: string; key: string }): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const session = http2Connect(url, opts);
+    session.on('error', reject);
+    const req = session.request({ ':path': path });
+    req.on('response', (headers) => {
+      req.resume();
+      req.on('end', () => {
+        session.close();
+        resolve(Number(headers[':status']));
+      });
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
 test('a client certificate the cluster CA did not sign is 401, never a fallback to anonymous', async () => {
   const ca = await createCa();
   const rogue = await createCa({ commonName: 'rogue-ca' });
@@ -167,6 +186,9 @@ test('a client certificate the cluster CA did not sign is 401, never a fallback 
     const trace = api.traces.at(-1)!;
     assert.equal(trace.stages[0]!.outcome, 'rejected');
     assert.match(trace.stages[0]!.detail, /^verifying certificate failed: /);
+    // HTTP/2 (what client-go negotiates) reads the connection's certificate through its session.
+    assert.equal(await h2Get(https.url, '/api/v1/namespaces', { ca: ca.certPem, cert: forged.certPem, key: forged.keyPem }), 401);
+    assert.equal(await h2Get(https.url, '/api/v1/namespaces', { ca: ca.certPem, cert: trusted.certPem, key: trusted.keyPem }), 200);
   } finally {
     await https.close();
   }
