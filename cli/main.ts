@@ -59,6 +59,7 @@ const COMMANDS: Record<string, { options: Options; positionals?: boolean; run(va
       'data-dir': { type: 'string' },
       ha: { type: 'boolean' },
       cloud: { type: 'boolean' },
+      'anonymous-auth': { type: 'string' },
     },
     async run(v) {
       const { serve } = await import('./serve.ts');

@@ -50,6 +50,8 @@ export interface ServeFlags {
   'data-dir'?: string;
   ha?: boolean;
   cloud?: boolean;
+  /** kube-apiserver's --anonymous-auth: 'true' (default) or 'false'. */
+  'anonymous-auth'?: string;
 }
 
 export interface ServeConfig {
@@ -60,6 +62,8 @@ export interface ServeConfig {
   kubeconfigPath: string;
   insecureHttp: boolean;
   dataDir?: string;
+  /** Requests without credentials are system:anonymous (else 401). */
+  anonymous: boolean;
   retention_ms: number;
   leaseRenew_ms: number;
   /** --ha: three API servers behind an L4 balancer, three elected controller managers (reference/wiring/serve-ha.ts). */
@@ -78,13 +82,22 @@ export function parseServeFlags(flags: ServeFlags, env: NodeJS.ProcessEnv = proc
     nodes: integerFlag('--nodes', flags.nodes ?? '1', 0, MAX_NODES, 'e.g. --nodes 3 registers node-1..node-3'),
     kubeconfigPath: resolve(base, nonEmpty('--kubeconfig', flags.kubeconfig ?? 'kubeconfig.kubespec')),
     insecureHttp: flags['insecure-http'] ?? false,
+    anonymous: booleanFlag('--anonymous-auth', flags['anonymous-auth'] ?? 'true'),
     retention_ms: integerFlag('KUBESPEC_SERVE_RETENTION_MS', env.KUBESPEC_SERVE_RETENTION_MS ?? String(DEFAULT_RETENTION_MS), 1, 2 ** 31 - 1, 'milliseconds of history to keep readable'),
     leaseRenew_ms: LEASE_RENEW_MS,
     ha: flags.ha ?? false,
     cloud: flags.cloud ?? false,
   };
+  if (config.insecureHttp && !config.anonymous) {
+    throw new UsageError('--insecure-http needs anonymous authentication: over plain HTTP no request carries credentials', 'drop --anonymous-auth=false, or serve HTTPS');
+  }
   if (flags['data-dir'] !== undefined) config.dataDir = resolve(base, nonEmpty('--data-dir', flags['data-dir']));
   return config;
+}
+
+function booleanFlag(name: string, text: string): boolean {
+  if (text === 'true' || text === 'false') return text === 'true';
+  throw new UsageError(`${name} must be true or false, got "${text}"`, `e.g. ${name}=false`);
 }
 
 function integerFlag(name: string, text: string, min: number, max: number, hint: string): number {
@@ -208,8 +221,8 @@ function startCluster(config: ServeConfig, clock: RealTimeScheduler, store: Stor
     port: config.port,
     host: config.host,
     ...(pki ? { tls: { cert: pki.server.certPem, key: pki.server.keyPem, ca: pki.ca.certPem } } : {}),
-    // Anonymous requests are on, as kube-apiserver's default; RBAC decides what they may do.
-    secure: { anonymous: true, ...(config.cloud ? { tokenCsv: `${ccmToken},${CCM_USER},${CCM_USER}\n` } : {}) },
+    // Anonymous requests are on unless --anonymous-auth=false, as kube-apiserver's default; RBAC decides what they may do.
+    secure: { anonymous: config.anonymous, ...(config.cloud ? { tokenCsv: `${ccmToken},${CCM_USER},${CCM_USER}\n` } : {}) },
     log,
   });
 }

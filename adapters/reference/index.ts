@@ -26,6 +26,8 @@ const CAPABILITIES: Capability[] = [
   'clock.virtual',
   'kube.api', 'kube.watch', 'kube.compaction', 'kube.storage',
   'kube.rbac', 'kube.authn', 'kube.admission', 'kube.audit',
+  // Anonymous authentication is on unless a scenario requires it off (one cluster per scenario).
+  'kube.authn.anonymous', 'kube.authn.anonymous-off',
   // The controllers the reference runs so far (reference/controllers/registry.ts).
   'controllers.serviceaccount',
   'kv.fault-schedules',
@@ -89,6 +91,8 @@ async function openSession(seed: number, tags: readonly string[]): Promise<Sessi
   try {
     // The full pipeline, as a real cluster runs it: authentication, RBAC, admission with webhooks.
     const adminToken = `kubespec-admin-${seed.toString(16)}`;
+    // Anonymous authentication is on (kube-apiserver's default) unless the scenario needs it off.
+    const anonymous = !tags.includes('@requires:kube.authn.anonymous-off');
     // A scenario about the cloud gets a cloud and a cloud-controller-manager, with its own user.
     const withCloud = tags.includes('@requires:cluster.cloud');
     const ccmToken = withCloud ? `kubespec-ccm-${randomBytes(16).toString('base64url')}` : undefined;
@@ -97,7 +101,7 @@ async function openSession(seed: number, tags: readonly string[]): Promise<Sessi
     const topologyKind = topologyFromTags(tags);
     const replicated = topologyKind ? new RaftBackend({ seed, members: 3, onAdvance: (ms) => clock.advance(ms) }) : undefined;
     const cluster = await ReferenceCluster.start({
-      seed, clock, secure: { tokenCsv, anonymous: true }, maxMutatingInFlight: MAX_MUTATING_IN_FLIGHT, ...(replicated ? { backend: replicated } : {}),
+      seed, clock, secure: { tokenCsv, anonymous }, maxMutatingInFlight: MAX_MUTATING_IN_FLIGHT, ...(replicated ? { backend: replicated } : {}),
     });
     if (fault !== 'leak-session') started.push(() => cluster.stop());
     if (fault === 'session-setup') throw new Error('reference session setup failed (fault seam KUBESPEC_REFERENCE_FAULT=session-setup)');
