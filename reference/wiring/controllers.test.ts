@@ -103,6 +103,9 @@ function fakeClient(answers: number[]) {
         return () => watches.delete(ref.resource);
       },
     }),
+    async send() {
+      return { status: 200 };
+    },
     async create(ref, namespace) {
       creates.push({ path: collectionPath(ref, namespace), at_ms: clock.now_ms() });
       const status = answers.shift() ?? 201;
