@@ -21,6 +21,7 @@ const CAPABILITIES: Capability[] = [
   // The controllers the reference runs so far (reference/controllers/registry.ts).
   'controllers.serviceaccount',
   'controllers.replicaset',
+  'controllers.deployment',
 ];
 
 /** The real kubectl is offered when it is on the PATH (kube-session.ts writes its kubeconfig). */

@@ -8,12 +8,14 @@
  */
 import { serviceAccountController } from './serviceaccount/index.ts';
 import { replicaSetController } from './replicaset/index.ts';
+import { deploymentController } from './deployment/index.ts';
 import type { ControllerDef } from './types.ts';
 
 /** A flat map from name to factory, in start order. */
 export const CONTROLLER_FACTORIES: ReadonlyArray<() => ControllerDef> = [
   serviceAccountController,
   replicaSetController,
+  deploymentController,
 ];
 
 /** The capabilities (adapters/capabilities.ts) the controllers `flag` enables offer. */

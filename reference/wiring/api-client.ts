@@ -89,7 +89,7 @@ export class ApiClient {
 
   private request(method: string, path: string, body?: unknown, contentType = 'application/json'): Promise<{ status: number; body: any }> {
     const text = body === undefined ? undefined : JSON.stringify(body);
-    const headers = text === undefined ? this.headers() : { ...this.headers(), 'content-type': contentType };
+    const headers = text === undefined ? this.headers() : { ...this.headers(), 'content-type': contentType, 'content-length': String(Buffer.byteLength(text)) };
     return new Promise((resolve, reject) => {
       const req = this.lib.request(new URL(path, this.url), { method, headers, agent: this.agent }, (res) => {
         readAll(res).then((answer) => resolve({ status: res.statusCode ?? 0, body: parseJson(answer) }), reject);
