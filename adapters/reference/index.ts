@@ -22,6 +22,7 @@ const CAPABILITIES: Capability[] = [
   'controllers.serviceaccount',
   'controllers.replicaset',
   'controllers.deployment',
+  'controllers.garbagecollector',
 ];
 
 /** The real kubectl is offered when it is on the PATH (kube-session.ts writes its kubeconfig). */

@@ -9,6 +9,7 @@
 import { serviceAccountController } from './serviceaccount/index.ts';
 import { replicaSetController } from './replicaset/index.ts';
 import { deploymentController } from './deployment/index.ts';
+import { garbageCollector } from './garbagecollector/index.ts';
 import type { ControllerDef } from './types.ts';
 
 /** A flat map from name to factory, in start order. */
@@ -16,6 +17,7 @@ export const CONTROLLER_FACTORIES: ReadonlyArray<() => ControllerDef> = [
   serviceAccountController,
   replicaSetController,
   deploymentController,
+  garbageCollector,
 ];
 
 /** The capabilities (adapters/capabilities.ts) the controllers `flag` enables offer. */

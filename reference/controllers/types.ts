@@ -54,8 +54,14 @@ export type Action =
   | { verb: 'update'; resource: ResourceRef; namespace: string; object: KubeObject; subresource?: 'status' }
   /** PATCH (JSON merge patch, or strategic merge patch where lists merge by key). */
   | { verb: 'patch'; resource: ResourceRef; namespace: string; name: string; patch: unknown; type?: 'merge' | 'strategic' }
-  /** DELETE with a uid precondition, so an object of the same name made since is left alone; NotFound is success. */
-  | { verb: 'delete'; resource: ResourceRef; namespace: string; name: string; uid?: string; propagationPolicy?: 'Background' | 'Foreground' | 'Orphan'; key?: string };
+  /**
+   * DELETE with a uid precondition, so an object of the same name made since is left alone;
+   * NotFound is success. `unlessExists`: first GET each of these (by name and uid) and skip the
+   * delete if any is there — the garbage collector's live check that an owner missing from its
+   * cache is really gone, not just not yet seen (isDangling in garbagecollector.go).
+   */
+  | { verb: 'delete'; resource: ResourceRef; namespace: string; name: string; uid?: string; propagationPolicy?: 'Background' | 'Foreground' | 'Orphan'; key?: string;
+      unlessExists?: { resource: ResourceRef; namespace: string; name: string; uid: string }[] };
 
 /** What one reconcile returns: the writes, and optionally when to look at the key again. */
 export interface SyncResult {

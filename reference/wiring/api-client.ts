@@ -29,6 +29,8 @@ export interface CreateResult {
   status: number;
   /** The Status message of a refusal. */
   message?: string;
+  /** The uid of the object answered, when it is one. */
+  uid?: string;
 }
 
 export function collectionPath(ref: ResourceRef, namespace?: string): string {
@@ -64,11 +66,13 @@ export class ApiClient {
     return typeof message === 'string' ? { status, message } : { status };
   }
 
-  /** One write (PUT, PATCH, DELETE) with a JSON body; the answer's status and Status message. */
+  /** One request (PUT, PATCH, DELETE, or the GC's GET) with a JSON body; the answer's status, Status message and object uid. */
   async send(method: string, path: string, body: unknown, contentType = 'application/json'): Promise<CreateResult> {
     const { status, body: answer } = await this.request(method, path, body, contentType);
-    const message = answer?.message;
-    return typeof message === 'string' ? { status, message } : { status };
+    const result: CreateResult = { status };
+    if (typeof answer?.message === 'string') result.message = answer.message;
+    if (typeof answer?.metadata?.uid === 'string') result.uid = answer.metadata.uid;
+    return result;
   }
 
   /** Ends every connection, open watches included. */

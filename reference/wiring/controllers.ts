@@ -241,6 +241,13 @@ export class ControllerManager {
       if (result.status === 201 || result.status === 409) return;
       throw new Error(`POST ${collectionPath(action.resource, action.namespace)} answered ${result.status}${result.message ? `: ${result.message}` : ''}`);
     }
+    if (action.verb === 'delete' && action.unlessExists) {
+      for (const o of action.unlessExists) {
+        const found = await this.opts.client.send('GET', objectPath(o.resource, o.namespace, o.name), undefined);
+        if (found.status === 200 && found.uid === o.uid) return;
+        if (found.status !== 404 && found.status !== 200) throw new Error(`GET ${objectPath(o.resource, o.namespace, o.name)} answered ${found.status}`);
+      }
+    }
     const { method, path, body, contentType, ok } = requestFor(action);
     const result = await this.opts.client.send(method, path, body, contentType);
     if (result.status >= 200 && result.status < 300) return;
