@@ -23,6 +23,8 @@ const CAPABILITIES: Capability[] = [
   'controllers.replicaset',
   'controllers.deployment',
   'controllers.garbagecollector',
+  'controllers.nodelifecycle',
+  'controllers.tainteviction',
 ];
 
 /** The real kubectl is offered when it is on the PATH (kube-session.ts writes its kubeconfig). */

@@ -10,6 +10,8 @@ import { serviceAccountController } from './serviceaccount/index.ts';
 import { replicaSetController } from './replicaset/index.ts';
 import { deploymentController } from './deployment/index.ts';
 import { garbageCollector } from './garbagecollector/index.ts';
+import { nodeLifecycleController } from './nodelifecycle/index.ts';
+import { taintEvictionController } from './tainteviction/index.ts';
 import type { ControllerDef } from './types.ts';
 
 /** A flat map from name to factory, in start order. */
@@ -18,6 +20,8 @@ export const CONTROLLER_FACTORIES: ReadonlyArray<() => ControllerDef> = [
   replicaSetController,
   deploymentController,
   garbageCollector,
+  () => nodeLifecycleController(),
+  taintEvictionController,
 ];
 
 /** The capabilities (adapters/capabilities.ts) the controllers `flag` enables offer. */

@@ -1,7 +1,7 @@
 /**
  * The admission chain in upstream's order (pkg/kubeapiserver/options/plugins.go AllOrderedPlugins):
- * NamespaceLifecycle, ServiceAccount, [DenyServiceExternalIPs], MutatingAdmissionWebhook,
- * ValidatingAdmissionWebhook. The mutating phase runs every plugin's Admit in that order, then the
+ * NamespaceLifecycle, ServiceAccount, DefaultTolerationSeconds, [DenyServiceExternalIPs],
+ * MutatingAdmissionWebhook, ValidatingAdmissionWebhook. The mutating phase runs every plugin's Admit in that order, then the
  * validating phase every plugin's Validate (staging/src/k8s.io/apiserver/pkg/admission/chain.go).
  * Defaults come first: upstream applies them while decoding, before any admission plugin.
  * DenyServiceExternalIPs is off by default upstream (DefaultOffAdmissionPlugins), so it is opt-in.
@@ -11,6 +11,7 @@ import { defaultsPlugin } from './defaults.ts';
 import { namespaceLifecycle, type NamespaceLifecycleOptions } from './lifecycle.ts';
 import { serviceAccountAdmission, type ServiceAccountAdmissionOptions } from './serviceaccount.ts';
 import { denyServiceExternalIPs } from './externalips.ts';
+import { defaultTolerationSeconds } from './defaulttolerationseconds/index.ts';
 import { mutatingWebhookPlugin, validatingWebhookPlugin, type WebhookPluginOptions } from './webhook/dispatcher.ts';
 
 export interface AdmissionChainOptions {
@@ -38,6 +39,8 @@ export function admissionChain(opts: AdmissionChainOptions): AdmissionChain {
     mutating.push(sa);
     validating.push(sa);
   }
+  // On by default upstream (DefaultOnAdmissionPlugins).
+  mutating.push(defaultTolerationSeconds());
   if (opts.denyServiceExternalIPs) validating.push(denyServiceExternalIPs());
   if (opts.webhooks) {
     mutating.push(mutatingWebhookPlugin(opts.webhooks));
