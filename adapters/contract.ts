@@ -223,6 +223,16 @@ export interface Waiter {
   until(what: string, condition: () => Promise<boolean> | boolean, budget_ms: number): Promise<void>;
 }
 
+/**
+ * Facet `controllers.stoppable`: stop the controller manager and start it again, as an operator
+ * would by stopping kube-controller-manager's static pod. Starting means a fresh process: empty
+ * caches, a new list and watch of everything.
+ */
+export interface ControllerManagerFacet {
+  stop(): Promise<void>;
+  start(): Promise<void>;
+}
+
 /** Everything one scenario sees of a target. Facets are present iff their capability is declared. */
 export interface Session {
   readonly seed: number;
@@ -232,6 +242,7 @@ export interface Session {
   readonly raft?: RaftObserver;
   readonly clock?: ClockFacet;
   readonly kube?: KubeFacet;
+  readonly controllerManager?: ControllerManagerFacet;
   /** Free-form facts for the failure report (member ids, ports, data dirs). */
   describe(): Record<string, unknown>;
   close(): Promise<void>;

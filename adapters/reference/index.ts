@@ -25,6 +25,7 @@ const CAPABILITIES: Capability[] = [
   'controllers.garbagecollector',
   'controllers.nodelifecycle',
   'controllers.tainteviction',
+  'controllers.stoppable',
 ];
 
 /** The real kubectl is offered when it is on the PATH (kube-session.ts writes its kubeconfig). */
@@ -65,6 +66,7 @@ async function openSession(seed: number, tags: readonly string[]): Promise<Sessi
     ...(store.raft ? { raft: store.raft } : {}),
     clock: store.clock,
     kube,
+    controllerManager: { stop: async () => cluster.stopControllers(), start: () => cluster.startControllers() },
     describe: () => ({ url: cluster.url, revision: cluster.backend.currentRevision(), virtual_ms: clock.now_ms(), ...store.describe() }),
     async close() {
       await store.close();

@@ -7,9 +7,8 @@ import assert from 'node:assert/strict';
 import { Given, Then, When } from '@cucumber/cucumber';
 import type { KubespecWorld } from '../support/world.ts';
 import { expectSuccess, traceSinceMark } from '../kube/api.ts';
-import { isControllerManager } from '../kube/controllers.steps.ts';
 import {
-  eventually, get, isDeleting, labelsOf, list, markPodsReady, mergePatch, ownedBy, podsEverCreatedFor, podsOfReplicaSet, podsPath, podTemplate, recorder, rsPath,
+  isControllerManager, eventually, get, isDeleting, labelsOf, list, markPodsReady, mergePatch, ownedBy, podsEverCreatedFor, podsOfReplicaSet, podsPath, podTemplate, recorder, rsPath,
 } from './support.ts';
 
 async function createReplicaSet(world: KubespecWorld, name: string, replicas: number, selector: string): Promise<void> {
@@ -125,7 +124,8 @@ Then('ReplicaSet {string} owns exactly {int} pods labelled {string}, one of them
 
 Given('one of its pods is bound to Node {string} by the test', async function (this: KubespecWorld, node: string) {
   const rs = (await list(this, rsPath(this.kube())))[0];
-  const [pod] = await podsOfReplicaSet(this, rs.metadata.name);
+  const [pod, other] = await podsOfReplicaSet(this, rs.metadata.name);
+  this.note('pod without a node', other?.metadata.name);
   const binding = { apiVersion: 'v1', kind: 'Binding', metadata: { name: pod.metadata.name }, target: { apiVersion: 'v1', kind: 'Node', name: node } };
   expectSuccess(await this.kube().request({ method: 'POST', path: `${podsPath(this.kube(), pod.metadata.name)}/binding`, body: binding }), `bind Pod "${pod.metadata.name}"`);
 });
@@ -141,7 +141,7 @@ Given('the test marks both of its pods Running, one Ready and one not Ready', as
 
 Then(/^within (\d+) s the (pod without a node|not-ready pod) is deleted or marked for deletion$/, async function (this: KubespecWorld, seconds: string, which: string) {
   const pods = await list(this, podsPath(this.kube()));
-  const victim = which === 'not-ready pod' ? this.recall<string>('not-ready pod') : pods.find((p) => !p.spec.nodeName)?.metadata.name;
+  const victim = this.recall<string>(which);
   assert.ok(victim, `no ${which} among ${pods.map((p) => p.metadata.name).join(', ')}`);
   this.note('victim', victim);
   await eventually(this, `${which} "${victim}" to go`, async () => {

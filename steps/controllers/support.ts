@@ -17,6 +17,16 @@ import { collectionPath, expectSuccess } from '../kube/api.ts';
 
 export const UNSCHEDULED = 'kubespec-no-scheduler';
 
+/**
+ * The controller manager, by the user it acts as: system:kube-controller-manager, or with
+ * --use-service-account-credentials (as kubeadm runs it) one ServiceAccount per controller in
+ * kube-system named "<name>-controller" or "generic-garbage-collector"
+ * (cmd/kube-controller-manager/app/controllermanager.go).
+ */
+export function isControllerManager(user: string | undefined): boolean {
+  return user === 'system:kube-controller-manager' || /^system:serviceaccount:kube-system:([a-z0-9-]+-controller|generic-garbage-collector)$/.test(user ?? '');
+}
+
 export function path(kube: KubeFacet, group: string, resource: string, name?: string, cluster = false): string {
   const base = collectionPath(group, resource, cluster ? '' : kube.namespace);
   return name ? `${base}/${encodeURIComponent(name)}` : base;
@@ -72,7 +82,12 @@ export async function recorder(world: KubespecWorld): Promise<{ pods: KubeWatch;
     return world.recall('recorder');
   } catch {
     const kube = world.kube();
-    const rec = { pods: await kube.watch(`${podsPath(kube)}?watch=true`), replicasets: await kube.watch(`${rsPath(kube)}?watch=true`) };
+    // From the current resourceVersion: what exists already is not reported as ADDED.
+    const from = async (p: string) => {
+      const rv = expectSuccess(await kube.request({ method: 'GET', path: p }), `list ${p}`).metadata.resourceVersion;
+      return kube.watch(`${p}?watch=true&resourceVersion=${rv}`);
+    };
+    const rec = { pods: await from(podsPath(kube)), replicasets: await from(rsPath(kube)) };
     world.note('recorder', rec);
     world.onCleanup(async () => Promise.all([rec.pods.close(), rec.replicasets.close()]));
     return rec;
