@@ -13,10 +13,18 @@ const SAFE_ALPHABET = 'bcdfghjklmnpqrstvwxz2456789';
 function canonical(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
   if (value && typeof value === 'object') {
-    const entries = Object.entries(value as Record<string, unknown>).filter(([, v]) => v !== undefined).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    // As apimachinery's Semantic.DeepEqual sees a Go struct: null, {} and [] are the zero value, the
+    // same as absent (kubectl sends "creationTimestamp": null and "resources": {} inside templates).
+    const entries = Object.entries(value as Record<string, unknown>).filter(([, v]) => !isZero(v)).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
     return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonical(v)}`).join(',')}}`;
   }
   return JSON.stringify(value);
+}
+
+function isZero(v: unknown): boolean {
+  if (v === undefined || v === null) return true;
+  if (Array.isArray(v)) return v.length === 0;
+  return typeof v === 'object' && Object.values(v as object).every(isZero);
 }
 
 function fnv32a(text: string, seed = 0x811c9dc5): number {

@@ -60,8 +60,8 @@ export function keysFor(event: CacheEvent, cache: Cache): string[] {
   const keys = new Set<string>([itemKey(event.resource, o)]);
   // An owner gone or going: its dependents need a look.
   if (event.type === 'DELETED' || isBeingDeleted(o)) for (const d of dependentsOf(String(o.metadata.uid), cache)) keys.add(itemKey(d.resource.resource, d.object));
-  // A dependent changed or went: an owner waiting for its dependents may be done.
-  for (const ref of ownerReferences(o)) {
+  // A dependent changed or went: an owner waiting for its dependents may be done (also one it no longer names).
+  for (const ref of [...ownerReferences(o), ...(event.oldObject ? ownerReferences(event.oldObject) : [])]) {
     const resource = OWNED_KINDS[ref.kind];
     if (resource) keys.add(`${resource.resource}|${o.metadata.namespace ? `${o.metadata.namespace}/` : ''}${ref.name}`);
   }
