@@ -179,14 +179,14 @@ When(/^the node lifecycle controller taints Node "([^"]*)" "([^":]*):([^"]*)", a
 
 When(/^the test taints Node "([^"]*)" "([^"=:]*)=([^":]*):([^"]*)"$/, async function (this: KubespecWorld, name: string, key: string, value: string, effect: string) {
   const n = await node(this, name);
-  n.spec.taints = [...(n.spec.taints ?? []), { key, value, effect }];
+  n.spec = { ...(n.spec ?? {}), taints: [...(n.spec?.taints ?? []), { key, value, effect }] };
   expectSuccess(await this.kube().request({ method: 'PUT', path: nodePath(this.kube(), name), body: n }), `taint Node "${name}"`);
   this.note('U', now(this));
 });
 
 When(/^the test removes the taint "([^"]*)" from Node "([^"]*)"$/, async function (this: KubespecWorld, key: string, name: string) {
   const n = await node(this, name);
-  n.spec.taints = (n.spec.taints ?? []).filter((t: any) => t.key !== key);
+  n.spec = { ...(n.spec ?? {}), taints: (n.spec?.taints ?? []).filter((t: any) => t.key !== key) };
   expectSuccess(await this.kube().request({ method: 'PUT', path: nodePath(this.kube(), name), body: n }), `untaint Node "${name}"`);
 });
 
@@ -196,7 +196,7 @@ async function podGoneOrMarked(world: KubespecWorld, name: string): Promise<bool
 }
 
 Then(/^at U \+ (\d+) s Pod "([^"]*)" is still there, not marked for deletion$/, async function (this: KubespecWorld, seconds: string, name: string) {
-  await this.clock().advance(Math.max(0, this.recall<number>('U') + Number(seconds) * 1000 - now(this)));
+  await passRenewing(this, Math.max(0, this.recall<number>('U') + Number(seconds) * 1000 - now(this)), this.recallOr<string[]>('heartbeating nodes', []));
   assert.ok(!(await podGoneOrMarked(this, name)), `Pod "${name}" was evicted before U + ${seconds} s`);
 });
 
@@ -210,7 +210,7 @@ Then(/^within (\d+) s of virtual time Pod "([^"]*)" is deleted or marked for del
 });
 
 Then(/^(?:after (\d+) (s|minutes) of virtual time )?Pod "([^"]*)" is still there, not marked for deletion$/, async function (this: KubespecWorld, amount: string | undefined, unit: string | undefined, name: string) {
-  if (amount) await this.clock().advance(Number(amount) * (unit === 'minutes' ? 60_000 : 1000));
+  if (amount) await passRenewing(this, Number(amount) * (unit === 'minutes' ? 60_000 : 1000), this.recallOr<string[]>('heartbeating nodes', []));
   assert.ok(!(await podGoneOrMarked(this, name)), `Pod "${name}" was evicted`);
 });
 
