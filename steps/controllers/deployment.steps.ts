@@ -71,7 +71,10 @@ Given('Deployment {string} was created with {int} replicas and image {string}, t
 
 Given('Deployment {string} exists with {int} replicas', async function (this: KubespecWorld, name: string, replicas: number) {
   await createDeployment(this, name, replicas, 'registry.k8s.io/pause:3.9');
-  await eventually(this, `Deployment "${name}" to have ${replicas} pods`, async () => ownedByDeployment(this, name).then((o) => o.pods.length === replicas), 30_000);
+  await eventually(this, `Deployment "${name}" to have ${replicas} pods and say so in its status`, async () => {
+    const d = await get(this, deployPath(this.kube(), name), name);
+    return (await ownedByDeployment(this, name)).pods.length === replicas && d.status?.replicas === replicas && d.status?.observedGeneration >= d.metadata.generation;
+  }, 30_000);
 });
 
 When('Deployment {string} is scaled to {int}', async function (this: KubespecWorld, name: string, replicas: number) {

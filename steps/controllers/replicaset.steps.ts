@@ -216,3 +216,9 @@ Then('the request trace holds no write by the controller manager to ReplicaSet {
   const writes = (await traceSinceMark(this)).filter((t) => WRITES.has(t.method) && isControllerManager(t.user) && mine.test(t.path));
   assert.deepEqual(writes.map((t) => `${t.method} ${t.path} ${t.code}`), []);
 });
+
+Then(/^within (\d+\.\d+) s ReplicaSet "([^"]*)" owns (\d+) pods again$/, async function (this: KubespecWorld, seconds: string, name: string, count: string) {
+  let pods: any[] = [];
+  await this.eventually(`ReplicaSet "${name}" to own ${count} pods again`, async () => (pods = await podsOfReplicaSet(this, name)).length === Number(count), Number(seconds) * 1000);
+  this.note(`pods of ReplicaSet ${name}`, pods);
+});
