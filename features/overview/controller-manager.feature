@@ -29,20 +29,20 @@ Feature: Overview — kube-controller-manager and its common controllers
       Then within 20 seconds a ReplicaSet for "web" exists
       And after 10 seconds Namespace "team-b" still has no ServiceAccount "default"
 
-  @pending
   Rule: OVERVIEW-NODE-CONTROLLER — the node controller notices and responds when a node fails
     Source: 003_83c2ae260ce54bb3.txt § 控制平面组件 / kube-controller-manager
     Claim: The Node controller notices when nodes fail and responds.
     Quote: "Node Controller | 负责在节点出现故障时进行通知和响应"
 
-    @requires:kube.api @requires:cluster.controllers @requires:cluster.nodes @requires:clock.virtual
+    @requires:kube.api @requires:controllers.nodelifecycle @requires:clock.virtual
     Scenario: a node that stops heartbeating is marked Unknown and tainted unreachable
-      Given a cluster with nodes "n1" and "n2"
-      When node "n1" stops sending heartbeats
-      And 60 seconds pass
-      Then node "n1" has condition "Ready" with status "Unknown" and reason "NodeStatusUnknown"
-      And node "n1" has taint "node.kubernetes.io/unreachable" with effect "NoExecute"
-      And node "n2" has condition "Ready" with status "True"
+      Given a cluster with the controllers running
+      And Node "n1" registered through the API with condition Ready=True and no kubelet behind it
+      And Node "n2" registered through the API with condition Ready=True and no kubelet behind it
+      When for 60 s of virtual time the test renews the Lease of Node "n2" every 10 s, and Node "n1" sends nothing
+      Then Node "n1" has condition Ready=Unknown with reason "NodeStatusUnknown"
+      And Node "n1" has taint "node.kubernetes.io/unreachable" with effect "NoExecute"
+      And Node "n2" has condition Ready=True
 
   @pending
   Rule: OVERVIEW-JOB-CONTROLLER — the Job controller creates Pods for a Job until it completes
