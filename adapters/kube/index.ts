@@ -13,11 +13,16 @@ import { createPollingWaiter, pollUntil } from '../polling-waiter.ts';
 import { KubeHttpClient, type Endpoint } from './http-client.ts';
 import { withBackoff } from './retry.ts';
 
-// A conformant cluster runs kube-controller-manager's serviceaccounts controller.
+// A conformant cluster runs kube-controller-manager with these controllers on (its --controllers
+// default, `*`): serviceaccount, replicaset, deployment, garbage collector, node lifecycle and
+// taint eviction.
 /** Upstream's e2e framework allows two minutes; a healthy cluster needs well under a second. */
 const DEFAULT_SA_BUDGET_MS = 120_000;
 
-const CAPABILITIES: Capability[] = ['kube.api', 'kube.watch', 'kube.rbac', 'kubectl', 'controllers.serviceaccount'];
+const CAPABILITIES: Capability[] = [
+  'kube.api', 'kube.watch', 'kube.rbac', 'kubectl', 'controllers.serviceaccount',
+  'controllers.replicaset', 'controllers.deployment', 'controllers.garbagecollector', 'controllers.nodelifecycle', 'controllers.tainteviction',
+];
 
 export interface KubeTargetOptions {
   kubeconfigPath: string;

@@ -92,7 +92,7 @@ Feature: Controller Manager — the Deployment controller
     Scenario: undo scales the revision-1 ReplicaSet back up and makes it revision 3
       Given a cluster with the controllers running
       And Deployment "my-app" was created with 3 replicas and image "app:v1", then updated to image "app:v2", rolled out
-      When I run "kubectl rollout undo deployment/my-app"
+      When I run "kubectl rollout undo deployment/my-app --namespace {ns}"
       Then within 60 s Deployment "my-app" still owns exactly 2 replicasets
       And the replicaset with image "app:v1" has 3 replicas and annotation "deployment.kubernetes.io/revision" = "3"
       And the replicaset with image "app:v2" has 0 replicas

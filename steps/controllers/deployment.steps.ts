@@ -35,6 +35,7 @@ async function rollOut(world: KubespecWorld, name: string): Promise<void> {
 
 async function setImage(world: KubespecWorld, name: string, image: string): Promise<void> {
   const d = await get(world, deployPath(world.kube(), name), `Deployment "${name}"`);
+  world.note('rollout began at pod event', (await recorder(world)).pods.events.length);
   world.note('replicasets before', (await replicaSetsOf(world, name)).map((rs) => rs.metadata.uid));
   await mergePatch(world, deployPath(world.kube(), name), { spec: { template: { spec: { containers: [{ ...d.spec.template.spec.containers[0], image }] } } } }, `set image of "${name}"`);
 }
@@ -155,11 +156,28 @@ Then('at every observed moment the two replicasets together had at most {int} po
   assert.ok(peak <= max, `at one moment the replicasets asked for ${peak} pods`);
 });
 
+/** Ready pods of the deployment, not being deleted, after each pod event the watch saw. */
+async function availableHistory(world: KubespecWorld, name: string): Promise<number[]> {
+  const d = await get(world, deployPath(world.kube(), name), name);
+  const rsUids = new Set(ownedBy(await list(world, rsPath(world.kube())), d.metadata.uid).map((rs) => rs.metadata.uid));
+  const { pods } = await recorder(world);
+  const ready = new Map<string, boolean>();
+  const counts: number[] = [];
+  const from = world.recallOr<number>('rollout began at pod event', 0);
+  for (const [i, e] of pods.events.entries()) {
+    if (!(e.object.metadata.ownerReferences ?? []).some((r: any) => rsUids.has(r.uid))) continue;
+    const isReady = e.type !== 'DELETED' && !isDeleting(e.object) && (e.object.status?.conditions ?? []).some((c: any) => c.type === 'Ready' && c.status === 'True');
+    ready.set(e.object.metadata.uid, isReady);
+    if (i >= from) counts.push([...ready.values()].filter(Boolean).length);
+  }
+  return counts;
+}
+
 Then('at every observed moment at least {int} pods were available', async function (this: KubespecWorld, min: number) {
-  const moments = await replicaSetHistory(this, (await list(this, deployPath(this.kube())))[0].metadata.name);
-  const during = moments.slice(moments.findIndex((m) => m.length > 1));
-  const low = Math.min(...during.map((m) => m.reduce((n, rs) => n + (rs.status?.availableReplicas ?? 0), 0)));
-  assert.ok(low >= min, `at one moment only ${low} pods were available`);
+  const counts = await availableHistory(this, (await list(this, deployPath(this.kube())))[0].metadata.name);
+  // From the moment the rollout began (the pods were all ready before it), every pod event counts.
+  const low = Math.min(...counts);
+  assert.ok(low >= min, `at one moment only ${low} pods were ready (ready counts after each pod event: ${counts.join(' ')})`);
 });
 
 Then('the old replicaset ends with {int} replicas', async function (this: KubespecWorld, replicas: number) {

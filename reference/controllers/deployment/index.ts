@@ -76,8 +76,14 @@ function revision(rs: Readonly<KubeObject>): number {
   return Number((rs.metadata as any).annotations?.[REVISION_ANNOTATION] ?? 0) || 0;
 }
 
+/**
+ * A ReplicaSet as the rolling arithmetic sees it. Its status may lag its spec (the ReplicaSet
+ * controller has not yet deleted the pods a scale-down asked for): one scaled to N will soon have
+ * at most N pods, so no more than N of them count as available.
+ */
 function view(rs: Readonly<KubeObject>): RsView {
-  return { name: rs.metadata.name, replicas: (rs as any).spec?.replicas ?? 0, available: (rs as any).status?.availableReplicas ?? 0 };
+  const replicas = (rs as any).spec?.replicas ?? 0;
+  return { name: rs.metadata.name, replicas, available: Math.min(replicas, (rs as any).status?.availableReplicas ?? 0) };
 }
 
 function created(o: Readonly<KubeObject>): number {

@@ -140,8 +140,12 @@ export function reconcile(key: string, cache: Cache, now_ms: number, expectation
   }
   const pods = cache.list('pods', namespace).filter(isPodActive);
   const { claimed, actions } = claimPods(rs, pods);
-  if (expectations.satisfied(key, now_ms) && !isBeingDeleted(rs)) actions.push(...manageReplicas(key, rs, claimed, now_ms, expectations));
-  const status = calculateStatus(rs, claimed, now_ms);
+  const managed = expectations.satisfied(key, now_ms) && !isBeingDeleted(rs) ? manageReplicas(key, rs, claimed, now_ms, expectations) : [];
+  actions.push(...managed);
+  // Pods this sync deletes are no longer counted: a Deployment reading this status must not
+  // believe them still available and scale down further (upstream counts them until the next sync).
+  const deleted = new Set(managed.flatMap((a) => (a.verb === 'delete' ? [a.uid] : [])));
+  const status = calculateStatus(rs, claimed.filter((p) => !deleted.has(String(p.metadata.uid))), now_ms);
   if (JSON.stringify(status) !== JSON.stringify((rs as any).status ?? {})) {
     actions.push({ verb: 'update', subresource: 'status', resource: RESOURCES.replicasets, namespace, object: { ...clone(rs), status } });
   }
