@@ -112,6 +112,27 @@ When(/^Node "([^"]*)" comes back: its kubelet reports Ready=True again$/, async 
   this.note('heartbeating nodes', [name]);
 });
 
+/**
+ * Wait for a condition that a timer brings about (a grace period, a toleration): on virtual time,
+ * check once per virtual second — the claims are about seconds, and 10 ms steps over minutes would
+ * cost thousands of polls — renewing the heartbeating nodes' Leases every 10 s; in real time, poll.
+ */
+async function waitSeconds(world: KubespecWorld, what: string, condition: () => Promise<boolean>, budget_ms: number): Promise<void> {
+  const clock = world.session.clock;
+  if (!clock) return waitHeartbeating(world, what, condition, budget_ms);
+  const end = now(world) + budget_ms;
+  let renewed = now(world);
+  for (;;) {
+    if (await condition()) return;
+    if (now(world) >= end) throw new Error(`timed out after ${budget_ms} ms of virtual time waiting for ${what}`);
+    await clock.advance(Math.min(1000, end - now(world)));
+    if (now(world) - renewed >= 10_000) {
+      renewed = now(world);
+      for (const n of world.recallOr<string[]>('heartbeating nodes', [])) await renewLease(world, n);
+    }
+  }
+}
+
 /** Wait with virtual time moving, renewing the heartbeating nodes' Leases every 10 s. */
 async function waitHeartbeating(world: KubespecWorld, what: string, condition: () => Promise<boolean>, budget_ms: number): Promise<void> {
   let last = now(world);
@@ -131,7 +152,7 @@ Then(/^at T \+ (\d+) s Node "([^"]*)" still has condition Ready=True$/, async fu
 
 Then(/^by T \+ (\d+) s Node "([^"]*)" has condition Ready=Unknown with reason "([^"]*)"$/, async function (this: KubespecWorld, seconds: string, name: string, reason: string) {
   const budget = this.recall<number>('T') + Number(seconds) * 1000 - now(this);
-  await eventually(this, `Node "${name}" Ready=Unknown`, async () => condition(await node(this, name), 'Ready')?.status === 'Unknown', Math.max(0, budget));
+  await waitSeconds(this, `Node "${name}" Ready=Unknown`, async () => condition(await node(this, name), 'Ready')?.status === 'Unknown', Math.max(0, budget));
   assert.equal(condition(await node(this, name), 'Ready')?.reason, reason);
 });
 
@@ -142,11 +163,11 @@ Then(/^Node "([^"]*)" has condition Ready=(True|Unknown|False)(?: with reason "(
 });
 
 Then(/^(?:within (\d+) s(?: of virtual time)? )?Node "([^"]*)" has taint "([^"]*)" with effect "([^"]*)"$/, async function (this: KubespecWorld, seconds: string | undefined, name: string, key: string, effect: string) {
-  await waitHeartbeating(this, `Node "${name}" to have taint ${key}:${effect}`, async () => hasTaint(await node(this, name), key, effect), Number(seconds ?? 10) * 1000);
+  await waitSeconds(this, `Node "${name}" to have taint ${key}:${effect}`, async () => hasTaint(await node(this, name), key, effect), Number(seconds ?? 10) * 1000);
 });
 
 Then(/^(?:within (\d+) s )?Node "([^"]*)" has no taint "([^"]*)"$/, async function (this: KubespecWorld, seconds: string | undefined, name: string, key: string) {
-  if (seconds) await waitHeartbeating(this, `Node "${name}" to lose taint ${key}`, async () => !hasTaint(await node(this, name), key), Number(seconds) * 1000);
+  if (seconds) await waitSeconds(this, `Node "${name}" to lose taint ${key}`, async () => !hasTaint(await node(this, name), key), Number(seconds) * 1000);
   assert.ok(!hasTaint(await node(this, name), key), JSON.stringify((await node(this, name)).spec?.taints));
 });
 
@@ -173,7 +194,7 @@ Given(/^Pod "([^"]*)" was bound to Node "([^"]*)" by the test, (with the default
 });
 
 When(/^the node lifecycle controller taints Node "([^"]*)" "([^":]*):([^"]*)", at virtual time U$/, async function (this: KubespecWorld, name: string, key: string, effect: string) {
-  await eventually(this, `Node "${name}" to be tainted ${key}:${effect}`, async () => hasTaint(await node(this, name), key, effect), 120_000);
+  await waitSeconds(this, `Node "${name}" to be tainted ${key}:${effect}`, async () => hasTaint(await node(this, name), key, effect), 120_000);
   this.note('U', now(this));
 });
 
@@ -202,11 +223,11 @@ Then(/^at U \+ (\d+) s Pod "([^"]*)" is still there, not marked for deletion$/, 
 
 Then(/^by U \+ (\d+) s Pod "([^"]*)" is deleted or marked for deletion$/, async function (this: KubespecWorld, seconds: string, name: string) {
   const budget = this.recall<number>('U') + Number(seconds) * 1000 - now(this);
-  await eventually(this, `Pod "${name}" to be evicted`, () => podGoneOrMarked(this, name), Math.max(0, budget));
+  await waitSeconds(this, `Pod "${name}" to be evicted`, () => podGoneOrMarked(this, name), Math.max(0, budget));
 });
 
 Then(/^within (\d+) s of virtual time Pod "([^"]*)" is deleted or marked for deletion$/, async function (this: KubespecWorld, seconds: string, name: string) {
-  await eventually(this, `Pod "${name}" to be evicted`, () => podGoneOrMarked(this, name), Number(seconds) * 1000);
+  await waitSeconds(this, `Pod "${name}" to be evicted`, () => podGoneOrMarked(this, name), Number(seconds) * 1000);
 });
 
 Then(/^(?:after (\d+) (s|minutes) of virtual time )?Pod "([^"]*)" is still there, not marked for deletion$/, async function (this: KubespecWorld, amount: string | undefined, unit: string | undefined, name: string) {
