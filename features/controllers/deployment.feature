@@ -137,6 +137,7 @@ Feature: Controller Manager — the Deployment controller
       And Deployment "my-app" exists with 3 replicas
       When Deployment "my-app" is deleted with propagationPolicy "Foreground"
       Then within 30 s no replicaset and no pod of Deployment "my-app" remains
+      And Deployment "my-app" was deleted only after all of its replicasets and pods
 
     @requires:kube.api @requires:controllers.deployment @requires:controllers.replicaset @requires:controllers.garbagecollector
     Scenario: deleting the Deployment with propagationPolicy Orphan leaves its ReplicaSets and Pods, owned by no one

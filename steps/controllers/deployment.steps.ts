@@ -285,3 +285,14 @@ Then('within {int} s Deployment {string} is gone while its replicasets and pods 
   assert.ok(rss.length > 0, 'no replicaset remains');
   assert.deepEqual(rss.map((rs) => rs.metadata.ownerReferences ?? []), rss.map(() => []));
 });
+
+Then('Deployment {string} was deleted only after all of its replicasets and pods', async function (this: KubespecWorld, name: string) {
+  // resourceVersions of DELETED events are store revisions: one total order across the three watches.
+  const { deployments, replicasets, pods } = await recorder(this);
+  const deletedAt = (events: readonly any[], pick: (o: any) => boolean) => events.filter((e) => e.type === 'DELETED' && pick(e.object)).map((e) => Number(e.object.metadata.resourceVersion));
+  const [owner] = deletedAt(deployments.events, (o) => o.metadata.name === name);
+  assert.ok(owner !== undefined, `no DELETED event for Deployment "${name}"`);
+  const dependents = [...deletedAt(replicasets.events, () => true), ...deletedAt(pods.events, () => true)];
+  assert.ok(dependents.length > 0, 'no replicaset or pod was deleted');
+  assert.ok(dependents.every((rv) => rv < owner), `the Deployment went at revision ${owner}, dependents at ${dependents.join(', ')}`);
+});

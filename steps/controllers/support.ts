@@ -77,7 +77,7 @@ export const revisionOf = (rs: any) => rs.metadata.annotations?.['deployment.kub
 export const imageOf = (o: any) => o.spec?.template?.spec?.containers?.[0]?.image;
 
 /** A watch on the namespace's pods and ReplicaSets from now on, opened once per scenario. */
-export async function recorder(world: KubespecWorld): Promise<{ pods: KubeWatch; replicasets: KubeWatch }> {
+export async function recorder(world: KubespecWorld): Promise<{ pods: KubeWatch; replicasets: KubeWatch; deployments: KubeWatch }> {
   try {
     return world.recall('recorder');
   } catch {
@@ -87,9 +87,9 @@ export async function recorder(world: KubespecWorld): Promise<{ pods: KubeWatch;
       const rv = expectSuccess(await kube.request({ method: 'GET', path: p }), `list ${p}`).metadata.resourceVersion;
       return kube.watch(`${p}?watch=true&resourceVersion=${rv}`);
     };
-    const rec = { pods: await from(podsPath(kube)), replicasets: await from(rsPath(kube)) };
+    const rec = { pods: await from(podsPath(kube)), replicasets: await from(rsPath(kube)), deployments: await from(deployPath(kube)) };
     world.note('recorder', rec);
-    world.onCleanup(async () => Promise.all([rec.pods.close(), rec.replicasets.close()]));
+    world.onCleanup(async () => Promise.all([rec.pods.close(), rec.replicasets.close(), rec.deployments.close()]));
     return rec;
   }
 }
