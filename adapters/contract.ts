@@ -364,6 +364,16 @@ export interface CloudFacet {
   loadBalancers(): Promise<CloudLoadBalancer[]>;
 }
 
+/**
+ * Facet `controllers.stoppable`: stop the controller manager and start it again, as an operator
+ * would by stopping kube-controller-manager's static pod. Starting means a fresh process: empty
+ * caches, a new list and watch of everything.
+ */
+export interface ControllerManagerFacet {
+  stop(): Promise<void>;
+  start(): Promise<void>;
+}
+
 /** Everything one scenario sees of a target. Facets are present iff their capability is declared. */
 export interface Session {
   readonly seed: number;
@@ -376,6 +386,7 @@ export interface Session {
   readonly kube?: KubeFacet;
   readonly ha?: HaFacet;
   readonly cloud?: CloudFacet;
+  readonly controllerManager?: ControllerManagerFacet;
   /** Free-form facts for the failure report (member ids, ports, data dirs). */
   describe(): Record<string, unknown>;
   close(): Promise<void>;

@@ -30,6 +30,12 @@ const CAPABILITIES: Capability[] = [
   'kube.authn.anonymous', 'kube.authn.anonymous-off',
   // The controllers the reference runs so far (reference/controllers/registry.ts).
   'controllers.serviceaccount',
+  'controllers.replicaset',
+  'controllers.deployment',
+  'controllers.garbagecollector',
+  'controllers.nodelifecycle',
+  'controllers.tainteviction',
+  'controllers.stoppable',
   'kv.fault-schedules',
   'disk.latency',
   'kube.http2', 'kube.inflight-limit', 'kube.metrics', 'kube.authn.webhook',
@@ -137,6 +143,7 @@ async function openSession(seed: number, tags: readonly string[]): Promise<Sessi
       ...(ha && withHa ? { ha: ha.ha } : {}),
       ...(machines ? { ha: machines.ha } : {}),
       ...(cloud ? { cloud: cloud.cloud } : {}),
+      controllerManager: { stop: async () => cluster.stopControllers(), start: () => cluster.startControllers() },
       describe: () => ({ url: cluster.url, revision: cluster.backend.currentRevision(), virtual_ms: clock.now_ms(), ...store.describe() }),
       close: stopAll,
     };
