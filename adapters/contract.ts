@@ -68,6 +68,11 @@ export interface MemberInfo {
   id: string;
   alive: boolean;
   role?: RaftRole;
+  /**
+   * The member's current term, when the target can tell it. A leader's term must be the term it
+   * leads (the one-leader-per-term claims are judged on it); a target that cannot confirm it
+   * leaves it out rather than report a stale one.
+   */
   term?: number;
 }
 
