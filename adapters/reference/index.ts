@@ -11,6 +11,7 @@ import { ReferenceCluster } from '../../reference/wiring/cluster.ts';
 import { VirtualClock } from '../../reference/wiring/virtual-clock.ts';
 import { adminTokenCsv, openKubeSession } from './kube-session.ts';
 import { openStoreSession } from './store-session.ts';
+import { referenceProxyFacet } from './proxy.ts';
 
 const CAPABILITIES: Capability[] = [
   'kv', 'kv.watch', 'kv.compaction', 'kv.snapshot',
@@ -20,6 +21,9 @@ const CAPABILITIES: Capability[] = [
   'kube.rbac', 'kube.authn', 'kube.admission', 'kube.audit',
   // The controllers the reference runs so far (reference/controllers/registry.ts).
   'controllers.serviceaccount',
+  // kube-proxy in every mode, its rules read back and its dataplane modelled (reference/proxy/).
+  // Not proxy.traffic: no real packet crosses the reference (see e2e/proxy-kernel.test.ts).
+  'proxy.rules', 'proxy.iptables', 'proxy.ipvs', 'proxy.nftables', 'proxy.dataplane',
 ];
 
 /** The real kubectl is offered when it is on the PATH (kube-session.ts writes its kubeconfig). */
@@ -60,6 +64,7 @@ async function openSession(seed: number, tags: readonly string[]): Promise<Sessi
     ...(store.raft ? { raft: store.raft } : {}),
     clock: store.clock,
     kube,
+    proxy: referenceProxyFacet(cluster, clock),
     describe: () => ({ url: cluster.url, revision: cluster.backend.currentRevision(), virtual_ms: clock.now_ms(), ...store.describe() }),
     async close() {
       await store.close();

@@ -16,12 +16,13 @@ import type { Backend } from '../store/backend.ts';
 import { LocalBackend } from '../store/local.ts';
 import { registryPrefix } from '../store/registry.ts';
 import { createApiServer, seededRandom, type ApiServer } from '../apiserver/server.ts';
-import { KUBE_CONTROLLER_MANAGER_USER } from '../apiserver/bootstrap-policy.ts';
+import { KUBE_CONTROLLER_MANAGER_USER, KUBE_PROXY_USER } from '../apiserver/bootstrap-policy.ts';
 import { listen, type Listening, type TlsOptions } from '../apiserver/host/listen.ts';
 import { selectControllers } from '../controllers/registry.ts';
 import type { ControllerDef } from '../controllers/types.ts';
 import { ApiClient } from './api-client.ts';
 import { ControllerManager } from './controllers.ts';
+import { ProxyHost } from './proxy.ts';
 import type { Scheduler } from './virtual-clock.ts';
 import { referenceSecurity, type Security, type SecurityOptions } from './security.ts';
 
@@ -58,6 +59,8 @@ export class ReferenceCluster {
     readonly http: Listening,
     readonly controllers: ControllerManager,
     private readonly shutdown: () => void,
+    /** kube-proxy, one per node that a scenario (or serve) starts; see proxy.ts. */
+    readonly proxies: ProxyHost,
     readonly security?: Security,
   ) {}
 
@@ -68,7 +71,8 @@ export class ReferenceCluster {
     // Drawn from the host, not from `random`: a credential must not be guessable from the seed,
     // and taking it from `random` would shift every uid the API server draws after it.
     const managerToken = opts.secure ? randomBytes(32).toString('base64url') : undefined;
-    const secure = opts.secure && { ...opts.secure, tokenCsv: withControllerManagerToken(opts.secure.tokenCsv, managerToken!) };
+    const proxyToken = opts.secure ? randomBytes(32).toString('base64url') : undefined;
+    const secure = opts.secure && { ...opts.secure, tokenCsv: withToken(withControllerManagerToken(opts.secure.tokenCsv, managerToken!), proxyToken!, KUBE_PROXY_USER) };
     const security = secure ? referenceSecurity({ backend, clock: opts.clock, random, ...secure }) : undefined;
     const api = createApiServer({
       backend,
@@ -98,11 +102,20 @@ export class ReferenceCluster {
       await http.close();
       throw error;
     }
+    const proxyClient = new ApiClient({
+      server: loopbackUrl(http, opts),
+      userAgent: KUBE_PROXY_AGENT,
+      ...(proxyToken ? { token: proxyToken } : {}),
+      ...(opts.tls?.ca ? { ca: opts.tls.ca } : {}),
+    });
+    const proxies = new ProxyHost(proxyClient, opts.clock, opts.seed);
     const shutdown = () => {
       tap.stop();
+      proxies.stop();
       client.close();
+      proxyClient.close();
     };
-    return new ReferenceCluster(backend, api, http, manager, shutdown, security);
+    return new ReferenceCluster(backend, api, http, manager, shutdown, proxies, security);
   }
 
   get url(): string {
@@ -114,6 +127,14 @@ export class ReferenceCluster {
     this.shutdown();
     await this.http.close();
   }
+}
+
+/** kube-proxy's User-Agent, as upstream's component name prints it. */
+const KUBE_PROXY_AGENT = 'kube-proxy/v1.31.0 (linux/amd64) kubespec-reference';
+
+/** The token file with one more line for `user` (no groups: kube-proxy's certificate has none either). */
+function withToken(tokenCsv: string, token: string, user: string): string {
+  return `${tokenCsv}${token},${user},${user}\n`;
 }
 
 /** The token file with one more line: the controller manager's token, for its user (no groups, as its certificate has no O). */
