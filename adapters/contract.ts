@@ -230,6 +230,8 @@ export interface ProxyConnectResult {
   outcome: 'forwarded' | 'rejected' | 'dropped' | 'no-match';
   /** "ip:port" of the backend that got the connection. */
   backend?: string;
+  /** Whether the backend saw the node's address instead of the client's (SNAT). */
+  masqueraded?: boolean;
 }
 
 /**
@@ -240,10 +242,11 @@ export interface ProxyConnectResult {
  */
 export interface ProxyFacet {
   /**
-   * Make sure kube-proxy runs on the node in this mode. The reference starts one; a real
-   * cluster checks the node's configured mode and fails the step if it differs.
+   * Make sure kube-proxy runs on the node in this mode (none: the default, iptables on Linux).
+   * The reference starts one; a real cluster checks the node's configured mode and fails the step
+   * if it differs. A mode kube-proxy does not have must be refused as kube-proxy refuses it.
    */
-  start(node: string, opts: { mode: ProxyMode; ipvsScheduler?: string; kernelModules?: string[] }): Promise<void>;
+  start(node: string, opts: { mode?: ProxyMode | (string & {}); ipvsScheduler?: string; kernelModules?: string[] }): Promise<void>;
   /** Running, or exited with its error. */
   status(node: string): Promise<{ running: boolean; error?: string }>;
   /** Whether the node's rules reflect every Service and EndpointSlice the API server holds now. */

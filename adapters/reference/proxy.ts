@@ -19,7 +19,8 @@ export function referenceProxyFacet(cluster: ReferenceCluster, clock: Clock): Pr
     status: async (node) => host.status(node),
     synced: async () => host.caughtUp(),
     nodeAddress: async (node) => host.address(node),
-    iptablesSave: async (node, table) => proxy(node).iptablesSave(table),
+    // A node whose kube-proxy never started has programmed nothing.
+    iptablesSave: async (node, table) => host.proxy(node)?.iptablesSave(table) ?? '',
     ipvsadmSave: async (node) => proxy(node).ipvsadmSave(),
     ipset: async (node, name) => proxy(node).ipset(name),
     interfaceAddresses: async (node, iface) => (iface === 'kube-ipvs0' ? proxy(node).dummyAddresses() : []),
@@ -27,7 +28,7 @@ export function referenceProxyFacet(cluster: ReferenceCluster, clock: Clock): Pr
     nftList: async (node) => proxy(node).nftList(),
     connect: async (node, c) => {
       const v = proxy(node).connect({ src: c.src, dst: c.dst, proto: c.protocol ?? 'TCP', dport: c.port, now_s: Math.floor(clock.now_ms() / 1000) }, c.fromNode ?? false);
-      return { outcome: v.outcome, ...(v.backend ? { backend: v.backend } : {}) };
+      return { outcome: v.outcome, masqueraded: v.masquerade, ...(v.backend ? { backend: v.backend } : {}) };
     },
   };
 }

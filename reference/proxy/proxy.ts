@@ -31,6 +31,10 @@ export interface ProxyConfig {
 
 /** Why kube-proxy refuses to start (server_linux.go: "can't use the IPVS proxier"; no fallback since v1.26). */
 export function startError(cfg: ProxyConfig): string | undefined {
+  // validateProxyModeLinux (pkg/proxy/apis/config/validation/validation.go).
+  if (!['iptables', 'ipvs', 'nftables'].includes(cfg.mode)) {
+    return `KubeProxyConfiguration.Mode: Invalid value: "${cfg.mode}": must be iptables,ipvs,nftables or blank (blank means the best-available proxy [currently iptables])`;
+  }
   if (cfg.mode === 'ipvs' && cfg.kernelModules && !cfg.kernelModules.includes('ip_vs')) {
     return 'can\'t use the IPVS proxier: IPVS proxier will not be used because the following required kernel modules are not loaded: [ip_vs]';
   }
@@ -69,7 +73,7 @@ export class KubeProxy {
     this.state = buildState(services, slices, this.config.nodeName, this.config.nodeIPs);
     if (this.config.mode === 'iptables') {
       const rules = iptablesRules(this.state, { clusterCIDR: this.clusterCIDR, ...(this.config.iptablesFault ? { fault: this.config.iptablesFault } : {}) });
-      this.iptables = { rules, plane: new IptablesDataplane(rules, this.config.nodeIPs, this.config.random) };
+      this.iptables = { rules, plane: new IptablesDataplane(rules, this.config.nodeIPs, this.config.random, this.iptables?.plane.recent) };
     } else if (this.config.mode === 'ipvs') {
       const rules = ipvsRules(this.state, { ...(this.config.ipvsScheduler ? { scheduler: this.config.ipvsScheduler } : {}) });
       // The IPVS connection table survives a resync; only a first sync builds it.

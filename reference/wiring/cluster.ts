@@ -108,9 +108,11 @@ export class ReferenceCluster {
       ...(proxyToken ? { token: proxyToken } : {}),
       ...(opts.tls?.ca ? { ca: opts.tls.ca } : {}),
     });
-    const proxies = new ProxyHost(proxyClient, opts.clock, opts.seed);
+    const proxyTap = storeChangeTap(backend, [{ watches: PROXY_WATCHES }]);
+    const proxies = new ProxyHost(proxyClient, opts.clock, opts.seed, proxyTap.changedAt);
     const shutdown = () => {
       tap.stop();
+      proxyTap.stop();
       proxies.stop();
       client.close();
       proxyClient.close();
@@ -128,6 +130,9 @@ export class ReferenceCluster {
     await this.http.close();
   }
 }
+
+/** What kube-proxy watches, for its store change tap. */
+const PROXY_WATCHES = [{ group: '', version: 'v1', resource: 'services' }, { group: 'discovery.k8s.io', version: 'v1', resource: 'endpointslices' }];
 
 /** kube-proxy's User-Agent, as upstream's component name prints it. */
 const KUBE_PROXY_AGENT = 'kube-proxy/v1.31.0 (linux/amd64) kubespec-reference';
@@ -155,7 +160,7 @@ function loopbackUrl(http: Listening, opts: ReferenceClusterOptions): string {
  * objects changed, from store watches on their registry prefixes. It only counts; the objects
  * themselves reach the controllers through the API server's watch.
  */
-function storeChangeTap(backend: Backend, controllers: readonly ControllerDef[]): { changedAt(resource: string): number; stop(): void } {
+function storeChangeTap(backend: Backend, controllers: readonly Pick<ControllerDef, 'watches'>[]): { changedAt(resource: string): number; stop(): void } {
   const latest = new Map<string, number>();
   const cancels: (() => void)[] = [];
   let stopped = false;

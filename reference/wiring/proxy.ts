@@ -25,7 +25,8 @@ export const MIN_SYNC_PERIOD_MS = 1_000;
 export const SYNC_PERIOD_MS = 30_000;
 
 export interface NodeProxyOptions {
-  mode: ProxyMode;
+  /** Default iptables, upstream's default on Linux. Anything but the three modes is refused at start. */
+  mode?: string;
   ipvsScheduler?: string;
   kernelModules?: readonly string[];
 }
@@ -51,6 +52,8 @@ export class ProxyHost {
     private readonly client: Pick<ApiClient, 'listWatcher'>,
     private readonly clock: Scheduler,
     private readonly seed: number,
+    /** The last store revision at which objects of a resource changed (as ControllerManager.settled uses it). */
+    private readonly changedAt: (resource: string) => number = () => 0,
   ) {}
 
   /** Starts kube-proxy on `node` in a mode (replacing one that ran there). A refused start is kept as its error. */
@@ -58,7 +61,7 @@ export class ProxyHost {
     await this.ensureInformers();
     this.nodes.get(node)?.pending?.();
     const config: ProxyConfig = {
-      mode: opts.mode, nodeName: node, nodeIPs: [this.address(node)],
+      mode: (opts.mode ?? 'iptables') as ProxyMode, nodeName: node, nodeIPs: [this.address(node)],
       ...(opts.ipvsScheduler !== undefined ? { ipvsScheduler: opts.ipvsScheduler } : {}),
       ...(opts.kernelModules ? { kernelModules: opts.kernelModules } : {}),
       random: seededRandom(this.seed ^ hashName(node)),
@@ -85,7 +88,10 @@ export class ProxyHost {
 
   /** Whether every node's rules reflect everything its informers have seen. */
   caughtUp(): boolean {
-    return [...this.nodes.values()].every((n) => !n.proxy || n.syncedAt === this.progress);
+    if (!this.informers) return true;
+    const seen = (i: Informer) => Number(i.resourceVersion || 0) >= this.changedAt(i.resource);
+    if (!seen(this.informers.services) || !seen(this.informers.slices)) return false;
+    return [...this.nodes.values()].every((n) => !n.proxy || (n.syncedAt === this.progress && !n.pending));
   }
 
   stop(): void {

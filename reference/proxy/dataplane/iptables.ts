@@ -15,13 +15,16 @@ import { inCidr, type Packet, type Verdict } from './packet.ts';
 const MAX_DEPTH = 16;
 
 export class IptablesDataplane {
-  /** `recent` lists: name → source address → last time set (s). */
-  private readonly recent = new Map<string, Map<string, number>>();
-
   constructor(
     private readonly rules: IptablesRules,
     private readonly localIPs: readonly string[],
     private readonly random: () => number,
+    /**
+     * `recent` lists: name → source address → last time set (s). The kernel keeps a list while
+     * any rule names it, so a resync (iptables-restore) must not forget who was seen: pass the
+     * previous dataplane's lists on.
+     */
+    readonly recent = new Map<string, Map<string, number>>(),
   ) {}
 
   /** A new connection's first packet arriving at this node (or sent by it, with `fromNode`). */
