@@ -82,8 +82,8 @@ Feature: kube-proxy — iptables mode, IPVS mode and nftables mode
     @requires:kube.api @requires:proxy.dataplane @requires:proxy.iptables
     Scenario: KUBE-SERVICES holds one rule per Service, tried in turn
       Given kube-proxy in iptables mode on node "n1"
-      And 50 Services with 1 ready endpoint each
-      Then chain "KUBE-SERVICES" of the nat table of node "n1" has a ClusterIP rule for each of the 50 Services
+      And 20 Services with 1 ready endpoint each
+      Then chain "KUBE-SERVICES" of the nat table of node "n1" has a ClusterIP rule for each of the 20 Services
       And a connection to the first Service is forwarded
       And a connection to the last Service is forwarded
 
@@ -198,14 +198,14 @@ Feature: kube-proxy — iptables mode, IPVS mode and nftables mode
     Quote: "**规则数量** | 使用 Hash 表，复杂度 O(1)"
 
     @requires:kube.api @requires:proxy.rules @requires:proxy.ipvs
-    Scenario: from 10 to 100 Services, iptables rules stay constant and virtual servers grow by 90
+    Scenario: from 5 to 25 Services, iptables rules stay constant and virtual servers grow by 20
       Given kube-proxy in IPVS mode on node "n1"
-      And 10 Services with 2 ready endpoints each
+      And 5 Services with 2 ready endpoints each
       When I count the nat rules and IPVS virtual servers of node "n1"
-      And I add 90 more Services with 2 ready endpoints each
+      And I add 20 more Services with 2 ready endpoints each
       Then the nat rule count of node "n1" is unchanged
-      And node "n1" has 90 more IPVS virtual servers
-      And ipset "KUBE-CLUSTER-IP" of node "n1" has 90 more entries
+      And node "n1" has 20 more IPVS virtual servers
+      And ipset "KUBE-CLUSTER-IP" of node "n1" has 20 more entries
 
   @untestable
   Rule: PROXY-PERF-THRESHOLD — iptables is fine under ~1000 Services; IPVS pulls ahead above
@@ -339,13 +339,13 @@ Feature: kube-proxy — iptables mode, IPVS mode and nftables mode
     Quote: "nftables 是 iptables 的继任者，提供更好的规则匹配性能和更简洁的语法。"
 
     @requires:kube.api @requires:proxy.rules @requires:proxy.nftables
-    Scenario: 50 more Services add 50 map elements and no rule to the "services" chain
+    Scenario: 20 more Services add 20 map elements and no rule to the "services" chain
       Given kube-proxy in nftables mode on node "n1"
-      And 10 Services with 2 ready endpoints each
+      And 5 Services with 2 ready endpoints each
       When I count the rules of chain "services" and the elements of map "service-ips" in table "ip kube-proxy" of node "n1"
-      And I add 50 more Services with 2 ready endpoints each
+      And I add 20 more Services with 2 ready endpoints each
       Then chain "services" has the same number of rules
-      And map "service-ips" has 50 more elements
+      And map "service-ips" has 20 more elements
 
     @requires:kube.api @requires:proxy.rules @requires:proxy.nftables
     Scenario: a three-endpoint Service chooses its endpoint with numgen random mod 3
