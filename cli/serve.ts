@@ -43,6 +43,7 @@ export interface ServeFlags {
   kubeconfig?: string;
   'insecure-http'?: boolean;
   'data-dir'?: string;
+  'proxy-mode'?: string;
 }
 
 export interface ServeConfig {
@@ -55,6 +56,8 @@ export interface ServeConfig {
   dataDir?: string;
   retention_ms: number;
   leaseRenew_ms: number;
+  /** kube-proxy's --proxy-mode on every node (reference/wiring/proxy.ts). */
+  proxyMode: 'iptables' | 'ipvs' | 'nftables';
 }
 
 /** Flags (and the hidden env knobs) to a config; a bad value is a UsageError (exit 2). */
@@ -69,6 +72,7 @@ export function parseServeFlags(flags: ServeFlags, env: NodeJS.ProcessEnv = proc
     insecureHttp: flags['insecure-http'] ?? false,
     retention_ms: integerFlag('KUBESPEC_SERVE_RETENTION_MS', env.KUBESPEC_SERVE_RETENTION_MS ?? String(DEFAULT_RETENTION_MS), 1, 2 ** 31 - 1, 'milliseconds of history to keep readable'),
     leaseRenew_ms: LEASE_RENEW_MS,
+    proxyMode: proxyModeFlag(flags['proxy-mode'] ?? 'iptables'),
   };
   if (flags['data-dir'] !== undefined) config.dataDir = resolve(base, nonEmpty('--data-dir', flags['data-dir']));
   return config;
@@ -80,6 +84,11 @@ function integerFlag(name: string, text: string, min: number, max: number, hint:
     throw new UsageError(`${name} must be a whole number from ${min} to ${max}, got "${text}"`, hint);
   }
   return value;
+}
+
+function proxyModeFlag(text: string): ServeConfig['proxyMode'] {
+  if (text === 'iptables' || text === 'ipvs' || text === 'nftables') return text;
+  throw new UsageError(`--proxy-mode must be iptables, ipvs or nftables, got "${text}"`, 'e.g. --proxy-mode nftables');
 }
 
 function nonEmpty(name: string, text: string): string {
@@ -130,6 +139,8 @@ export async function startServe(config: ServeConfig, log: (line: string) => voi
   const admin = adminCaller(cluster.api);
   if (config.insecureHttp) await ensureObjects(admin, [insecureAnonymousAdmin()]);
   await registerNodes(admin, config.nodes, clock.now_ms());
+  // kube-proxy on every node, watching Services and EndpointSlices as system:kube-proxy.
+  for (let i = 1; i <= config.nodes; i++) await cluster.proxies.start(`node-${i}`, { mode: config.proxyMode });
   const stopLeases = clock.every(config.leaseRenew_ms, () => void renewLeases(admin, config.nodes, clock.now_ms()).catch((e) => log(`lease renewal failed: ${(e as Error).message}`)));
   const retention = startRetention(clock, store, config.retention_ms, log);
   await writeServeKubeconfig(config, cluster.url, pki);
@@ -162,7 +173,7 @@ function announce(config: ServeConfig, url: string, log: (line: string) => void)
     log(`kubeconfig: ${config.kubeconfigPath} (user ${ADMIN_USER}, group ${ADMIN_GROUP}, client certificate)`);
   }
   log(`try: kubectl --kubeconfig ${config.kubeconfigPath} get pods`);
-  const nodes = config.nodes === 0 ? 'no nodes' : `${config.nodes === 1 ? 'node node-1' : `nodes node-1..node-${config.nodes}`} (leases renewed every ${config.leaseRenew_ms / 1000} s; no kubelet)`;
+  const nodes = config.nodes === 0 ? 'no nodes' : `${config.nodes === 1 ? 'node node-1' : `nodes node-1..node-${config.nodes}`} (leases renewed every ${config.leaseRenew_ms / 1000} s; kube-proxy in ${config.proxyMode} mode; no kubelet)`;
   log(`${nodes}; history kept ${config.retention_ms / 1000} s; ${config.dataDir ? `data in ${config.dataDir}` : 'in memory only'}; Ctrl-C to stop`);
 }
 

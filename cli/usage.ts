@@ -20,10 +20,11 @@ Usage:
       List every claim (Rule) with its status; --check fails on inventory errors.
   kubespec report [--target NAME]
       Rebuild reports/<target>/ from its saved message stream (also after a crashed run).
-  kubespec serve [--port P] [--nodes N] [--kubeconfig PATH] [--insecure-http] [--data-dir D]
+  kubespec serve [--port P] [--nodes N] [--kubeconfig PATH] [--insecure-http] [--data-dir D] [--proxy-mode M]
       Run the reference cluster over HTTPS until interrupted; write a kubeconfig with an admin
       client certificate. --port 0: any free port. --insecure-http: plain HTTP, and anonymous
       requests are admin. --data-dir: keep the store and certificates across restarts.
+      --proxy-mode: kube-proxy's mode on every node, iptables (default), ipvs or nftables.
   kubespec bench NAME [--quick]
       Run bench/NAME; print figures; write reports/bench/NAME.json.
   kubespec test

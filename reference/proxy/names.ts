@@ -31,22 +31,35 @@ export function base32(bytes: Uint8Array): string {
   return out;
 }
 
+/**
+ * Names are recomputed on every sync for every endpoint; like upstream (which keeps them on its
+ * servicePortInfo / endpointInfo), remember them. A pure function's memo: bounded, then reset.
+ */
+const memo = new Map<string, string>();
+const MEMO_LIMIT = 1 << 20;
+
 function hash(text: string): string {
-  return base32(createHash('sha256').update(text).digest());
+  let h = memo.get(text);
+  if (h === undefined) {
+    if (memo.size >= MEMO_LIMIT) memo.clear();
+    h = base32(createHash('sha256').update(text).digest()).slice(0, 16);
+    memo.set(text, h);
+  }
+  return h;
 }
 
 const proto = (sp: ServicePort): string => sp.protocol.toLowerCase();
 
 /** portProtoHash: the 16 characters every per-Service iptables chain shares. */
 export function portProtoHash(sp: ServicePort): string {
-  return hash(sp.id + proto(sp)).slice(0, 16);
+  return hash(sp.id + proto(sp));
 }
 
 export const svcChain = (sp: ServicePort): string => `KUBE-SVC-${portProtoHash(sp)}`;
 export const svlChain = (sp: ServicePort): string => `KUBE-SVL-${portProtoHash(sp)}`;
 export const extChain = (sp: ServicePort): string => `KUBE-EXT-${portProtoHash(sp)}`;
 export function sepChain(sp: ServicePort, ep: Endpoint): string {
-  return `KUBE-SEP-${hash(sp.id + proto(sp) + `${ep.ip}:${ep.port}`).slice(0, 16)}`;
+  return `KUBE-SEP-${hash(sp.id + proto(sp) + `${ep.ip}:${ep.port}`)}`;
 }
 
 /** nftables: hashAndTruncate of the readable name (128-character chain names, 16 for the prefix). */

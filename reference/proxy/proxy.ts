@@ -4,7 +4,7 @@
  * nft list table) and sends connections through its dataplane model. The host (reference/
  * wiring/proxy.ts) feeds it from informers over the API server and owns the clock.
  */
-import { buildState, type ProxyState } from './model.ts';
+import { buildState, type ProxyState, type ServicePort } from './model.ts';
 import { DEFAULT_CLUSTER_CIDR, iptablesRules, type IptablesFault, type IptablesRules } from './iptables/proxier.ts';
 import { renderTable, ruleCount } from './iptables/rules.ts';
 import { ipvsadmSave, ipvsRules, schedulerOf, type IpvsRules } from './ipvs/proxier.ts';
@@ -83,12 +83,13 @@ export class KubeProxy {
     }
   }
 
-  /** Service ports whose desired state differs from the last sync (the change tracker). */
-  private changedIds(): Set<string> {
-    const next = new Map(this.state.services.map((sp) => [keyOf(sp), JSON.stringify(sp)]));
-    const changed = new Set<string>();
-    for (const [id, json] of next) if (this.lastIds.get(id) !== json) changed.add(id);
-    for (const id of this.lastIds.keys()) if (!next.has(id)) changed.add(id);
+  /** Service ports whose desired state differs from the last sync, with their new state (the change tracker). */
+  private changedIds(): Map<string, ServicePort | undefined> {
+    const byId = new Map(this.state.services.map((sp) => [keyOf(sp), sp]));
+    const next = new Map([...byId].map(([id, sp]) => [id, JSON.stringify(sp)]));
+    const changed = new Map<string, ServicePort | undefined>();
+    for (const [id, json] of next) if (this.lastIds.get(id) !== json) changed.set(id, byId.get(id));
+    for (const id of this.lastIds.keys()) if (!next.has(id)) changed.set(id, undefined);
     this.lastIds = next;
     return changed;
   }

@@ -28,6 +28,12 @@ import { append, addChain, newTable, type Match, type Table } from './rules.ts';
 export interface IptablesOptions {
   /** kube-proxy's --cluster-cidr: traffic from outside it to a ClusterIP is masqueraded. */
   clusterCIDR: string;
+  /**
+   * Set by iptablesRules when the cluster has more than 1000 endpoints: the per-endpoint
+   * comments are left out, as upstream does ("largeClusterMode", largeClusterEndpointsThreshold;
+   * "can reduce size of iptables ... even by 40%+").
+   */
+  largeCluster?: boolean;
   /** Seam for the suite's on-purpose breaks; never set in the reference. */
   fault?: IptablesFault;
 }
@@ -44,6 +50,9 @@ export interface IptablesRules {
 }
 
 const comment = (text: string): Match => ({ kind: 'comment', text });
+/** An endpoint-level comment: none in large clusters. */
+const epComment = (opts: IptablesOptions, text: () => string): Match[] => (opts.largeCluster ? [] : [comment(text())]);
+export const LARGE_CLUSTER_ENDPOINTS = 1000;
 const proto = (sp: ServicePort): string => sp.protocol.toLowerCase();
 const portMatch = (sp: ServicePort, port: number): Match[] => [{ kind: 'proto', proto: proto(sp) }, { kind: 'dport', proto: proto(sp), port }];
 
@@ -81,7 +90,7 @@ function writeSpreadChain(nat: Table, chain: string, sp: ServicePort, eps: Endpo
   if (timeout !== undefined && opts.fault !== 'affinity-not-sticky') {
     for (const ep of eps) {
       const sep = sepChain(sp, ep);
-      append(nat, chain, { kind: 'jump', chain: sep }, comment(`${sp.id} -> ${endpointString(ep)}`), { kind: 'recent-check', name: sep, seconds: timeout });
+      append(nat, chain, { kind: 'jump', chain: sep }, ...epComment(opts, () => `${sp.id} -> ${endpointString(ep)}`), { kind: 'recent-check', name: sep, seconds: timeout });
     }
   }
   const spread = opts.fault === 'first-endpoint-only' ? eps.slice(0, 1) : eps;
@@ -89,18 +98,18 @@ function writeSpreadChain(nat: Table, chain: string, sp: ServicePort, eps: Endpo
     const n = spread.length;
     const p = opts.fault === 'probability-not-cumulative' ? probability(n) : probability(n - k);
     const stat: Match[] = k < n - 1 ? [{ kind: 'probability', p }] : [];
-    append(nat, chain, { kind: 'jump', chain: sepChain(sp, ep) }, comment(`${sp.id} -> ${endpointString(ep)}`), ...stat);
+    append(nat, chain, { kind: 'jump', chain: sepChain(sp, ep) }, ...epComment(opts, () => `${sp.id} -> ${endpointString(ep)}`), ...stat);
   });
 }
 
-function writeEndpointChain(nat: Table, sp: ServicePort, ep: Endpoint): void {
+function writeEndpointChain(nat: Table, sp: ServicePort, ep: Endpoint, opts: IptablesOptions): void {
   const chain = sepChain(sp, ep);
   if (nat.chains.has(chain)) return;
   addChain(nat, chain);
   // Hairpin: a pod reaching itself through its Service must be masqueraded to get the reply.
-  append(nat, chain, { kind: 'jump', chain: 'KUBE-MARK-MASQ' }, comment(sp.id), { kind: 'src', cidr: `${ep.ip}/32` });
+  append(nat, chain, { kind: 'jump', chain: 'KUBE-MARK-MASQ' }, ...epComment(opts, () => sp.id), { kind: 'src', cidr: `${ep.ip}/32` });
   const affinity: Match[] = sp.affinityTimeoutSeconds !== undefined ? [{ kind: 'recent-set', name: chain }] : [];
-  append(nat, chain, { kind: 'DNAT', to: endpointString(ep) }, comment(sp.id), ...affinity, { kind: 'proto', proto: proto(sp) });
+  append(nat, chain, { kind: 'DNAT', to: endpointString(ep) }, ...epComment(opts, () => sp.id), { kind: 'proto', proto: proto(sp) }, ...affinity);
 }
 
 function writeClusterIP(t: IptablesRules, sp: ServicePort, node: string, opts: IptablesOptions): void {
@@ -120,7 +129,7 @@ function writeClusterIP(t: IptablesRules, sp: ServicePort, node: string, opts: I
     append(t.nat, chain, { kind: 'jump', chain: 'KUBE-MARK-MASQ' }, comment(`${sp.id} cluster IP`), { kind: 'src', cidr: opts.clusterCIDR, negate: true }, ...dst);
   }
   writeSpreadChain(t.nat, chain, sp, eps, opts);
-  for (const ep of eps) writeEndpointChain(t.nat, sp, ep);
+  for (const ep of eps) writeEndpointChain(t.nat, sp, ep, opts);
 }
 
 function writeNodePort(t: IptablesRules, sp: ServicePort, node: string, opts: IptablesOptions): void {
@@ -131,7 +140,7 @@ function writeNodePort(t: IptablesRules, sp: ServicePort, node: string, opts: Ip
   if (!hasAnyEndpoint(sp, node) || eps.length === 0) {
     const none = !hasAnyEndpoint(sp, node);
     if (none && opts.fault === 'no-reject') return;
-    append(t.filter, 'KUBE-EXTERNAL-SERVICES', { kind: none ? 'REJECT' : 'DROP' }, comment(`${sp.id} has no ${none ? '' : 'local '}endpoints`), local, ...port);
+    append(t.filter, 'KUBE-EXTERNAL-SERVICES', { kind: none ? 'REJECT' : 'DROP' }, comment(`${sp.id} has no ${none ? '' : 'local '}endpoints`), port[0]!, local, port[1]!);
     return;
   }
   const ext = extChain(sp);
@@ -143,7 +152,7 @@ function writeNodePort(t: IptablesRules, sp: ServicePort, node: string, opts: Ip
     if (!t.nat.chains.has(svcChain(sp))) {
       const all = usableEndpoints(sp, node, false);
       writeSpreadChain(t.nat, svcChain(sp), sp, all, opts);
-      for (const ep of all) writeEndpointChain(t.nat, sp, ep);
+      for (const ep of all) writeEndpointChain(t.nat, sp, ep, opts);
     }
     return;
   }
@@ -155,11 +164,14 @@ function writeNodePort(t: IptablesRules, sp: ServicePort, node: string, opts: Ip
   const all = usableEndpoints(sp, node, false);
   if (!t.nat.chains.has(svcChain(sp))) writeSpreadChain(t.nat, svcChain(sp), sp, all, opts);
   writeSpreadChain(t.nat, svlChain(sp), sp, eps, opts);
-  for (const ep of [...all, ...eps]) writeEndpointChain(t.nat, sp, ep);
+  for (const ep of [...all, ...eps]) writeEndpointChain(t.nat, sp, ep, opts);
 }
 
 /** The whole ruleset for one node (a full sync, as upstream writes with iptables-restore --noflush). */
-export function iptablesRules(state: ProxyState, opts: IptablesOptions = { clusterCIDR: DEFAULT_CLUSTER_CIDR }): IptablesRules {
+export function iptablesRules(state: ProxyState, options: IptablesOptions = { clusterCIDR: DEFAULT_CLUSTER_CIDR }): IptablesRules {
+  let endpoints = 0;
+  for (const sp of state.services) endpoints += sp.endpoints.length;
+  const opts = { ...options, largeCluster: options.largeCluster ?? endpoints > LARGE_CLUSTER_ENDPOINTS };
   const t = baseTables();
   for (const sp of state.services) {
     writeClusterIP(t, sp, state.nodeName, opts);

@@ -91,15 +91,15 @@ export function savedProbability(p: string): string {
   return (Math.round(Number(p) * 0x80000000) / 0x80000000).toFixed(11);
 }
 
-/** One rule as a line, `-A CHAIN ...`. The protocol's port match needs `-p` first, as iptables requires. */
+/**
+ * One rule as a line, `-A CHAIN ...`, matches in the order written — the generator writes them
+ * as iptables-save prints them (comment, addresses, protocol, then the match modules), and a
+ * port match always after its `-p`, as iptables requires.
+ */
 export function ruleLine(chain: string, r: Rule, printProbability: (p: string) => string = (p) => p): string {
-  const ordered = [...r.matches].sort((a, b) => rank(a) - rank(b));
-  return [`-A ${chain}`, ...ordered.map((m) => matchText(m, printProbability)), targetText(r.target)].join(' ');
-}
-
-/** iptables-save's order: comment, addresses, protocol, then the other matches as written. */
-function rank(m: Match): number {
-  return ({ comment: 0, src: 1, dst: 2, proto: 3, dport: 4 } as Record<string, number>)[m.kind] ?? 5;
+  let line = `-A ${chain}`;
+  for (const m of r.matches) line += ` ${matchText(m, printProbability)}`;
+  return `${line} ${targetText(r.target)}`;
 }
 
 /**

@@ -173,17 +173,21 @@ export class NftablesProxier {
 
   constructor(private readonly opts: NftablesOptions) {}
 
-  sync(state: ProxyState, changed?: ReadonlySet<string>): string[] {
+  /**
+   * A full sync (no `changed`), or a partial one: `changed` maps each changed Service port's key
+   * to its new state (undefined: it is gone). A partial sync reads nothing else, so its cost is
+   * O(changed) however many Services there are.
+   */
+  sync(state: ProxyState, changed?: ReadonlyMap<string, ServicePort | undefined>): string[] {
     const full = !this.synced || changed === undefined || this.opts.fault === 'full-sync-always';
-    const byId = new Map(state.services.map((sp) => [keyOf(sp), sp]));
-    const ids = full ? new Set([...byId.keys(), ...this.fragments.keys()]) : changed;
+    // A full sync flushes the table, so only what should exist is written.
+    const work: Iterable<[string, ServicePort | undefined]> = full ? state.services.map((sp): [string, ServicePort] => [keyOf(sp), sp]) : changed!;
     const lines = full ? skeletonLines() : [];
     if (full) this.fragments.clear();
-    for (const id of ids) {
+    for (const [id, sp] of work) {
       const old = this.fragments.get(id);
-      if (old) lines.push(...fragmentDeleteLines(old));
+      if (old && !full) lines.push(...fragmentDeleteLines(old));
       this.fragments.delete(id);
-      const sp = byId.get(id);
       if (!sp) continue;
       const f = fragmentFor(sp, state.nodeName, this.opts);
       this.fragments.set(id, f);
