@@ -50,6 +50,9 @@ export interface IptablesRules {
 }
 
 const comment = (text: string): Match => ({ kind: 'comment', text });
+/** Shared, never mutated: most rules jump to KUBE-MARK-MASQ or match tcp. */
+const MARK_MASQ = { kind: 'jump', chain: 'KUBE-MARK-MASQ' } as const;
+const PROTO: Record<string, Match> = { tcp: { kind: 'proto', proto: 'tcp' }, udp: { kind: 'proto', proto: 'udp' }, sctp: { kind: 'proto', proto: 'sctp' } };
 /** An endpoint-level comment: none in large clusters. */
 const epComment = (opts: IptablesOptions, text: () => string): Match[] => (opts.largeCluster ? [] : [comment(text())]);
 export const LARGE_CLUSTER_ENDPOINTS = 1000;
@@ -80,8 +83,9 @@ function baseTables(): IptablesRules {
 
 /** computeProbability: 1/n printed with 10 decimals. */
 export function probability(n: number): string {
-  return (1 / n).toFixed(10);
+  return (PROBABILITIES[n] ??= (1 / n).toFixed(10));
 }
+const PROBABILITIES: string[] = [];
 
 /** KUBE-SVC / KUBE-SVL: affinity checks, then the random spread over `eps`. */
 function writeSpreadChain(nat: Table, chain: string, sp: ServicePort, eps: Endpoint[], opts: IptablesOptions): void {
@@ -102,14 +106,13 @@ function writeSpreadChain(nat: Table, chain: string, sp: ServicePort, eps: Endpo
   });
 }
 
-function writeEndpointChain(nat: Table, sp: ServicePort, ep: Endpoint, opts: IptablesOptions): void {
-  const chain = sepChain(sp, ep);
+function writeEndpointChain(nat: Table, sp: ServicePort, ep: Endpoint, opts: IptablesOptions, chain = sepChain(sp, ep)): void {
   if (nat.chains.has(chain)) return;
   addChain(nat, chain);
   // Hairpin: a pod reaching itself through its Service must be masqueraded to get the reply.
-  append(nat, chain, { kind: 'jump', chain: 'KUBE-MARK-MASQ' }, ...epComment(opts, () => sp.id), { kind: 'src', cidr: `${ep.ip}/32` });
+  append(nat, chain, MARK_MASQ, ...epComment(opts, () => sp.id), { kind: 'src', cidr: `${ep.ip}/32` });
   const affinity: Match[] = sp.affinityTimeoutSeconds !== undefined ? [{ kind: 'recent-set', name: chain }] : [];
-  append(nat, chain, { kind: 'DNAT', to: endpointString(ep) }, ...epComment(opts, () => sp.id), { kind: 'proto', proto: proto(sp) }, ...affinity);
+  append(nat, chain, { kind: 'DNAT', to: endpointString(ep) }, ...epComment(opts, () => sp.id), PROTO[proto(sp)]!, ...affinity);
 }
 
 function writeClusterIP(t: IptablesRules, sp: ServicePort, node: string, opts: IptablesOptions): void {

@@ -133,9 +133,9 @@ function chainLines(name: string, rules: NftRule[]): string[] {
 function fragmentAddLines(f: Fragment): string[] {
   const lines: string[] = [];
   for (const [set, s] of f.sets) lines.push(`add set ${TABLE} ${set} { type ${s.type} ; flags dynamic,timeout ; timeout ${s.timeout_s}s ; }`);
-  // Endpoint chains first: a chain must exist before a rule can goto it.
-  const names = [...f.chains.keys()].sort((a, b) => Number(!a.startsWith('endpoint-')) - Number(!b.startsWith('endpoint-')));
-  for (const name of names) lines.push(...chainLines(name, f.chains.get(name)!));
+  // A chain must exist before a rule can goto it: fragmentFor inserts endpoint chains before
+  // the chains that jump to them, so insertion order is the order to write.
+  for (const [name, rules] of f.chains) lines.push(...chainLines(name, rules));
   for (const [map, els] of f.elements) for (const [k, v] of els) lines.push(`add element ${TABLE} ${map} { ${k} : ${verdictText(v)} }`);
   return lines;
 }
