@@ -266,6 +266,11 @@ export interface ProxyFacet {
   nftList(node: string): Promise<string>;
   /** `proxy.dataplane`: send a new connection through the node's rules and see where it went. */
   connect?(node: string, conn: ProxyConnection): Promise<ProxyConnectResult>;
+  /**
+   * `proxy.traffic`: real HTTP requests to dst:port from a client, through the node's rules, to
+   * real backends — each on a new connection, or all on one keep-alive connection.
+   */
+  http?(node: string, req: { dst: string; port: number; requests: number; keepAlive: boolean }): Promise<ProxyConnectResult[]>;
 }
 
 /**

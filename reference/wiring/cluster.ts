@@ -47,6 +47,8 @@ export interface ReferenceClusterOptions {
   controllers?: readonly string[];
   /** Where the controller manager reports failed reconciles. */
   log?: (line: string) => void;
+  /** kube-proxy's --iptables-min-sync-period (default 1 s, upstream's); see proxy.ts. */
+  proxyMinSyncPeriod_ms?: number;
 }
 
 /** The controller manager's User-Agent, shaped like upstream's (component/version (os/arch) ...). */
@@ -109,7 +111,7 @@ export class ReferenceCluster {
       ...(opts.tls?.ca ? { ca: opts.tls.ca } : {}),
     });
     const proxyTap = storeChangeTap(backend, [{ watches: PROXY_WATCHES }]);
-    const proxies = new ProxyHost(proxyClient, opts.clock, opts.seed, proxyTap.changedAt);
+    const proxies = new ProxyHost(proxyClient, opts.clock, opts.seed, proxyTap.changedAt, opts.proxyMinSyncPeriod_ms);
     const shutdown = () => {
       tap.stop();
       proxyTap.stop();

@@ -9,7 +9,8 @@
  *   the first node's proxy starts, so a scenario without a proxy costs nothing.
  * - Syncs follow upstream's BoundedFrequencyRunner (pkg/util/async): a change syncs at once
  *   unless the last sync was less than minSyncPeriod ago (1 s, --iptables-min-sync-period's
- *   default), and a periodic full sync runs every syncPeriod (30 s).
+ *   default; 0 — which upstream accepts — syncs on every change), and a periodic full sync runs
+ *   every syncPeriod (30 s).
  * - Node addresses are handed out in start order from 172.18.0.0/24, like a kind network.
  */
 import { Informer } from '../controllers/informer.ts';
@@ -54,6 +55,7 @@ export class ProxyHost {
     private readonly seed: number,
     /** The last store revision at which objects of a resource changed (as ControllerManager.settled uses it). */
     private readonly changedAt: (resource: string) => number = () => 0,
+    private readonly minSyncPeriod_ms = MIN_SYNC_PERIOD_MS,
   ) {}
 
   /** Starts kube-proxy on `node` in a mode (replacing one that ran there). A refused start is kept as its error. */
@@ -124,7 +126,7 @@ export class ProxyHost {
   /** BoundedFrequencyRunner: now if the last sync is old enough, else once minSyncPeriod has passed. */
   private requestSync(n: NodeProxy): void {
     if (!n.proxy || n.pending || this.stopped) return;
-    const wait_ms = n.lastSync_ms + MIN_SYNC_PERIOD_MS - this.clock.now_ms();
+    const wait_ms = n.lastSync_ms + this.minSyncPeriod_ms - this.clock.now_ms();
     if (wait_ms <= 0) {
       n.pending = () => {};
       queueMicrotask(() => this.syncNode(n));

@@ -92,6 +92,14 @@ When(/^one client opens 1 new connection to Service "([^"]+)" every (\d+) second
   this.note('connections', all);
 });
 
+When('I send {int} HTTP requests over one keep-alive connection to Service {string}', async function (this: KubespecWorld, n: number, service: string) {
+  const p = proxy(this);
+  assert.ok(p.http, 'this target declares proxy.traffic but offers no http()');
+  const { ip, port } = await clusterIPOf(this, service);
+  const results = await p.http(proxyNode(this), { dst: ip, port, requests: n, keepAlive: true });
+  this.note('connections', results.map((result) => ({ src: 'client', result })));
+});
+
 // ---- what happened -------------------------------------------------------------------------
 
 Then('each of {names} received between {int} and {int} connections', function (this: KubespecWorld, labels: string[], lo: number, hi: number) {
