@@ -12,6 +12,7 @@ import { VirtualClock } from '../../reference/wiring/virtual-clock.ts';
 import { adminTokenCsv, openKubeSession } from './kube-session.ts';
 import { openStoreSession } from './store-session.ts';
 import { referenceProxyFacet } from './proxy.ts';
+import { referenceFaultSchedules } from './fault-schedules.ts';
 
 const CAPABILITIES: Capability[] = [
   'kv', 'kv.watch', 'kv.compaction', 'kv.snapshot',
@@ -21,6 +22,9 @@ const CAPABILITIES: Capability[] = [
   'kube.rbac', 'kube.authn', 'kube.admission', 'kube.audit',
   // The controllers the reference runs so far (reference/controllers/registry.ts).
   'controllers.serviceaccount',
+  'kv.fault-schedules',
+  'disk.latency',
+  'kube.podsecurity',
   // kube-proxy in every mode, its rules read back and its dataplane modelled (reference/proxy/).
   // Not proxy.traffic: no real packet crosses the reference (see e2e/proxy-kernel.test.ts).
   'proxy.rules', 'proxy.iptables', 'proxy.ipvs', 'proxy.nftables', 'proxy.dataplane',
@@ -64,6 +68,7 @@ async function openSession(seed: number, tags: readonly string[]): Promise<Sessi
     kv: store.kv,
     ...(store.members ? { members: store.members } : {}),
     ...(store.raft ? { raft: store.raft } : {}),
+    faultSchedules: referenceFaultSchedules,
     clock: store.clock,
     kube,
     proxy: referenceProxyFacet(cluster, clock),
