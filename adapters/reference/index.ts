@@ -20,6 +20,8 @@ const CAPABILITIES: Capability[] = [
   'clock.virtual',
   'kube.api', 'kube.watch', 'kube.compaction', 'kube.storage',
   'kube.rbac', 'kube.authn', 'kube.admission', 'kube.audit',
+  // Anonymous authentication is on unless a scenario requires it off (one cluster per scenario).
+  'kube.authn.anonymous', 'kube.authn.anonymous-off',
   // The controllers the reference runs so far (reference/controllers/registry.ts).
   'controllers.serviceaccount',
   'kv.fault-schedules',
@@ -82,9 +84,11 @@ async function openSession(seed: number, tags: readonly string[]): Promise<Sessi
   try {
     // The full pipeline, as a real cluster runs it: authentication, RBAC, admission with webhooks.
     const adminToken = `kubespec-admin-${seed.toString(16)}`;
+    // Anonymous authentication is on (kube-apiserver's default) unless the scenario needs it off.
+    const anonymous = !tags.includes('@requires:kube.authn.anonymous-off');
     // kube-proxy with --iptables-min-sync-period=0 (every change synced at once, an upstream
     // setting), so scenarios on virtual time do not wait out the 1 s batching between syncs.
-    const cluster = await ReferenceCluster.start({ seed, clock, secure: { tokenCsv: adminTokenCsv(adminToken), anonymous: true }, maxMutatingInFlight: MAX_MUTATING_IN_FLIGHT, proxyMinSyncPeriod_ms: 0 });
+    const cluster = await ReferenceCluster.start({ seed, clock, secure: { tokenCsv: adminTokenCsv(adminToken), anonymous }, maxMutatingInFlight: MAX_MUTATING_IN_FLIGHT, proxyMinSyncPeriod_ms: 0 });
     if (fault !== 'leak-session') started.push(() => cluster.stop());
     if (fault === 'session-setup') throw new Error('reference session setup failed (fault seam KUBESPEC_REFERENCE_FAULT=session-setup)');
     const kubectl = tags.includes('@requires:kubectl');
