@@ -62,6 +62,7 @@ export const CAPABILITIES = {
   'proxy.ipvs': 'kube-proxy in IPVS mode (needs the kernel ip_vs modules)',
   'proxy.nftables': 'kube-proxy in nftables mode',
   'proxy.traffic': 'connections to a Service IP are really forwarded and can be counted per backend',
+  'proxy.dataplane': 'new connections can be sent through a node\'s proxy rules and the chosen backend read back (the reference evaluates the rules it generated in a model of the kernel\'s tables; a real node sends packets)',
 } as const;
 
 export type Capability = keyof typeof CAPABILITIES;
