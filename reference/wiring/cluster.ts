@@ -24,6 +24,8 @@ import { ApiClient } from './api-client.ts';
 import { ControllerManager } from './controllers.ts';
 import type { Scheduler } from './virtual-clock.ts';
 import { referenceSecurity, type Security, type SecurityOptions } from './security.ts';
+import type { UserInfo } from '../apiserver/pipeline.ts';
+import { startKubeletHost, type KubeletHost } from './kubelets.ts';
 
 export interface ReferenceClusterOptions {
   seed: number;
@@ -44,6 +46,8 @@ export interface ReferenceClusterOptions {
    * `['*', '-serviceaccount']` runs all but that one; `[]` runs none.
    */
   controllers?: readonly string[];
+  /** Nodes to start a kubelet (with the fake runtime) for; more can be added with addKubelet. */
+  kubelets?: readonly string[];
   /** Where the controller manager reports failed reconciles. */
   log?: (line: string) => void;
 }
@@ -59,7 +63,21 @@ export class ReferenceCluster {
     readonly controllers: ControllerManager,
     private readonly shutdown: () => void,
     readonly security?: Security,
+    private readonly kubeletContext?: { clock: Scheduler; seed: number; server: string; ca?: string | Buffer; tokens?: Map<string, UserInfo>; log?: (line: string) => void },
   ) {}
+
+  /** The node agents started so far, by node name (kubelets.ts). */
+  readonly kubelets = new Map<string, KubeletHost>();
+
+  /** Starts a kubelet (and its fake runtime) for a node, which it registers. */
+  async addKubelet(name: string): Promise<KubeletHost> {
+    const existing = this.kubelets.get(name);
+    if (existing) return existing;
+    const ctx = this.kubeletContext!;
+    const host = await startKubeletHost({ name, ...ctx, seed: ctx.seed ^ this.kubelets.size });
+    this.kubelets.set(name, host);
+    return host;
+  }
 
   static async start(opts: ReferenceClusterOptions): Promise<ReferenceCluster> {
     const controllers = selectControllers(opts.controllers);
@@ -68,7 +86,8 @@ export class ReferenceCluster {
     // Drawn from the host, not from `random`: a credential must not be guessable from the seed,
     // and taking it from `random` would shift every uid the API server draws after it.
     const managerToken = opts.secure ? randomBytes(32).toString('base64url') : undefined;
-    const secure = opts.secure && { ...opts.secure, tokenCsv: withControllerManagerToken(opts.secure.tokenCsv, managerToken!) };
+    const liveTokens = opts.secure ? new Map<string, UserInfo>() : undefined;
+    const secure = opts.secure && { ...opts.secure, tokenCsv: withControllerManagerToken(opts.secure.tokenCsv, managerToken!), liveTokens };
     const security = secure ? referenceSecurity({ backend, clock: opts.clock, random, ...secure }) : undefined;
     const api = createApiServer({
       backend,
@@ -102,7 +121,10 @@ export class ReferenceCluster {
       tap.stop();
       client.close();
     };
-    return new ReferenceCluster(backend, api, http, manager, shutdown, security);
+    const kubeletContext = { clock: opts.clock, seed: opts.seed ^ 0x6b6c74, server: loopbackUrl(http, opts), ...(opts.tls?.ca ? { ca: opts.tls.ca } : {}), ...(liveTokens ? { tokens: liveTokens } : {}), ...(opts.log ? { log: opts.log } : {}) };
+    const cluster = new ReferenceCluster(backend, api, http, manager, shutdown, security, kubeletContext);
+    for (const name of opts.kubelets ?? []) await cluster.addKubelet(name);
+    return cluster;
   }
 
   get url(): string {
@@ -110,6 +132,7 @@ export class ReferenceCluster {
   }
 
   async stop(): Promise<void> {
+    for (const host of this.kubelets.values()) await host.stop();
     this.controllers.stop();
     this.shutdown();
     await this.http.close();

@@ -10,12 +10,13 @@
 import type { Backend } from '../store/backend.ts';
 import type { ApiServerOptions } from '../apiserver/server.ts';
 import { uuidFrom } from '../apiserver/server.ts';
-import { anonymousAuthenticator, serviceAccountTokens, tokenFileAuthenticator, x509Authenticator } from '../apiserver/authn/index.ts';
+import { anonymousAuthenticator, parseTokenFile, serviceAccountTokens, tokenFileAuthenticator, x509Authenticator } from '../apiserver/authn/index.ts';
 import type { SigningKey } from '../apiserver/authn/jwt.ts';
 import { rbacAuthorizer } from '../apiserver/authz/index.ts';
+import { nodeAuthorizer, unionAuthorizer } from '../apiserver/authz/node.ts';
 import { admissionChain, randomSuffix } from '../apiserver/admission/index.ts';
 import { httpWebhookCaller } from '../apiserver/admission/host/webhookclient.ts';
-import type { Authenticator } from '../apiserver/pipeline.ts';
+import type { Authenticator, UserInfo } from '../apiserver/pipeline.ts';
 import type { Clock } from './virtual-clock.ts';
 import { CachedStoreReader } from './cached-reader.ts';
 
@@ -25,6 +26,11 @@ export interface SecurityOptions {
   random: () => number;
   /** CSV in kube-apiserver's --token-auth-file format. */
   tokenCsv?: string;
+  /**
+   * Tokens read at each request, on top of the token file: the cluster adds a kubelet's here
+   * when it starts one (kube-apiserver would need a restart to re-read its token file).
+   */
+  liveTokens?: Map<string, UserInfo>;
   anonymous?: boolean;
   issuer?: string;
   /**
@@ -50,7 +56,11 @@ export function referenceSecurity(opts: SecurityOptions): Security {
     getPod: (ns, name) => read.one('pods', ns, name),
   });
   const authenticators: Authenticator[] = [x509Authenticator(), tokens.authenticator];
-  if (opts.tokenCsv) authenticators.push(tokenFileAuthenticator({ csv: opts.tokenCsv }));
+  if (opts.tokenCsv || opts.liveTokens) {
+    const tokens = opts.liveTokens ?? new Map<string, UserInfo>();
+    for (const [token, user] of opts.tokenCsv ? parseTokenFile(opts.tokenCsv) : []) tokens.set(token, user);
+    authenticators.push(tokenFileAuthenticator({ tokens }));
+  }
   if (opts.anonymous) authenticators.push(anonymousAuthenticator());
   const chain = admissionChain({
     getNamespace: (name) => read.one('namespaces', '', name),
@@ -70,14 +80,15 @@ export function referenceSecurity(opts: SecurityOptions): Security {
     options: {
       authenticators,
       anonymous: opts.anonymous,
-      authorizer: rbacAuthorizer({
+      // --authorization-mode=Node,RBAC: the Node authorizer speaks for kubelets only.
+      authorizer: unionAuthorizer(nodeAuthorizer(), rbacAuthorizer({
         lister: {
           roles: (ns) => read.all('roles', ns),
           clusterRoles: () => read.all('clusterroles', ''),
           roleBindings: (ns) => read.all('rolebindings', ns),
           clusterRoleBindings: () => read.all('clusterrolebindings', ''),
         },
-      }),
+      })),
       mutating: chain.mutating,
       validating: chain.validating,
     },

@@ -9,9 +9,9 @@ const base = {
   volumeNameSuffix: () => 'abcde',
 };
 
-test('the admission chain runs defaults, namespace lifecycle and ServiceAccount in upstream order', () => {
+test('the admission chain runs defaults, namespace lifecycle, ServiceAccount and NodeRestriction in upstream order', () => {
   const chain = admissionChain(base);
-  assert.deepEqual(chain.mutating.map((p) => p.name), ['Defaults', 'NamespaceLifecycle', 'ServiceAccount']);
+  assert.deepEqual(chain.mutating.map((p) => p.name), ['Defaults', 'NamespaceLifecycle', 'ServiceAccount', 'NodeRestriction']);
   assert.deepEqual(chain.validating.map((p) => p.name), ['ServiceAccount']);
 });
 

@@ -1,6 +1,6 @@
 /**
  * The admission chain in upstream's order (pkg/kubeapiserver/options/plugins.go AllOrderedPlugins):
- * NamespaceLifecycle, ServiceAccount, [DenyServiceExternalIPs], MutatingAdmissionWebhook,
+ * NamespaceLifecycle, ServiceAccount, NodeRestriction, [DenyServiceExternalIPs], MutatingAdmissionWebhook,
  * ValidatingAdmissionWebhook. The mutating phase runs every plugin's Admit in that order, then the
  * validating phase every plugin's Validate (staging/src/k8s.io/apiserver/pkg/admission/chain.go).
  * Defaults come first: upstream applies them while decoding, before any admission plugin.
@@ -11,6 +11,7 @@ import { defaultsPlugin } from './defaults.ts';
 import { namespaceLifecycle, type NamespaceLifecycleOptions } from './lifecycle.ts';
 import { serviceAccountAdmission, type ServiceAccountAdmissionOptions } from './serviceaccount.ts';
 import { denyServiceExternalIPs } from './externalips.ts';
+import { nodeRestriction } from './noderestriction/index.ts';
 import { mutatingWebhookPlugin, validatingWebhookPlugin, type WebhookPluginOptions } from './webhook/dispatcher.ts';
 
 export interface AdmissionChainOptions {
@@ -38,6 +39,7 @@ export function admissionChain(opts: AdmissionChainOptions): AdmissionChain {
     mutating.push(sa);
     validating.push(sa);
   }
+  mutating.push(nodeRestriction());
   if (opts.denyServiceExternalIPs) validating.push(denyServiceExternalIPs());
   if (opts.webhooks) {
     mutating.push(mutatingWebhookPlugin(opts.webhooks));
