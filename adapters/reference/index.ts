@@ -11,6 +11,7 @@ import { ReferenceCluster } from '../../reference/wiring/cluster.ts';
 import { VirtualClock } from '../../reference/wiring/virtual-clock.ts';
 import { adminTokenCsv, openKubeSession } from './kube-session.ts';
 import { openStoreSession } from './store-session.ts';
+import { referenceNodes } from './nodes.ts';
 
 const CAPABILITIES: Capability[] = [
   'kv', 'kv.watch', 'kv.compaction', 'kv.snapshot',
@@ -20,6 +21,8 @@ const CAPABILITIES: Capability[] = [
   'kube.rbac', 'kube.authn', 'kube.admission', 'kube.audit',
   // The controllers the reference runs so far (reference/controllers/registry.ts).
   'controllers.serviceaccount',
+  // Kubelets with the fake CRI runtime, started per scenario node (nodes.ts).
+  'kubelet', 'kubelet.probes', 'cri',
 ];
 
 /** The real kubectl is offered when it is on the PATH (kube-session.ts writes its kubeconfig). */
@@ -60,6 +63,7 @@ async function openSession(seed: number, tags: readonly string[]): Promise<Sessi
     ...(store.raft ? { raft: store.raft } : {}),
     clock: store.clock,
     kube,
+    nodes: referenceNodes(cluster),
     describe: () => ({ url: cluster.url, revision: cluster.backend.currentRevision(), virtual_ms: clock.now_ms(), ...store.describe() }),
     async close() {
       await store.close();

@@ -184,7 +184,8 @@ export interface RuntimeService {
   stopContainer(req: { containerId: string; timeout: number }): Promise<Record<string, never>>;
   removeContainer(req: { containerId: string }): Promise<Record<string, never>>;
   listContainers(req: { filter?: ContainerFilter }): Promise<{ containers: Container[] }>;
-  containerStatus(req: { containerId: string; verbose?: boolean }): Promise<{ status: ContainerStatus }>;
+  /** With `verbose`, `info` holds runtime-specific detail (containerd: info["info"] is JSON with the container's config and pid). */
+  containerStatus(req: { containerId: string; verbose?: boolean }): Promise<{ status: ContainerStatus; info?: Record<string, string> }>;
   /** `timeout` in seconds (0: none). */
   execSync(req: { containerId: string; cmd: string[]; timeout: number }): Promise<ExecSyncResponse>;
 }

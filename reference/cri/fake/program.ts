@@ -10,8 +10,9 @@
  *   past its memory limit and is OOM-killed after one second.
  * - busybox-like commands, so the same scenario runs on a real runtime: `sleep N`,
  *   `sh -c 'S1; S2; ...'` with statements `sleep N`, `exit C`, `true`, `false`, `echo TEXT`,
- *   `touch F`, `rm [-f] F`, `cat F`, `test -f F`, `httpd -f -p PORT` (serves its files, 200 or
- *   404, for ever). As PID 1 these have no SIGTERM handler, so a stop waits for SIGKILL, as on
+ *   `touch F`, `rm [-f] F`, `cat F`, `test -f F`, `readlink /proc/self/ns/{net,ipc,pid}` (the
+ *   namespace, as `net:[4026531993]`), `httpd -f -p PORT` (serves its files, 200 or
+ *   404, for ever), `trap '...' TERM` (a SIGTERM handler: exit 143). Without a trap, as PID 1 these have no SIGTERM handler, so a stop waits for SIGKILL, as on
  *   Linux. Any other image with no command runs for ever and ends on SIGTERM.
  *
  * Images whose registry host ends in `.invalid` cannot be pulled (ErrImagePull).
@@ -27,6 +28,7 @@ export type Step =
   | { op: 'serve'; port: number; http?: { status?: number; delay_s?: number } }
   | { op: 'forever' }
   | { op: 'oom' }
+  | { op: 'readlink'; path: string }
   | { op: 'unknown'; text: string };
 
 export interface Program {
@@ -45,7 +47,9 @@ export function programOf(image: string, argv: string[]): Program {
   const vocab = imageProgram(image);
   if (vocab) return vocab;
   if (argv.length === 0) return { steps: isBusybox(image) ? [] : [{ op: 'forever' }], handlesTerm: !isBusybox(image) };
-  return { steps: commandSteps(argv), handlesTerm: false };
+  // `trap ... TERM` gives the shell a SIGTERM handler: it then ends on SIGTERM (exit 143).
+  const traps = argv.some((w) => /\btrap\b[^;]*\bTERM\b/.test(w));
+  return { steps: commandSteps(argv).filter((s) => !(s.op === 'unknown' && s.text.startsWith('trap'))), handlesTerm: traps };
 }
 
 function isBusybox(image: string): boolean {
@@ -111,6 +115,8 @@ function statement(w: string[]): Step {
       return { op: 'cat', path: rest[0] ?? '' };
     case 'test':
       return rest[0] === '-f' || rest[0] === '-e' ? { op: 'cat', path: rest[1] ?? '' } : { op: 'unknown', text: w.join(' ') };
+    case 'readlink':
+      return { op: 'readlink', path: rest.filter((a) => !a.startsWith('-'))[0] ?? '' };
     case 'httpd': {
       const p = rest.indexOf('-p');
       return { op: 'serve', port: p >= 0 ? num(rest[p + 1]) || 80 : 80, http: {} };

@@ -214,10 +214,11 @@ export class FakeRuntime implements CriRuntime {
     return { containers };
   }
 
-  async containerStatus(req: { containerId: string }): Promise<{ status: ContainerStatus }> {
+  async containerStatus(req: { containerId: string; verbose?: boolean }): Promise<{ status: ContainerStatus; info?: Record<string, string> }> {
     this.record('RuntimeService/ContainerStatus', { containerId: req.containerId });
     const c = this.mustContainer(req.containerId);
     return {
+      ...(req.verbose ? { info: { info: JSON.stringify({ sandboxID: c.sandboxId, config: c.config }) } } : {}),
       status: {
         id: c.id, metadata: { ...c.config.metadata }, state: c.state, createdAt: c.createdAt, startedAt: c.startedAt, finishedAt: c.finishedAt,
         exitCode: c.exitCode, image: { ...c.config.image }, imageRef: c.imageRef, reason: c.reason, message: '',
@@ -411,6 +412,14 @@ export class FakeRuntime implements CriRuntime {
         return undefined;
       case 'cat':
         return c.files.has(step.path) ? undefined : 1;
+      case 'readlink': {
+        const kind = /^\/proc\/(?:self|1)\/ns\/(net|ipc|pid)$/.exec(step.path)?.[1] as 'net' | 'ipc' | 'pid' | undefined;
+        if (!kind) return 1;
+        const text = `${kind}:[${namespaceInode(this.namespacesOf(c.id)[kind])}]`;
+        if (out) out.push(text);
+        else c.log.push({ at_ms: this.opts.clock.now_ms(), stream: 'stdout', text });
+        return undefined;
+      }
       case 'unknown':
         c.log.push({ at_ms: this.opts.clock.now_ms(), stream: 'stderr', text: `sh: ${step.text.split(' ')[0]}: not found` });
         return 127;
@@ -459,6 +468,13 @@ export class FakeRuntime implements CriRuntime {
     c.killTimer = undefined;
     kill?.();
   }
+}
+
+/** A stable inode-like number for a namespace name, in the range Linux uses (4026531840 upwards). */
+function namespaceInode(name: string): number {
+  let h = 0;
+  for (const ch of name) h = (Math.imul(h, 31) + ch.charCodeAt(0)) >>> 0;
+  return 4026531840 + (h % 1_000_000);
 }
 
 function commandStep(cmd: string[]): Step {
