@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { Then } from '@cucumber/cucumber';
 import type { KubespecWorld } from '../support/world.ts';
 import { expectSuccess } from '../kube/api.ts';
-import { getPod, seconds } from './support.ts';
+import { eventually, getPod, seconds } from './support.ts';
 
 async function get(world: KubespecWorld, path: string): Promise<any | undefined> {
   const res = await world.kube().request({ method: 'GET', path });
@@ -16,11 +16,11 @@ function leasePath(ref: string): string {
 }
 
 Then('within {int} seconds node {string} exists with condition {string} status {string}', async function (this: KubespecWorld, s: number, node: string, type: string, status: string) {
-  await this.eventually(`node ${node} ${type}=${status}`, async () => (await get(this, `/api/v1/nodes/${node}`))?.status?.conditions?.some((c: any) => c.type === type && c.status === status) ?? false, seconds(s));
+  await eventually(this, `node ${node} ${type}=${status}`, async () => (await get(this, `/api/v1/nodes/${node}`))?.status?.conditions?.some((c: any) => c.type === type && c.status === status) ?? false, seconds(s));
 });
 
 Then('within {int} seconds lease {string} has holderIdentity {string}', async function (this: KubespecWorld, s: number, ref: string, holder: string) {
-  await this.eventually(`lease ${ref} held by ${holder}`, async () => (await get(this, leasePath(ref)))?.spec?.holderIdentity === holder, seconds(s));
+  await eventually(this, `lease ${ref} held by ${holder}`, async () => (await get(this, leasePath(ref)))?.spec?.holderIdentity === holder, seconds(s));
 });
 
 Then('node {string} reports a kubeletVersion in status.nodeInfo', async function (this: KubespecWorld, node: string) {
@@ -38,7 +38,7 @@ Then('lease {string} was renewed within the last {int} seconds', async function 
 Then('the audit trail has a watch request from user {string} on {string} with fieldSelector {string}', async function (this: KubespecWorld, user: string, path: string, selector: string) {
   const kube = this.kube();
   assert.ok(kube.traces, 'this target declares kube.audit but offers no traces()');
-  await this.eventually(`a watch by ${user}`, async () => (await kube.traces!()).some((t) => {
+  await eventually(this, `a watch by ${user}`, async () => (await kube.traces!()).some((t) => {
     const q = new URLSearchParams(t.query ?? '');
     return t.user === user && t.path === path && q.get('watch') === 'true' && q.get('fieldSelector') === selector;
   }), seconds(5));

@@ -7,7 +7,7 @@ import { Given, Then, When } from '@cucumber/cucumber';
 import { parse } from 'yaml';
 import type { KubespecWorld } from '../support/world.ts';
 import { expectSuccess } from '../kube/api.ts';
-import { container, containerStatus, createPod, describeStatus, getPod, passSeconds, podPath, seconds, tryGetPod } from './support.ts';
+import { container, eventually, containerStatus, createPod, describeStatus, getPod, passSeconds, podPath, seconds, tryGetPod } from './support.ts';
 
 async function withNodes(world: KubespecWorld, names: string[]): Promise<void> {
   for (const name of names) await world.nodes().ensureNode(name);
@@ -74,12 +74,12 @@ Then('the create answer is {int} with status.phase {string}', function (this: Ku
 
 Given('a running pod {string} on node {string} with one container {string} running {string} and no restartPolicy set', async function (this: KubespecWorld, pod: string, node: string, name: string, command: string) {
   await createPod(this, pod, { containers: [container(name, command)] }, { node });
-  await this.eventually(`pod "${pod}" Running`, async () => (await tryGetPod(this, pod))?.status?.phase === 'Running', seconds(30));
+  await eventually(this, `pod "${pod}" Running`, async () => (await tryGetPod(this, pod))?.status?.phase === 'Running', seconds(30));
 });
 
 Given('pod {string} with restartPolicy {string} whose only container {string} ran {string} and has phase {string}', async function (this: KubespecWorld, pod: string, policy: string, name: string, command: string, phase: string) {
   await createPod(this, pod, { restartPolicy: policy, containers: [container(name, command)] });
-  await this.eventually(`pod "${pod}" in phase ${phase}`, async () => (await tryGetPod(this, pod))?.status?.phase === phase, seconds(30));
+  await eventually(this, `pod "${pod}" in phase ${phase}`, async () => (await tryGetPod(this, pod))?.status?.phase === phase, seconds(30));
 });
 
 When('I delete pod {string} with gracePeriodSeconds {int}', async function (this: KubespecWorld, pod: string, grace: number) {
@@ -104,11 +104,11 @@ async function phaseIs(world: KubespecWorld, pod: string, phase: string): Promis
 }
 
 Then('within {int} seconds pod {string} has phase {string}', async function (this: KubespecWorld, s: number, pod: string, phase: string) {
-  await this.eventually(`pod "${pod}" in phase ${phase}`, () => phaseIs(this, pod, phase), seconds(s));
+  await eventually(this, `pod "${pod}" in phase ${phase}`, () => phaseIs(this, pod, phase), seconds(s));
 });
 
 When('pod {string} reaches phase {string}', async function (this: KubespecWorld, pod: string, phase: string) {
-  await this.eventually(`pod "${pod}" in phase ${phase}`, () => phaseIs(this, pod, phase), seconds(30));
+  await eventually(this, `pod "${pod}" in phase ${phase}`, () => phaseIs(this, pod, phase), seconds(30));
 });
 
 Then('pod {string} has phase {string}', async function (this: KubespecWorld, pod: string, phase: string) {
@@ -137,7 +137,7 @@ Then('pod {string} has condition {string} with status {string}', async function 
 });
 
 Then('within {int} seconds pod {string} has condition {string} with status {string}', async function (this: KubespecWorld, s: number, pod: string, type: string, status: string) {
-  await this.eventually(`pod "${pod}" ${type}=${status}`, () => conditionIs(this, pod, type, status), seconds(s));
+  await eventually(this, `pod "${pod}" ${type}=${status}`, () => conditionIs(this, pod, type, status), seconds(s));
 });
 
 Then('pod {string} has the same metadata.uid as before', async function (this: KubespecWorld, pod: string) {
@@ -153,7 +153,7 @@ Then('pod {string} is gone from the API', async function (this: KubespecWorld, p
 });
 
 Then('within {int} seconds pod {string} is gone from the API', async function (this: KubespecWorld, s: number, pod: string) {
-  await this.eventually(`pod "${pod}" deleted`, async () => (await tryGetPod(this, pod)) === undefined, seconds(s));
+  await eventually(this, `pod "${pod}" deleted`, async () => (await tryGetPod(this, pod)) === undefined, seconds(s));
 });
 
 // ---- container states ---------------------------------------------------------------------------
@@ -168,11 +168,11 @@ async function waitingReason(world: KubespecWorld, pod: string, name: string): P
 }
 
 Then('within {int} seconds container {string} of pod {string} is waiting with reason {string}', async function (this: KubespecWorld, s: number, name: string, pod: string, reason: string) {
-  await this.eventually(`container "${name}" waiting with ${reason}`, async () => (await waitingReason(this, pod, name)) === reason, seconds(s));
+  await eventually(this, `container "${name}" waiting with ${reason}`, async () => (await waitingReason(this, pod, name)) === reason, seconds(s));
 });
 
 Then('within {int} seconds container {string} of pod {string} is waiting with reason {string} or {string}', async function (this: KubespecWorld, s: number, name: string, pod: string, a: string, b: string) {
-  await this.eventually(`container "${name}" waiting with ${a} or ${b}`, async () => [a, b].includes((await waitingReason(this, pod, name)) ?? ''), seconds(s));
+  await eventually(this, `container "${name}" waiting with ${a} or ${b}`, async () => [a, b].includes((await waitingReason(this, pod, name)) ?? ''), seconds(s));
 });
 
 Then('container {string} of pod {string} is waiting with reason {string}', async function (this: KubespecWorld, name: string, pod: string, reason: string) {
@@ -180,11 +180,11 @@ Then('container {string} of pod {string} is waiting with reason {string}', async
 });
 
 Then('within {int} seconds container {string} of pod {string} is terminated with exitCode {int}', async function (this: KubespecWorld, s: number, name: string, pod: string, code: number) {
-  await this.eventually(`container "${name}" terminated with ${code}`, async () => (await containerStatus(this, pod, name))?.state?.terminated?.exitCode === code, seconds(s));
+  await eventually(this, `container "${name}" terminated with ${code}`, async () => (await containerStatus(this, pod, name))?.state?.terminated?.exitCode === code, seconds(s));
 });
 
 Then('within {int} seconds container {string} of pod {string} is terminated with reason {string}', async function (this: KubespecWorld, s: number, name: string, pod: string, reason: string) {
-  await this.eventually(`container "${name}" terminated with reason ${reason}`, async () => {
+  await eventually(this, `container "${name}" terminated with reason ${reason}`, async () => {
     const st = await containerStatus(this, pod, name);
     return (st?.state?.terminated?.reason ?? st?.lastState?.terminated?.reason) === reason;
   }, seconds(s));
@@ -204,15 +204,15 @@ Then('container {string} of pod {string} has restartCount at least {int}', async
 });
 
 Then('within {int} seconds container {string} of pod {string} has restartCount {int}', async function (this: KubespecWorld, s: number, name: string, pod: string, n: number) {
-  await this.eventually(`restartCount ${n}`, async () => (await restarts(this, pod, name)) === n, seconds(s));
+  await eventually(this, `restartCount ${n}`, async () => (await restarts(this, pod, name)) === n, seconds(s));
 });
 
 Then('within {int} seconds container {string} of pod {string} has restartCount at least {int}', async function (this: KubespecWorld, s: number, name: string, pod: string, n: number) {
-  await this.eventually(`restartCount at least ${n}`, async () => ((await restarts(this, pod, name)) ?? -1) >= n, seconds(s));
+  await eventually(this, `restartCount at least ${n}`, async () => ((await restarts(this, pod, name)) ?? -1) >= n, seconds(s));
 });
 
 Then('within {int} seconds container {string} of pod {string} has restartCount {int} and is running', async function (this: KubespecWorld, s: number, name: string, pod: string, n: number) {
-  await this.eventually(`restartCount ${n} and running`, async () => {
+  await eventually(this, `restartCount ${n} and running`, async () => {
     const st = await containerStatus(this, pod, name);
     return st?.restartCount === n && !!st?.state?.running;
   }, seconds(s));
@@ -224,7 +224,7 @@ Then('container {string} of pod {string} has ready {string}', async function (th
 });
 
 Then('pod {string} has an event with reason {string} mentioning {string}', async function (this: KubespecWorld, pod: string, reason: string, text: string) {
-  await this.eventually(`event ${reason}`, async () => {
+  await eventually(this, `event ${reason}`, async () => {
     const events = expectSuccess(await this.kube().request({ method: 'GET', path: `/api/v1/namespaces/${this.kube().namespace}/events` }), 'list events');
     return events.items.some((e: any) => e.involvedObject?.name === pod && e.reason === reason && String(e.message).includes(text));
   }, seconds(5));
@@ -234,4 +234,44 @@ Then('the last termination of container {string} of pod {string} was caused by t
   // Killed by a signal: SIGTERM (143) when the process handles it, SIGKILL (137) after the grace period.
   const last = (await containerStatus(this, pod, name))?.lastState?.terminated;
   assert.ok(last && [137, 143].includes(last.exitCode), `last termination: ${JSON.stringify(last)}`);
+});
+
+// ---- what a watch saw -------------------------------------------------------------------------------
+
+Given('I watch the pods of the scenario', async function (this: KubespecWorld) {
+  this.note('pod watch', await this.kube().watch(`${podPath(this)}?watch=true`));
+});
+
+function phasesSeen(world: KubespecWorld, pod: string): string[] {
+  const watch = world.recall<{ events: readonly { type: string; object: any }[] }>('pod watch');
+  const phases: string[] = [];
+  for (const e of watch.events) {
+    if (e.object?.metadata?.name !== pod || e.type === 'DELETED') continue;
+    const phase = e.object?.status?.phase;
+    if (phase && phases[phases.length - 1] !== phase) phases.push(phase);
+  }
+  return phases;
+}
+
+Then('the phases seen for pod {string} are exactly {string}', function (this: KubespecWorld, pod: string, expected: string) {
+  assert.deepEqual(phasesSeen(this, pod), expected.split(',').map((p) => p.trim()));
+});
+
+Then('pod {string} has never had phase {string}', function (this: KubespecWorld, pod: string, phase: string) {
+  const seen = phasesSeen(this, pod);
+  assert.ok(seen.length > 0, 'the watch saw no phase at all');
+  assert.ok(!seen.includes(phase), `phases seen: ${seen.join(', ')}`);
+});
+
+Then('no pod of the scenario was ever seen with phase {string}', function (this: KubespecWorld, phase: string) {
+  const watch = this.recall<{ events: readonly { type: string; object: any }[] }>('pod watch');
+  assert.ok(watch.events.length > 0, 'the watch saw nothing');
+  assert.ok(!watch.events.some((e) => e.object?.status?.phase === phase));
+});
+
+Then('within {int} seconds pod {string} has condition {string} with status {string} and reason {string}', async function (this: KubespecWorld, s: number, pod: string, type: string, status: string, reason: string) {
+  await eventually(this, `pod "${pod}" ${type}=${status} (${reason})`, async () => {
+    const c = (await tryGetPod(this, pod))?.status?.conditions?.find((x: any) => x.type === type);
+    return c?.status === status && c?.reason === reason;
+  }, seconds(s));
 });

@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { Given, Then, When } from '@cucumber/cucumber';
 import type { KubespecWorld } from '../support/world.ts';
 import { expectSuccess } from '../kube/api.ts';
-import { argv, container, createPod, passSeconds, podPath, seconds, tryGetPod } from './support.ts';
+import { argv, container, eventually, createPod, passSeconds, podPath, seconds, tryGetPod } from './support.ts';
 
 type Kind = 'liveness' | 'readiness' | 'startup';
 const FILE: Record<Kind, string> = { liveness: '/tmp/live', readiness: '/tmp/ready', startup: '/tmp/started' };
@@ -19,7 +19,7 @@ const fileProbe = (kind: Kind, extra: Record<string, number> = {}) => ({ exec: {
 
 async function runningPod(world: KubespecWorld, pod: string, spec: any, waitReady = false): Promise<void> {
   await createPod(world, pod, { containers: [spec] });
-  await world.eventually(`pod "${pod}" Running`, async () => {
+  await eventually(world, `pod "${pod}" Running`, async () => {
     const got = await tryGetPod(world, pod);
     return got?.status?.phase === 'Running' && (!waitReady || got.status.containerStatuses?.[0]?.ready === true);
   }, seconds(30));
@@ -83,7 +83,7 @@ Given('a running pod {string} whose container {string} ignores SIGTERM, has term
     terminationGracePeriodSeconds: podGrace,
     containers: [container(name, `sh -c 'touch ${FILE.liveness}; sleep 3600'`, { livenessProbe: fileProbe('liveness', { periodSeconds: 10, failureThreshold: 1, terminationGracePeriodSeconds: probeGrace }) })],
   });
-  await this.eventually(`pod "${pod}" Running`, async () => (await tryGetPod(this, pod))?.status?.phase === 'Running', seconds(30));
+  await eventually(this, `pod "${pod}" Running`, async () => (await tryGetPod(this, pod))?.status?.phase === 'Running', seconds(30));
 });
 
 Given('a running pod {string} whose container {string} has no readiness probe and runs {string}', async function (this: KubespecWorld, pod: string, name: string, command: string) {
@@ -109,7 +109,7 @@ When(/^the (liveness|readiness|startup) probe of container "([^"]*)" in pod "([^
   const before = await failures(this, pod, kind);
   await exec(this, pod, name, `rm -f ${FILE[kind]}`);
   const period = this.recall<number>(`period of ${pod}/${name}/${kind}`);
-  await this.eventually(`${n} ${kind} probe failures of ${pod}/${name}`, async () => (await failures(this, pod, kind)) >= before + Number(n), seconds(period * (Number(n) + 1)));
+  await eventually(this, `${n} ${kind} probe failures of ${pod}/${name}`, async () => (await failures(this, pod, kind)) >= before + Number(n), seconds(period * (Number(n) + 1)));
 });
 
 When(/^the (liveness|readiness|startup) probe of container "([^"]*)" in pod "([^"]*)" succeeds once$/, async function (this: KubespecWorld, kind: Kind, name: string, pod: string) {

@@ -74,3 +74,22 @@ export async function nodeOfPod(world: KubespecWorld, pod: string): Promise<stri
   assert.ok(node, `pod "${pod}" is not bound to a node`);
   return node;
 }
+
+/** How far virtual time moves between two looks at the cluster: claims here are at second granularity. */
+const LOOK_EVERY_MS = 250;
+
+/**
+ * Wait for a condition within a budget. On virtual time the clock moves in quarter seconds
+ * between looks (each look is an API request, so looking every 10 ms of virtual time would cost
+ * more than the scenario); on a real target it is the session's waiter, polling in real time.
+ */
+export async function eventually(world: KubespecWorld, what: string, condition: () => Promise<boolean>, budget_ms: number): Promise<void> {
+  const clock = world.session.clock;
+  if (!clock) return world.eventually(what, condition, budget_ms);
+  const deadline_ms = clock.now_ms() + budget_ms;
+  for (;;) {
+    if (await condition()) return;
+    if (clock.now_ms() >= deadline_ms) throw new Error(`timed out after ${budget_ms} ms of virtual time waiting for ${what}`);
+    await clock.advance(Math.min(LOOK_EVERY_MS, deadline_ms - clock.now_ms()));
+  }
+}

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { Given, Then, When } from '@cucumber/cucumber';
 import type { CriRuntime } from '../../adapters/contract.ts';
 import type { KubespecWorld } from '../support/world.ts';
-import { argv, defaultNode, getPod, seconds } from '../kubelet/support.ts';
+import { argv, defaultNode, eventually, getPod, seconds } from '../kubelet/support.ts';
 
 // The labels the kubelet sets on its sandboxes and containers (kubernetes pkg/kubelet/types/labels.go).
 const POD_NAME = 'io.kubernetes.pod.name';
@@ -42,7 +42,7 @@ async function containersOf(world: KubespecWorld, node: string, pod: string, nam
 // ---- what the kubelet made ---------------------------------------------------------------------
 
 Then('within {int} seconds the runtime of node {string} has a ready sandbox for pod {string}', async function (this: KubespecWorld, s: number, node: string, pod: string) {
-  await this.eventually(`a ready sandbox for ${pod} on ${node}`, async () => (await sandboxesOf(this, node, pod, 'SANDBOX_READY')).length > 0, seconds(s));
+  await eventually(this, `a ready sandbox for ${pod} on ${node}`, async () => (await sandboxesOf(this, node, pod, 'SANDBOX_READY')).length > 0, seconds(s));
 });
 
 Then('the runtime of node {string} has no sandbox for pod {string}', async function (this: KubespecWorld, node: string, pod: string) {
@@ -56,7 +56,7 @@ Then('no node\'s runtime has a sandbox for pod {string}', async function (this: 
 });
 
 Then('within {int} seconds the runtime of node {string} has a running container {string} for pod {string}', async function (this: KubespecWorld, s: number, node: string, name: string, pod: string) {
-  await this.eventually(`container ${name} of ${pod} running on ${node}`, async () => {
+  await eventually(this, `container ${name} of ${pod} running on ${node}`, async () => {
     const [c] = await containersOf(this, node, pod, name);
     if (c?.state !== 'CONTAINER_RUNNING') return false;
     this.note('runtime container', { node, id: c.id });
@@ -93,7 +93,7 @@ When('the process of container {string} of pod {string} is killed in the runtime
 Then('the delays in seconds between the first {int} restarts of container {string} are about {string}', async function (this: KubespecWorld, n: number, name: string, expected: string) {
   const pod = (await this.kube().request({ method: 'GET', path: `/api/v1/namespaces/${this.kube().namespace}/pods` })).json.items.find((p: any) => p.spec.containers.some((c: any) => c.name === name));
   const calls = (await this.nodes().criCalls!(pod.spec.nodeName)).filter((c) => c.podUid === pod.metadata.uid && c.method.endsWith('/StartContainer'));
-  const starts = calls.map((c) => c.at_ms).slice(1, n);
+  const starts = calls.map((c) => c.at_ms).slice(1, n + 1);
   const gaps = starts.slice(1).map((at, i) => (at - starts[i]!) / 1000);
   const want = expected.split(',').map((x) => Number(x.trim()));
   assert.equal(gaps.length, want.length, `restart gaps seen: ${gaps.join(', ')}`);
@@ -137,6 +137,10 @@ Given('a cluster with node {string} whose runtime holds RunPodSandbox for pods u
   this.note('kubelet node', node);
   await this.nodes().holdSandboxes!(node);
   this.onCleanup(() => this.nodes().releaseSandboxes!(node));
+});
+
+When('the runtime of node {string} releases RunPodSandbox', async function (this: KubespecWorld, node: string) {
+  await this.nodes().releaseSandboxes!(node);
 });
 
 Then('the CRI calls of node {string} for pod {string} include {string}', async function (this: KubespecWorld, node: string, pod: string, expected: string) {
@@ -264,14 +268,14 @@ Then('ContainerStatus of {string} has state {string} and no startedAt', async fu
 });
 
 Then('within {int} seconds ContainerStatus of {string} has state {string} with exitCode {int}', async function (this: KubespecWorld, s: number, name: string, state: string, code: number) {
-  await this.eventually(`${name} ${state} ${code}`, async () => {
+  await eventually(this, `${name} ${state} ${code}`, async () => {
     const { status } = await runtime(this).containerStatus({ containerId: containerId(this, name) });
     return status.state === state && status.exitCode === code;
   }, seconds(s));
 });
 
 Then('within {int} seconds ContainerStatus of {string} has state {string} with exitCode {int} and a finishedAt after startedAt', async function (this: KubespecWorld, s: number, name: string, state: string, code: number) {
-  await this.eventually(`${name} ${state} ${code}`, async () => {
+  await eventually(this, `${name} ${state} ${code}`, async () => {
     const { status } = await runtime(this).containerStatus({ containerId: containerId(this, name) });
     return status.state === state && status.exitCode === code && status.finishedAt > status.startedAt;
   }, seconds(s));
