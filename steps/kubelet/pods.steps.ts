@@ -275,3 +275,7 @@ Then('within {int} seconds pod {string} has condition {string} with status {stri
     return c?.status === status && c?.reason === reason;
   }, seconds(s));
 });
+
+Then('within {int} seconds container {string} of pod {string} has ready {string}', async function (this: KubespecWorld, s: number, name: string, pod: string, ready: string) {
+  await eventually(this, `container "${name}" ready=${ready}`, async () => String(!!(await containerStatus(this, pod, name))?.ready) === ready, seconds(s));
+});

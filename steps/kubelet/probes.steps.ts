@@ -84,6 +84,7 @@ Given('a running pod {string} whose container {string} ignores SIGTERM, has term
     containers: [container(name, `sh -c 'touch ${FILE.liveness}; sleep 3600'`, { livenessProbe: fileProbe('liveness', { periodSeconds: 10, failureThreshold: 1, terminationGracePeriodSeconds: probeGrace }) })],
   });
   await eventually(this, `pod "${pod}" Running`, async () => (await tryGetPod(this, pod))?.status?.phase === 'Running', seconds(30));
+  this.note(`period of ${pod}/${name}/liveness`, 10);
 });
 
 Given('a running pod {string} whose container {string} has no readiness probe and runs {string}', async function (this: KubespecWorld, pod: string, name: string, command: string) {
@@ -153,4 +154,19 @@ Then('the create answer is {int} Invalid with a cause on field {string} saying {
 Then('the create answer is {int}', function (this: KubespecWorld, code: number) {
   const res = this.recall<any>('create answer');
   assert.equal(res.status, code, res.text);
+});
+
+Given('a running pod {string} whose container {string} has a readiness probe with periodSeconds {int} and failureThreshold {int}', async function (this: KubespecWorld, pod: string, name: string, period: number, failure: number) {
+  await runningPod(this, pod, container(name, HEALTHY, { readinessProbe: fileProbe('readiness', { periodSeconds: period, failureThreshold: failure }) }), true);
+  this.note(`period of ${pod}/${name}/readiness`, period);
+});
+
+// grpc probes: the fake runtime serves no gRPC health service; targets that run them declare kubelet.probes.grpc.
+Given('a running pod {string} whose container {string} serves the gRPC health service on port {int} answering {string}', async function (this: KubespecWorld, pod: string, name: string, port: number, status: string) {
+  this.note(`grpc container ${pod}`, { name, image: `kubespec/grpc-health:${status}`, port });
+});
+
+Given('container {string} of pod {string} has a grpc readiness probe on port {int} with failureThreshold {int}', async function (this: KubespecWorld, name: string, pod: string, port: number, failure: number) {
+  const c = this.recall<{ image: string }>(`grpc container ${pod}`);
+  await runningPod(this, pod, { name, image: c.image, readinessProbe: { grpc: { port }, failureThreshold: failure } });
 });
