@@ -170,3 +170,22 @@ Given('container {string} of pod {string} has a grpc readiness probe on port {in
   const c = this.recall<{ image: string }>(`grpc container ${pod}`);
   await runningPod(this, pod, { name, image: c.image, readinessProbe: { grpc: { port }, failureThreshold: failure } });
 });
+
+When('I create pod {string} with containers {string} and {string} running {string}', async function (this: KubespecWorld, pod: string, a: string, b: string, command: string) {
+  await createPod(this, pod, { containers: [container(a, command), container(b, command)] });
+});
+
+async function execOut(world: KubespecWorld, pod: string, name: string, command: string): Promise<string> {
+  const res = await world.nodes().exec!(world.kube().namespace, pod, name, argv(command));
+  assert.equal(res.exitCode, 0, `"${command}" in ${pod}/${name} exited ${res.exitCode}`);
+  assert.ok(res.stdout.trim() !== '', `"${command}" printed nothing`);
+  return res.stdout;
+}
+
+Then('{string} prints the same in containers {string} and {string} of pod {string}', async function (this: KubespecWorld, command: string, a: string, b: string, pod: string) {
+  assert.equal(await execOut(this, pod, a, command), await execOut(this, pod, b, command));
+});
+
+Then('{string} prints different things in containers {string} and {string} of pod {string}', async function (this: KubespecWorld, command: string, a: string, b: string, pod: string) {
+  assert.notEqual(await execOut(this, pod, a, command), await execOut(this, pod, b, command));
+});

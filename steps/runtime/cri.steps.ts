@@ -145,13 +145,18 @@ When('the runtime of node {string} releases RunPodSandbox', async function (this
 
 Then('the CRI calls of node {string} for pod {string} include {string}', async function (this: KubespecWorld, node: string, pod: string, expected: string) {
   const uid = this.recall<string>(`uid of pod ${pod}`);
-  const methods = (await this.nodes().criCalls!(node)).filter((c) => c.podUid === uid).map((c) => c.method.split('/').pop());
-  let from = 0;
-  for (const want of expected.split(',').map((x) => x.trim())) {
-    const at = methods.indexOf(want, from);
-    assert.ok(at >= 0, `no ${want} after position ${from} in ${methods.join(', ')}`);
-    from = at + 1;
-  }
+  const missing = async (): Promise<string | undefined> => {
+    const methods = (await this.nodes().criCalls!(node)).filter((c) => c.podUid === uid).map((c) => c.method.split('/').pop());
+    let from = 0;
+    for (const want of expected.split(',').map((x) => x.trim())) {
+      const at = methods.indexOf(want, from);
+      if (at < 0) return `no ${want} after position ${from} in ${methods.join(', ')}`;
+      from = at + 1;
+    }
+    return undefined;
+  };
+  // The kubelet stops the pod after the API has let it go: give it a moment.
+  await eventually(this, `the CRI calls ${expected}`, async () => (await missing()) === undefined, seconds(10)).catch(async () => assert.fail(await missing()));
 });
 
 Then('every recorded call of node {string} is a method of {string} or {string}', async function (this: KubespecWorld, node: string, a: string, b: string) {

@@ -184,6 +184,10 @@ export class FakeRuntime implements CriRuntime {
       this.terminate(c, 143, 'Error');
       return {};
     }
+    if (req.timeout <= 0) {
+      this.terminate(c, 137, 'Error');
+      return {};
+    }
     // SIGTERM is ignored; SIGKILL when the timeout ends (runc kill 9), exit 128+9.
     await new Promise<void>((done) => {
       const cancel = this.opts.clock.after(Math.max(0, req.timeout) * 1000, () => {
