@@ -11,7 +11,7 @@ import { handleRequest } from './core.ts';
 import { DEFAULT_GIT_VERSION } from './discovery/version.ts';
 import type { Authenticator, Authorizer, MutatingPlugin, RequestTrace, ValidatingPlugin } from './pipeline.ts';
 import { ObjectStore } from './storage/object-store.ts';
-import type { Answer, ApiRequest, Clock, Env, Timers } from './types.ts';
+import type { Answer, ApiRequest, Clock, Env, NodeConnection, Timers } from './types.ts';
 
 /** Upstream's default request body limit (--max-request-body-bytes = 3 MiB). */
 export const DEFAULT_MAX_BODY_BYTES = 3 * 1024 * 1024;
@@ -34,6 +34,8 @@ export interface ApiServerOptions {
   random?: () => number;
   /** Watch timeouts and bookmarks need timers; without them watches end only when the client leaves. */
   timers?: Timers;
+  /** The kubelets, for pods/log. */
+  nodes?: NodeConnection;
   bookmarkInterval_ms?: number;
   /** What /version reports; kubectl's dispatcher picks its bundled version from it. */
   gitVersion?: string;
@@ -111,6 +113,7 @@ function buildEnv(opts: ApiServerOptions): Env {
   };
   if (opts.authorizer) env.authorizer = opts.authorizer;
   if (opts.timers) env.timers = opts.timers;
+  if (opts.nodes) env.nodes = opts.nodes;
   return env;
 }
 

@@ -70,6 +70,16 @@ export interface Env {
   /** Serialises allocations (service cluster IPs and node ports) so two creates never pick the same one. */
   allocationLock: { run<T>(fn: () => Promise<T>): Promise<T> };
   traces: RequestTrace[];
+  /** How the API server reaches a node's kubelet (pods/log); absent: no kubelets to reach. */
+  nodes?: NodeConnection;
+}
+
+/**
+ * The API server's connection to kubelets (upstream: the kubelet client to :10250, used by
+ * pods/log, exec, attach, port-forward): here only a container's log.
+ */
+export interface NodeConnection {
+  containerLogs(node: string, namespace: string, pod: string, container: string, opts: { previous: boolean; tailLines?: number; timestamps: boolean }): Promise<{ status: number; text: string }>;
 }
 
 /** One request on its way through the pipeline. */

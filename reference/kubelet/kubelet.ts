@@ -8,7 +8,7 @@
  * Pure core: the API, runtime, clock and probe network are injected (types.ts).
  */
 import { Informer } from '../controllers/informer.ts';
-import { LABEL_POD_UID } from '../cri/api.ts';
+import { LABEL_CONTAINER_NAME, LABEL_POD_NAME, LABEL_POD_NAMESPACE, LABEL_POD_UID } from '../cri/api.ts';
 import { CrashBackoff } from './backoff.ts';
 import { PodWorker } from './pod-worker.ts';
 import { rfc3339 } from './status.ts';
@@ -51,7 +51,7 @@ export class Kubelet {
     this.runtimeName = version.runtimeName;
     await this.registerNode(`${version.runtimeName}://${version.runtimeVersion}`);
     await this.renewLease();
-    this.every(LEASE_RENEW_MS, () => this.renewLease());
+    this.every(this.opts.leaseRenew_ms ?? LEASE_RENEW_MS, () => this.renewLease());
     this.every(NODE_STATUS_REPORT_MS, () => this.reportNodeStatus());
     this.informer = new Informer({
       resource: 'pods',
@@ -69,6 +69,23 @@ export class Kubelet {
     this.stopped = true;
     this.informer?.stop();
     for (const cancel of this.cancels.splice(0)) cancel();
+  }
+
+  /**
+   * The kubelet's /containerLogs/{namespace}/{pod}/{container} (server/server.go getContainerLogs):
+   * the newest instance's output, or the one before it with `previous`; 400 with upstream's
+   * wording when there is nothing to show yet.
+   */
+  async containerLogs(namespace: string, pod: string, container: string, opts: { previous: boolean; tailLines?: number; timestamps: boolean }): Promise<{ status: number; text: string }> {
+    const { containers } = await this.opts.runtime.listContainers({ filter: { labelSelector: { [LABEL_POD_NAMESPACE]: namespace, [LABEL_POD_NAME]: pod, [LABEL_CONTAINER_NAME]: container } } });
+    const sorted = containers.sort((a, b) => b.metadata.attempt - a.metadata.attempt);
+    const chosen = opts.previous ? sorted[1] : sorted[0];
+    if (!chosen) {
+      return { status: 400, text: opts.previous ? `previous terminated container "${container}" in pod "${pod}" not found` : `container "${container}" in pod "${pod}" is waiting to start: ContainerCreating` };
+    }
+    let lines = (this.opts.readLog?.(chosen.id) ?? []).map((l) => (opts.timestamps ? `${new Date(l.at_ms).toISOString()} ${l.text}` : l.text));
+    if (opts.tailLines !== undefined) lines = lines.slice(Math.max(0, lines.length - opts.tailLines));
+    return { status: 200, text: lines.map((l) => `${l}\n`).join('') };
   }
 
   /** Pod workers' probe counts, for the control facet. */

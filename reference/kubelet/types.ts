@@ -48,6 +48,10 @@ export interface KubeletOptions {
   version?: string;
   /** Node capacity, as `kubespec serve` registers it. */
   capacity?: Record<string, string>;
+  /** A container's output, oldest first (upstream reads the CRI log file at the container's logPath). */
+  readLog?: (containerId: string) => { at_ms: number; stream: 'stdout' | 'stderr'; text: string }[];
+  /** Lease renew interval (upstream 10 s, a quarter of the lease's 40 s). */
+  leaseRenew_ms?: number;
   /** PLEG relist period (upstream 1 s). */
   relist_ms?: number;
   log?: (line: string) => void;

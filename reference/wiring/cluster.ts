@@ -63,18 +63,21 @@ export class ReferenceCluster {
     readonly controllers: ControllerManager,
     private readonly shutdown: () => void,
     readonly security?: Security,
-    private readonly kubeletContext?: { clock: Scheduler; seed: number; server: string; ca?: string | Buffer; tokens?: Map<string, UserInfo>; log?: (line: string) => void },
+    private readonly kubeletContext?: { hosts: Map<string, KubeletHost>; clock: Scheduler; seed: number; server: string; ca?: string | Buffer; tokens?: Map<string, UserInfo>; log?: (line: string) => void },
   ) {}
 
   /** The node agents started so far, by node name (kubelets.ts). */
-  readonly kubelets = new Map<string, KubeletHost>();
+  get kubelets(): Map<string, KubeletHost> {
+    return this.kubeletContext!.hosts;
+  }
 
   /** Starts a kubelet (and its fake runtime) for a node, which it registers. */
-  async addKubelet(name: string): Promise<KubeletHost> {
+  async addKubelet(name: string, opts: { leaseRenew_ms?: number } = {}): Promise<KubeletHost> {
     const existing = this.kubelets.get(name);
     if (existing) return existing;
     const ctx = this.kubeletContext!;
-    const host = await startKubeletHost({ name, ...ctx, seed: ctx.seed ^ this.kubelets.size });
+    const { hosts: _, ...hostOpts } = ctx;
+    const host = await startKubeletHost({ name, ...hostOpts, ...opts, seed: ctx.seed ^ this.kubelets.size });
     this.kubelets.set(name, host);
     return host;
   }
@@ -89,7 +92,12 @@ export class ReferenceCluster {
     const liveTokens = opts.secure ? new Map<string, UserInfo>() : undefined;
     const secure = opts.secure && { ...opts.secure, tokenCsv: withControllerManagerToken(opts.secure.tokenCsv, managerToken!), liveTokens };
     const security = secure ? referenceSecurity({ backend, clock: opts.clock, random, ...secure }) : undefined;
+    // The API server reaches kubelets (pods/log) the way upstream dials a node's :10250: by node name.
+    const hosts = new Map<string, KubeletHost>();
     const api = createApiServer({
+      nodes: {
+        containerLogs: async (node, ns, pod, container, o) => (await hosts.get(node)?.kubelet.containerLogs(ns, pod, container, o)) ?? { status: 400, text: `no kubelet answers for node ${node}` },
+      },
       backend,
       clock: opts.clock,
       timers: { after: (ms, fn) => opts.clock.after(ms, fn) },
@@ -121,7 +129,7 @@ export class ReferenceCluster {
       tap.stop();
       client.close();
     };
-    const kubeletContext = { clock: opts.clock, seed: opts.seed ^ 0x6b6c74, server: loopbackUrl(http, opts), ...(opts.tls?.ca ? { ca: opts.tls.ca } : {}), ...(liveTokens ? { tokens: liveTokens } : {}), ...(opts.log ? { log: opts.log } : {}) };
+    const kubeletContext = { hosts, clock: opts.clock, seed: opts.seed ^ 0x6b6c74, server: loopbackUrl(http, opts), ...(opts.tls?.ca ? { ca: opts.tls.ca } : {}), ...(liveTokens ? { tokens: liveTokens } : {}), ...(opts.log ? { log: opts.log } : {}) };
     const cluster = new ReferenceCluster(backend, api, http, manager, shutdown, security, kubeletContext);
     for (const name of opts.kubelets ?? []) await cluster.addKubelet(name);
     return cluster;

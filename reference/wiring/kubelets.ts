@@ -29,6 +29,7 @@ export interface KubeletHostOptions {
   ca?: string | Buffer;
   clock: Scheduler;
   seed: number;
+  leaseRenew_ms?: number;
   /** Where the cluster registers the kubelet's token (undefined: the API server has no authentication). */
   tokens?: Map<string, UserInfo>;
   log?: (line: string) => void;
@@ -42,7 +43,7 @@ export async function startKubeletHost(opts: KubeletHostOptions): Promise<Kubele
   const runtime = new FakeRuntime({ clock: opts.clock, node: opts.name, sandboxIp: network.sandboxIp, onListen: network.onListen });
   network.attach(runtime, opts.clock);
   const api = kubeletApi({ server: opts.server, token, nodeName: opts.name, ...(opts.ca ? { ca: opts.ca } : {}) });
-  const kubelet = new Kubelet({ nodeName: opts.name, api, runtime, clock: opts.clock, network: network.probes, random: seededRandom(opts.seed), ...(opts.log ? { log: opts.log } : {}) });
+  const kubelet = new Kubelet({ nodeName: opts.name, api, runtime, clock: opts.clock, network: network.probes, random: seededRandom(opts.seed), readLog: (id) => runtime.logOf(id), ...(opts.leaseRenew_ms ? { leaseRenew_ms: opts.leaseRenew_ms } : {}), ...(opts.log ? { log: opts.log } : {}) });
   try {
     await kubelet.start();
   } catch (error) {
