@@ -264,3 +264,24 @@ Feature: kubelet — the Pod lifecycle and its phases
       Then node "n1" has condition "Ready" with status "Unknown"
       And pod "web" has condition "Ready" with status "False"
       And pod "web" does not have phase "Unknown"
+
+  Rule: KUBELET-GRACEFUL-DELETE — a deleted pod's containers get SIGTERM, then SIGKILL after the grace period; the kubelet then removes the pod
+    Source: 003_83c2ae260ce54bb3.txt § 节点组件 / kubelet
+    Claim: The kubelet manages the Pod's lifecycle to its end. Upstream (pod-lifecycle.md §
+      Termination of Pods): a DELETE only marks the pod (deletionTimestamp, grace period from
+      terminationGracePeriodSeconds, default 30 s); the kubelet sends SIGTERM, sends SIGKILL when
+      the grace period ends, and once the containers are gone deletes the pod with grace 0
+      (pkg/kubelet/status/status_manager.go), which removes it from the API.
+    Quote: "使 Pod 按照定义（PodSpec）运行"
+
+    @requires:kube.api @requires:kube.watch @requires:kubelet @requires:cri @requires:clock.virtual
+    Scenario: a container that ignores SIGTERM runs out its 20-second grace period, is killed, and the pod disappears
+      Given a cluster with node "n1"
+      And I watch the pods of the scenario
+      And a running pod "web" on node "n1" with terminationGracePeriodSeconds 20 and one container "app" running "sleep 3600"
+      When I delete pod "web"
+      And 10 seconds pass
+      Then pod "web" is still in the API, marked for deletion
+      And the runtime of node "n1" has a running container "app" for pod "web"
+      And within 15 seconds pod "web" is gone from the API
+      And the last status seen for container "app" of pod "web" is terminated with exitCode 137

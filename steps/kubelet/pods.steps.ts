@@ -7,7 +7,7 @@ import { Given, Then, When } from '@cucumber/cucumber';
 import { parse } from 'yaml';
 import type { KubespecWorld } from '../support/world.ts';
 import { expectSuccess } from '../kube/api.ts';
-import { container, eventually, containerStatus, createPod, describeStatus, getPod, passSeconds, podPath, seconds, tryGetPod } from './support.ts';
+import { container, eventually, containerStatus, createPod, describeStatus, getPod, passSeconds, podPath, seconds, statusOf, tryGetPod } from './support.ts';
 
 async function withNodes(world: KubespecWorld, names: string[]): Promise<void> {
   for (const name of names) await world.nodes().ensureNode(name);
@@ -278,4 +278,21 @@ Then('within {int} seconds pod {string} has condition {string} with status {stri
 
 Then('within {int} seconds container {string} of pod {string} has ready {string}', async function (this: KubespecWorld, s: number, name: string, pod: string, ready: string) {
   await eventually(this, `container "${name}" ready=${ready}`, async () => String(!!(await containerStatus(this, pod, name))?.ready) === ready, seconds(s));
+});
+
+Given('a running pod {string} on node {string} with terminationGracePeriodSeconds {int} and one container {string} running {string}', async function (this: KubespecWorld, pod: string, node: string, grace: number, name: string, command: string) {
+  await createPod(this, pod, { terminationGracePeriodSeconds: grace, containers: [container(name, command)] }, { node });
+  await eventually(this, `pod "${pod}" Running`, async () => (await tryGetPod(this, pod))?.status?.phase === 'Running', seconds(30));
+});
+
+Then('pod {string} is still in the API, marked for deletion', async function (this: KubespecWorld, pod: string) {
+  const got = await tryGetPod(this, pod);
+  assert.ok(got?.metadata?.deletionTimestamp, `pod "${pod}": ${JSON.stringify(got?.metadata)}`);
+});
+
+Then('the last status seen for container {string} of pod {string} is terminated with exitCode {int}', function (this: KubespecWorld, name: string, pod: string, code: number) {
+  const watch = this.recall<{ events: readonly { type: string; object: any }[] }>('pod watch');
+  const seen = watch.events.filter((e) => e.object?.metadata?.name === pod).map((e) => statusOf(e.object, name)).filter(Boolean);
+  const last = seen[seen.length - 1];
+  assert.equal(last?.state?.terminated?.exitCode, code, JSON.stringify(last));
 });

@@ -360,3 +360,9 @@ When('I call RemoveImage {string}', async function (this: KubespecWorld, image: 
 Then('ImageStatus of {string} returns no image and no error', async function (this: KubespecWorld, image: string) {
   assert.equal((await runtime(this).imageStatus({ image: { image } })).image, undefined);
 });
+
+Then('the runtime of node {string} has a running container {string} for pod {string}', async function (this: KubespecWorld, node: string, name: string, pod: string) {
+  const [c] = await containersOf(this, node, pod, name);
+  assert.equal(c?.state, 'CONTAINER_RUNNING');
+  this.note(`runtime container ${pod}/${name}`, c!.id);
+});
