@@ -113,8 +113,9 @@ Feature: kubelet — health checks (probes)
 
     @requires:kube.api @requires:kubelet
     Scenario Outline: a readiness httpGet probe answered <code> makes the container ready "<ready>"
-      # A 3xx here points Location at another host: the kubelet does not follow it, and the 3xx
-      # itself counts as success (pkg/probe/http/http.go: a non-local redirect is a warning).
+      # 302 points Location at another host: the kubelet does not follow it, and the 3xx itself
+      # counts as success (pkg/probe/http/http.go: a non-local redirect is a warning). 399 is no
+      # redirect and carries no Location: it succeeds by the [200, 400) range alone.
       Given a cluster with node "n1"
       And a running pod "web" whose container "app" runs image "kubespec/http:<code>" with an httpGet readiness probe on path "/ready" port 8080 and failureThreshold 1
       When 15 seconds pass

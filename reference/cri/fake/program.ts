@@ -4,7 +4,7 @@
  *
  * - `kubespec/<behaviour>` images, whatever the command:
  *   `kubespec/exit:CODE:AFTER_S` exits CODE after AFTER_S seconds; `kubespec/http:STATUS[:PORT]`
- *   answers every HTTP GET on PORT (default 8080) with STATUS (a 3xx points Location at another
+ *   answers every HTTP GET on PORT (default 8080) with STATUS (a redirect code — 301, 302, 303, 307, 308 — points Location at another
  *   host); `kubespec/slow:SECONDS[:PORT]` answers 200 after SECONDS; `kubespec/tcp[:PORT]` accepts TCP on PORT (default 9000) and closes at once;
  *   `kubespec/hang` runs for ever, ignores SIGTERM and answers nothing; `kubespec/oom` allocates
  *   past its memory limit and is OOM-killed after one second.

@@ -276,7 +276,8 @@ export class FakeRuntime implements CriRuntime {
       if (!served) continue;
       if (served.status === undefined) return { status: path === '/' || c.files.has(path) ? 200 : 404, ...(served.delay_s ? { delay_s: served.delay_s } : {}) };
       const status = served.status;
-      return status >= 300 && status < 400 ? { status, location: 'http://redirect.kubespec.invalid/' } : { status };
+      // Redirect codes carry a Location on another host; other 3xx (304, 399) carry none.
+      return [301, 302, 303, 307, 308].includes(status) ? { status, location: 'http://redirect.kubespec.invalid/' } : { status };
     }
     return undefined;
   }
