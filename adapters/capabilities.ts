@@ -15,6 +15,8 @@ export const CAPABILITIES = {
   'kv.members.5': 'the replicated store can be started with five members',
   'raft.observe': 'Raft internals are observable: per-member role, term, log, commit index, message counts',
   'net.partition': 'members can be cut off from each other and healed',
+  'disk.latency': "a member's disk can be made slow: every sync of its write-ahead log takes a chosen time",
+  'kv.fault-schedules': 'seeded fault schedules (crashes, partitions, message loss, duplication, reordering) can be run against a fresh replicated store with concurrent clients, and the client history handed back',
   'clock.virtual': 'time is virtual: the control API advances it instantly',
   // Kubernetes API.
   'kube.api': 'the Kubernetes REST API over HTTP(S): get, list, watch, create, update, patch, delete',
@@ -25,6 +27,7 @@ export const CAPABILITIES = {
   'kube.admission': 'admission webhooks can be registered and are called',
   'kube.audit': 'the request pipeline is observable: a per-request trace of the stages passed',
   'kube.storage': 'the keys the API server writes in its store are readable (/registry/...)',
+  'kube.podsecurity': 'Pod Security admission runs: pod-security.kubernetes.io/enforce|warn|audit namespace labels apply the Pod Security Standards (on by default since Kubernetes 1.25)',
   'kubectl': 'the real kubectl binary can be pointed at the target',
   // Cluster behaviour.
   'cluster.controllers': 'the controller manager runs: deployment, replicaset, job, ttl-after-finished, node (incl. taint-based eviction), endpointslice, serviceaccount, namespace, garbage-collector and clusterrole-aggregation controllers',

@@ -12,6 +12,7 @@ import { VirtualClock } from '../../reference/wiring/virtual-clock.ts';
 import { adminTokenCsv, openKubeSession } from './kube-session.ts';
 import { openStoreSession } from './store-session.ts';
 import { referenceNodes } from './nodes.ts';
+import { referenceFaultSchedules } from './fault-schedules.ts';
 
 const CAPABILITIES: Capability[] = [
   'kv', 'kv.watch', 'kv.compaction', 'kv.snapshot',
@@ -21,6 +22,9 @@ const CAPABILITIES: Capability[] = [
   'kube.rbac', 'kube.authn', 'kube.admission', 'kube.audit',
   // The controllers the reference runs so far (reference/controllers/registry.ts).
   'controllers.serviceaccount',
+  'kv.fault-schedules',
+  'disk.latency',
+  'kube.podsecurity',
   // Kubelets with the fake CRI runtime, started per scenario node (nodes.ts).
   'kubelet', 'kubelet.probes', 'cri',
 ];
@@ -61,6 +65,7 @@ async function openSession(seed: number, tags: readonly string[]): Promise<Sessi
     kv: store.kv,
     ...(store.members ? { members: store.members } : {}),
     ...(store.raft ? { raft: store.raft } : {}),
+    faultSchedules: referenceFaultSchedules,
     clock: store.clock,
     kube,
     nodes: referenceNodes(cluster),

@@ -24,3 +24,4 @@ export type * from './webhook/types.ts';
 export { randomSuffix } from './names.ts';
 export { admissionForbidden, internalError, notFound, badRequest } from './errors.ts';
 export { admissionChain, type AdmissionChain, type AdmissionChainOptions } from './chain.ts';
+export { podSecurityAdmission, evaluatePod, forbiddenDetail, policyFromLabels, POD_SECURITY_PLUGIN_NAME, type PodSecurityOptions, type Violation } from './podsecurity/index.ts';
