@@ -111,10 +111,10 @@ Feature: kubelet — the Pod lifecycle and its phases
     Quote: "Running --> Running: 健康检查通过"
 
     @requires:kube.api @requires:kubelet @requires:kubelet.probes @requires:clock.virtual
-    Scenario: five minutes of passing liveness probes change neither phase nor restart count
+    Scenario: two minutes of passing liveness probes change neither phase nor restart count
       Given a cluster with node "n1"
       And a running pod "web" whose container "app" has an exec liveness probe with periodSeconds 10
-      When 300 seconds pass with every probe of container "app" succeeding
+      When 120 seconds pass with every probe of container "app" succeeding
       Then pod "web" has phase "Running"
       And container "app" of pod "web" has restartCount 0
 

@@ -124,11 +124,9 @@ Feature: kubelet — health checks (probes)
       Examples:
         | code | ready |
         | 200  | true  |
-        | 204  | true  |
         | 302  | true  |
         | 399  | true  |
         | 400  | false |
-        | 404  | false |
         | 500  | false |
 
   Rule: PROBE-TCPSOCKET-CONNECT — a tcpSocket probe succeeds when the TCP connection opens
