@@ -22,13 +22,14 @@ Feature: kubelet — the Pod lifecycle and its phases
 
     @requires:kube.api
     Scenario: a freshly created pod is Pending before any node runs it
-      Given a cluster with no nodes
+      # Bound to a node no cluster has, so no kubelet ever picks it up, on any target.
       When I create the pod:
         """yaml
         apiVersion: v1
         kind: Pod
         metadata: {name: web}
         spec:
+          nodeName: kubespec-no-such-node
           containers:
           - {name: app, image: busybox, command: ["sleep", "3600"]}
         """

@@ -28,6 +28,7 @@ export class Kubelet {
   private readonly imageBackoff = new CrashBackoff();
   private lastStates = new Map<string, string>();
   private runtimeName = 'unknown';
+  private runtimeVersion = '';
   private stopped = false;
   private relisting = false;
   private eventCount = 0;
@@ -88,10 +89,6 @@ export class Kubelet {
     return { status: 200, text: lines.map((l) => `${l}\n`).join('') };
   }
 
-  /** Pod workers' probe counts, for the control facet. */
-  worker(uid: string): PodWorker | undefined {
-    return this.workers.get(uid);
-  }
 
   private every(interval_ms: number, fn: () => Promise<void> | void): void {
     let cancel = () => {};
@@ -219,8 +216,6 @@ export class Kubelet {
     this.runtimeVersion = runtimeVersion;
     await this.reportNodeStatus();
   }
-
-  private runtimeVersion = '';
 
   private async reportNodeStatus(): Promise<void> {
     const res = await this.opts.api.patchNodeStatus(this.nodeName, this.nodeStatus(this.runtimeVersion));

@@ -72,11 +72,6 @@ export class PodWorker {
     void this.loop();
   }
 
-  /** Probe results per container id, for tests and the control view. */
-  probeRuns(containerId: string, kind: ProbeKind): number {
-    return this.probes.get(`${containerId}/${kind}`)?.runs ?? 0;
-  }
-
   private async loop(): Promise<void> {
     try {
       do {
