@@ -10,9 +10,15 @@ import https from 'node:https';
 import { ApiStatusError, type ListWatcher } from '../controllers/informer.ts';
 import type { KubeletApi } from '../kubelet/types.ts';
 import { LineReader, parseJson, readAll } from './http-body.ts';
+import type { Scheduler } from './virtual-clock.ts';
+
+/** client-go retries a 429 after its Retry-After, up to 10 times (rest/request.go maxRetries). */
+const MAX_RETRIES = 10;
 
 export interface KubeletApiOptions {
   server: string;
+  /** Waits out a 429's Retry-After (virtual time in the suite). */
+  clock: Scheduler;
   token: string;
   nodeName: string;
   ca?: string | Buffer;
@@ -28,15 +34,22 @@ export function kubeletApi(opts: KubeletApiOptions): KubeletApi & { close(): voi
   const headers = (contentType?: string): Record<string, string> => ({
     accept: 'application/json', authorization: `Bearer ${opts.token}`, 'user-agent': USER_AGENT, ...(contentType ? { 'content-type': contentType } : {}),
   });
-  const send = (method: string, path: string, body?: unknown, contentType = 'application/json'): Promise<{ status: number; body?: any }> => {
-    const text = body === undefined ? undefined : JSON.stringify(body);
-    return new Promise((resolve, reject) => {
+  const once = (method: string, path: string, text: string | undefined, contentType: string): Promise<{ status: number; body?: any; retryAfter_s: number }> =>
+    new Promise((resolve, reject) => {
       const req = lib.request(new URL(path, url), { method, agent, headers: { ...headers(text === undefined ? undefined : contentType), ...(text === undefined ? {} : { 'content-length': String(Buffer.byteLength(text)) }) } }, (res) => {
-        readAll(res).then((answer) => resolve({ status: res.statusCode ?? 0, body: parseJson(answer) }), reject);
+        const retryAfter_s = Number(res.headers['retry-after'] ?? 1) || 1;
+        readAll(res).then((answer) => resolve({ status: res.statusCode ?? 0, body: parseJson(answer), retryAfter_s }), reject);
       });
       req.on('error', reject);
       req.end(text);
     });
+  const send = async (method: string, path: string, body?: unknown, contentType = 'application/json'): Promise<{ status: number; body?: any }> => {
+    const text = body === undefined ? undefined : JSON.stringify(body);
+    for (let attempt = 0; ; attempt++) {
+      const res = await once(method, path, text, contentType);
+      if (res.status !== 429 || attempt >= MAX_RETRIES) return { status: res.status, body: res.body };
+      await new Promise<void>((done) => opts.clock.after(res.retryAfter_s * 1000, done));
+    }
   };
   const selector = `fieldSelector=${encodeURIComponent(`spec.nodeName=${opts.nodeName}`)}`;
   const pods: ListWatcher = {

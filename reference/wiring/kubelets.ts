@@ -42,7 +42,7 @@ export async function startKubeletHost(opts: KubeletHostOptions): Promise<Kubele
   const network = nodeNetwork();
   const runtime = new FakeRuntime({ clock: opts.clock, node: opts.name, sandboxIp: network.sandboxIp, onListen: network.onListen });
   network.attach(runtime, opts.clock);
-  const api = kubeletApi({ server: opts.server, token, nodeName: opts.name, ...(opts.ca ? { ca: opts.ca } : {}) });
+  const api = kubeletApi({ server: opts.server, clock: opts.clock, token, nodeName: opts.name, ...(opts.ca ? { ca: opts.ca } : {}) });
   const kubelet = new Kubelet({ nodeName: opts.name, api, runtime, clock: opts.clock, network: network.probes, random: seededRandom(opts.seed), readLog: (id) => runtime.logOf(id), ...(opts.leaseRenew_ms ? { leaseRenew_ms: opts.leaseRenew_ms } : {}), ...(opts.log ? { log: opts.log } : {}) });
   try {
     await kubelet.start();
