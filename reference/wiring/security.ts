@@ -11,9 +11,9 @@ import { webhookTokenAuthenticator, type WebhookTokenAuthenticator } from '../ap
 import type { Backend } from '../store/backend.ts';
 import type { ApiServerOptions } from '../apiserver/server.ts';
 import { uuidFrom } from '../apiserver/server.ts';
-import { anonymousAuthenticator, parseTokenFile, serviceAccountTokens, tokenFileAuthenticator, x509Authenticator } from '../apiserver/authn/index.ts';
+import { parseTokenFile, serviceAccountTokens, tokenFileAuthenticator, x509Authenticator } from '../apiserver/authn/index.ts';
 import type { SigningKey } from '../apiserver/authn/jwt.ts';
-import { rbacAuthorizer } from '../apiserver/authz/index.ts';
+import { rbacAuthorizer, ruleResolver } from '../apiserver/authz/index.ts';
 import { nodeAuthorizer, unionAuthorizer } from '../apiserver/authz/node.ts';
 import { admissionChain, randomSuffix } from '../apiserver/admission/index.ts';
 import { httpWebhookCaller } from '../apiserver/admission/host/webhookclient.ts';
@@ -42,7 +42,7 @@ export interface SecurityOptions {
 }
 
 export interface Security {
-  options: Pick<ApiServerOptions, 'authenticators' | 'authorizer' | 'mutating' | 'validating' | 'anonymous'>;
+  options: Pick<ApiServerOptions, 'authenticators' | 'authorizer' | 'ruleResolver' | 'serviceAccountTokens' | 'mutating' | 'validating' | 'anonymous'>;
   /** Mint a token for a ServiceAccount (as the TokenRequest API or the kubelet would). */
   mintServiceAccountToken(namespace: string, name: string): Promise<string>;
   /** Webhook token authentication, off until configured (--authentication-token-webhook-config-file). */
@@ -66,7 +66,12 @@ export function referenceSecurity(opts: SecurityOptions): Security {
     for (const [token, user] of opts.tokenCsv ? parseTokenFile(opts.tokenCsv) : []) tokens.set(token, user);
     authenticators.push(tokenFileAuthenticator({ tokens }));
   }
-  if (opts.anonymous) authenticators.push(anonymousAuthenticator());
+  const rbacLister = {
+    roles: (ns: string) => read.all('roles', ns),
+    clusterRoles: () => read.all('clusterroles', ''),
+    roleBindings: (ns: string) => read.all('rolebindings', ns),
+    clusterRoleBindings: () => read.all('clusterrolebindings', ''),
+  };
   const chain = admissionChain({
     getNamespace: (name) => read.one('namespaces', '', name),
     getServiceAccount: (ns, name) => read.one('serviceaccounts', ns, name),
@@ -88,14 +93,9 @@ export function referenceSecurity(opts: SecurityOptions): Security {
       authenticators,
       anonymous: opts.anonymous,
       // --authorization-mode=Node,RBAC: the Node authorizer speaks for kubelets only.
-      authorizer: unionAuthorizer(nodeAuthorizer(), rbacAuthorizer({
-        lister: {
-          roles: (ns) => read.all('roles', ns),
-          clusterRoles: () => read.all('clusterroles', ''),
-          roleBindings: (ns) => read.all('rolebindings', ns),
-          clusterRoleBindings: () => read.all('clusterrolebindings', ''),
-        },
-      })),
+      authorizer: unionAuthorizer(nodeAuthorizer(), rbacAuthorizer({ lister: rbacLister })),
+      ruleResolver: ruleResolver({ lister: rbacLister }),
+      serviceAccountTokens: { mint: (req) => tokens.mintToken(req) },
       mutating: chain.mutating,
       validating: chain.validating,
     },

@@ -14,6 +14,7 @@ import { podLog } from './pod-log.ts';
 import { get, list } from './read.ts';
 import { accessReview } from './reviews.ts';
 import { getScale, writeScale } from './scale.ts';
+import { requestToken } from './serviceaccount-token.ts';
 import { update } from './update.ts';
 
 export function resolveResource(call: Call): ResourceDef {
@@ -68,6 +69,8 @@ async function subresource(env: Env, call: ResourceCall): Promise<Answer> {
       return evict(env, call);
     case 'log GET':
       return podLog(env, call);
+    case 'token POST':
+      return requestToken(env, call);
     case 'finalize PUT':
       return update(env, call, '');
     default:
