@@ -135,8 +135,12 @@ export class ReferenceCluster {
     const kubeletContext = { hosts, clock: opts.clock, seed: opts.seed ^ 0x6b6c74, server: loopbackUrl(http, opts), ...(opts.tls?.ca ? { ca: opts.tls.ca } : {}), ...(liveTokens ? { tokens: liveTokens } : {}), ...(opts.log ? { log: opts.log } : {}) };
     const cluster = new ReferenceCluster(backend, api, http, manager, shutdown, security, kubeletContext);
     for (const name of opts.kubelets ?? []) await cluster.addKubelet(name);
+    cluster.controllerManagerCredentials = { ...(managerToken ? { token: managerToken } : {}), ...(opts.tls?.ca ? { ca: opts.tls.ca } : {}) };
     return cluster;
   }
+
+  /** How a further controller-manager process (HA: reference/wiring/ha.ts) authenticates: the same user and trust. */
+  controllerManagerCredentials: { token?: string; ca?: string | Buffer } = {};
 
   get url(): string {
     return this.http.url;
