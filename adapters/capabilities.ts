@@ -56,6 +56,8 @@ export const CAPABILITIES = {
   'kubelet': 'kubelets run pods through a container runtime and report status',
   'kubelet.probes': 'probe outcomes can be driven: a container can be made to fail liveness/readiness/startup',
   'cri': 'a CRI runtime service and image service can be called directly',
+  'cri.grpc': 'the CRI runtime is reached over its gRPC socket (runtime.v1 on the wire), not only through a client library',
+  'kubelet.probes.grpc': 'the kubelet runs grpc probes (the gRPC health protocol) against containers that serve it',
   // Service proxy.
   'proxy.rules': 'kube-proxy programs rules that can be read back (iptables chains, nft sets, IPVS virtual servers)',
   'proxy.iptables': 'kube-proxy in iptables mode',

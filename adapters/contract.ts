@@ -6,6 +6,10 @@
  * hooks make sure a scenario only runs where its `@requires:` tags are all declared.
  */
 import type { Capability } from './capabilities.ts';
+// The CRI v1 API as TypeScript: upstream's interface (k8s.io/cri-api), not the reference's code.
+import type { CriRuntime } from '../reference/cri/api.ts';
+
+export type { CriRuntime } from '../reference/cri/api.ts';
 
 /** One stored key, with etcd's revision bookkeeping. */
 export interface KeyValue {
@@ -345,6 +349,36 @@ export interface Waiter {
   until(what: string, condition: () => Promise<boolean> | boolean, budget_ms: number): Promise<void>;
 }
 
+/** One CRI call a node's runtime received, as a recording proxy in front of it would see it. */
+export interface CriCallRecord {
+  /** The full gRPC method, e.g. "/runtime.v1.RuntimeService/RunPodSandbox". */
+  method: string;
+  /** The pod (metadata.uid) the call concerns, when it names a sandbox or container of one. */
+  podUid?: string;
+  at_ms: number;
+}
+
+/**
+ * Facet `kubelet` (+ `kubelet.probes`, `cri`): the nodes' agents and their runtimes, where a
+ * scenario must reach what the API cannot. A real cluster can offer each of these: a node by
+ * joining one, exec by `kubectl exec` (pods/exec), the runtime by its CRI socket on the node.
+ */
+export interface NodesFacet {
+  /** Node `name` exists with a kubelet behind it (the target starts one, or it is already there). */
+  ensureNode(name: string): Promise<void>;
+  /** `kubelet.probes`: run a command in a pod's container, as `kubectl exec` does. */
+  exec?(namespace: string, pod: string, container: string, command: string[]): Promise<{ exitCode: number; stdout: string }>;
+  /** `cri`: the node's CRI runtime, called directly (RuntimeService and ImageService). */
+  runtime?(node: string): CriRuntime;
+  /** `cri`: every call the node's runtime received since the session opened. */
+  criCalls?(node: string): Promise<CriCallRecord[]>;
+  /** `cri`: the container's main process dies of SIGKILL on the node (as `kill -9 <pid>` there). */
+  killContainerProcess?(node: string, containerId: string): Promise<void>;
+  /** `cri`: RunPodSandbox on the node blocks until released (a scenario looks at the pod meanwhile). */
+  holdSandboxes?(node: string): Promise<void>;
+  releaseSandboxes?(node: string): Promise<void>;
+}
+
 /** One leader-elected control-plane process, as its own /healthz and /metrics report it. */
 export interface ControlPlaneProcess {
   /** The instance (machine) name the scenario gave it. */
@@ -448,6 +482,7 @@ export interface Session {
   readonly faultSchedules?: FaultSchedulesFacet;
   readonly clock?: ClockFacet;
   readonly kube?: KubeFacet;
+  readonly nodes?: NodesFacet;
   readonly ha?: HaFacet;
   readonly cloud?: CloudFacet;
   readonly controllerManager?: ControllerManagerFacet;

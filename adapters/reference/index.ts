@@ -12,6 +12,7 @@ import { VirtualClock } from '../../reference/wiring/virtual-clock.ts';
 import { adminTokenCsv, openKubeSession } from './kube-session.ts';
 import { openStoreSession } from './store-session.ts';
 import { referenceProxyFacet } from './proxy.ts';
+import { referenceNodes } from './nodes.ts';
 import { referenceFaultSchedules } from './fault-schedules.ts';
 import { openHaSession } from './ha-session.ts';
 import { openCloudSession } from './cloud-session.ts';
@@ -48,6 +49,8 @@ const CAPABILITIES: Capability[] = [
   // kube-proxy in every mode, its rules read back and its dataplane modelled (reference/proxy/).
   // Not proxy.traffic: no real packet crosses the reference (see e2e/proxy-kernel.test.ts).
   'proxy.rules', 'proxy.iptables', 'proxy.ipvs', 'proxy.nftables', 'proxy.dataplane',
+  // Kubelets with the fake CRI runtime, started per scenario node (nodes.ts).
+  'kubelet', 'kubelet.probes', 'cri',
 ];
 
 /**
@@ -152,6 +155,7 @@ async function openSession(seed: number, tags: readonly string[]): Promise<Sessi
       ...(cloud ? { cloud: cloud.cloud } : {}),
       controllerManager: { stop: async () => cluster.stopControllers(), start: () => cluster.startControllers() },
       proxy: referenceProxyFacet(cluster, clock),
+      nodes: referenceNodes(cluster),
       describe: () => ({ url: cluster.url, revision: cluster.backend.currentRevision(), virtual_ms: clock.now_ms(), ...store.describe() }),
       close: stopAll,
     };

@@ -25,6 +25,8 @@ import { ControllerManager } from './controllers.ts';
 import { ProxyHost } from './proxy.ts';
 import type { Scheduler } from './virtual-clock.ts';
 import { referenceSecurity, type Security, type SecurityOptions } from './security.ts';
+import type { UserInfo } from '../apiserver/pipeline.ts';
+import { startKubeletHost, type KubeletHost } from './kubelets.ts';
 
 export interface ReferenceClusterOptions {
   seed: number;
@@ -45,6 +47,8 @@ export interface ReferenceClusterOptions {
    * `['*', '-serviceaccount']` runs all but that one; `[]` runs none.
    */
   controllers?: readonly string[];
+  /** Nodes to start a kubelet (with the fake runtime) for; more can be added with addKubelet. */
+  kubelets?: readonly string[];
   /** Where the controller manager reports failed reconciles. */
   log?: (line: string) => void;
   /** kube-proxy's --iptables-min-sync-period (default 1 s, upstream's); see proxy.ts. */
@@ -68,6 +72,7 @@ export class ReferenceCluster {
     /** kube-proxy, one per node that a scenario (or serve) starts; see proxy.ts. */
     readonly proxies: ProxyHost,
     readonly security?: Security,
+    private readonly kubeletContext?: { hosts: Map<string, KubeletHost>; clock: Scheduler; seed: number; server: string; ca?: string | Buffer; tokens?: Map<string, UserInfo>; log?: (line: string) => void },
   ) {}
 
   get controllers(): ControllerManager {
@@ -85,6 +90,22 @@ export class ReferenceCluster {
     this.manager = await this.startManager();
   }
 
+  /** The node agents started so far, by node name (kubelets.ts). */
+  get kubelets(): Map<string, KubeletHost> {
+    return this.kubeletContext!.hosts;
+  }
+
+  /** Starts a kubelet (and its fake runtime) for a node, which it registers. */
+  async addKubelet(name: string, opts: { leaseRenew_ms?: number } = {}): Promise<KubeletHost> {
+    const existing = this.kubelets.get(name);
+    if (existing) return existing;
+    const ctx = this.kubeletContext!;
+    const { hosts: _, ...hostOpts } = ctx;
+    const host = await startKubeletHost({ name, ...hostOpts, ...opts, seed: ctx.seed ^ this.kubelets.size });
+    this.kubelets.set(name, host);
+    return host;
+  }
+
   static async start(opts: ReferenceClusterOptions): Promise<ReferenceCluster> {
     const controllers = selectControllers(opts.controllers);
     const backend = opts.backend ?? new LocalBackend();
@@ -93,9 +114,15 @@ export class ReferenceCluster {
     // and taking it from `random` would shift every uid the API server draws after it.
     const managerToken = opts.secure ? randomBytes(32).toString('base64url') : undefined;
     const proxyToken = opts.secure ? randomBytes(32).toString('base64url') : undefined;
-    const secure = opts.secure && { ...opts.secure, tokenCsv: withToken(withControllerManagerToken(opts.secure.tokenCsv, managerToken!), proxyToken!, KUBE_PROXY_USER) };
+    const liveTokens = opts.secure ? new Map<string, UserInfo>() : undefined;
+    const secure = opts.secure && { ...opts.secure, tokenCsv: withToken(withControllerManagerToken(opts.secure.tokenCsv, managerToken!), proxyToken!, KUBE_PROXY_USER), liveTokens };
     const security = secure ? referenceSecurity({ backend, clock: opts.clock, random, ...secure }) : undefined;
+    // The API server reaches kubelets (pods/log) the way upstream dials a node's :10250: by node name.
+    const hosts = new Map<string, KubeletHost>();
     const api = createApiServer({
+      nodes: {
+        containerLogs: async (node, ns, pod, container, o) => (await hosts.get(node)?.kubelet.containerLogs(ns, pod, container, o)) ?? { status: 400, text: `no kubelet answers for node ${node}` },
+      },
       backend,
       clock: opts.clock,
       timers: { after: (ms, fn) => opts.clock.after(ms, fn) },
@@ -142,7 +169,9 @@ export class ReferenceCluster {
       client.close();
       proxyClient.close();
     };
-    const cluster = new ReferenceCluster(backend, api, http, manager, shutdown, startManager, proxies, security);
+    const kubeletContext = { hosts, clock: opts.clock, seed: opts.seed ^ 0x6b6c74, server: loopbackUrl(http, opts), ...(opts.tls?.ca ? { ca: opts.tls.ca } : {}), ...(liveTokens ? { tokens: liveTokens } : {}), ...(opts.log ? { log: opts.log } : {}) };
+    const cluster = new ReferenceCluster(backend, api, http, manager, shutdown, startManager, proxies, security, kubeletContext);
+    for (const name of opts.kubelets ?? []) await cluster.addKubelet(name);
     cluster.controllerManagerCredentials = { ...(managerToken ? { token: managerToken } : {}), ...(opts.tls?.ca ? { ca: opts.tls.ca } : {}) };
     return cluster;
   }
@@ -155,6 +184,7 @@ export class ReferenceCluster {
   }
 
   async stop(): Promise<void> {
+    for (const host of this.kubelets.values()) await host.stop();
     this.controllers.stop();
     this.shutdown();
     await this.http.close();

@@ -50,6 +50,7 @@ function validateContainers(list: any[] | undefined, path: string, required: boo
       seen.add(c.name);
     }
     if (!c?.image) errs.push({ type: 'Required', field: `${at}.image` });
+    errs.push(...validateProbes(c, at));
     (c?.ports ?? []).forEach((p: any, j: number) => {
       const port = p?.containerPort;
       if (typeof port === 'number' && (port < 1 || port > 65535)) {
@@ -57,6 +58,31 @@ function validateContainers(list: any[] | undefined, path: string, required: boo
       }
     });
   });
+  return errs;
+}
+
+/**
+ * Probes (pkg/apis/core/validation/validation.go validateProbe, validateHandler and the checks in
+ * validateContainers): exactly one handler; liveness and startup need successThreshold 1; a
+ * readiness probe may not set terminationGracePeriodSeconds; the timings are positive.
+ */
+function validateProbes(c: any, at: string): FieldError[] {
+  const errs: FieldError[] = [];
+  for (const kind of ['livenessProbe', 'readinessProbe', 'startupProbe'] as const) {
+    const p = c?.[kind];
+    if (!p || typeof p !== 'object') continue;
+    const path = `${at}.${kind}`;
+    const handlers = ['exec', 'httpGet', 'tcpSocket', 'grpc'].filter((h) => p[h] !== undefined && p[h] !== null);
+    if (handlers.length === 0) errs.push({ type: 'Required', field: path, detail: 'must specify a handler type' });
+    for (const extra of handlers.slice(1)) errs.push({ type: 'Forbidden', field: `${path}.${extra}`, detail: 'may not specify more than 1 handler type' });
+    for (const f of ['initialDelaySeconds', 'timeoutSeconds', 'periodSeconds', 'successThreshold', 'failureThreshold']) {
+      const v = p[f];
+      if (typeof v !== 'number') continue;
+      if (f === 'initialDelaySeconds' ? v < 0 : v < 1) errs.push({ type: 'Invalid', field: `${path}.${f}`, value: v, detail: f === 'initialDelaySeconds' ? 'must be greater than or equal to 0' : 'must be greater than or equal to 1' });
+    }
+    if (kind !== 'readinessProbe' && typeof p.successThreshold === 'number' && p.successThreshold !== 1) errs.push({ type: 'Invalid', field: `${path}.successThreshold`, value: p.successThreshold, detail: 'must be 1' });
+    if (kind === 'readinessProbe' && p.terminationGracePeriodSeconds !== undefined && p.terminationGracePeriodSeconds !== null) errs.push({ type: 'Invalid', field: `${path}.terminationGracePeriodSeconds`, value: p.terminationGracePeriodSeconds, detail: 'must not be set for readinessProbes' });
+  }
   return errs;
 }
 
