@@ -23,8 +23,7 @@ export type Effect =
   | Action
   | { kind: 'unschedulable'; pod: Pod; message: string }
   | { kind: 'nominate'; pod: Pod; node: string }
-  | { kind: 'evict'; pod: Pod; preemptor: Pod; node: string }
-  | { kind: 'event'; pod: Pod; type: 'Normal' | 'Warning'; reason: string; message: string };
+  | { kind: 'evict'; pod: Pod; preemptor: Pod; node: string };
 
 export interface Attempt {
   info: QueuedPodInfo;

@@ -102,7 +102,7 @@ export class CycleState {
 /** A write the binding points ask the host to make through the API server. */
 export type Action =
   | { kind: 'bind'; pod: Pod; node: string; annotations?: Record<string, string> }
-  | { kind: 'annotate'; pod: Pod; annotations: Record<string, string> };
+  | { kind: 'event'; pod: Pod; type: 'Normal' | 'Warning'; reason: string; message: string };
 
 /** What a cluster change is, for moving unschedulable pods back (framework.ClusterEvent). */
 export type ClusterEvent =

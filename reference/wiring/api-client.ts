@@ -63,6 +63,11 @@ export class ApiClient {
     return typeof message === 'string' ? { status, message } : { status };
   }
 
+  /** Any JSON request (the scheduler's binding, status patches, deletes and events). */
+  async call(method: string, path: string, body?: unknown, contentType = 'application/json'): Promise<{ status: number; body: any }> {
+    return this.request(method, path, body, contentType);
+  }
+
   /** Ends every connection, open watches included. */
   close(): void {
     this.agent.destroy();
@@ -79,9 +84,9 @@ export class ApiClient {
     return headers;
   }
 
-  private request(method: string, path: string, body?: unknown): Promise<{ status: number; body: any }> {
+  private request(method: string, path: string, body?: unknown, contentType = 'application/json'): Promise<{ status: number; body: any }> {
     const text = body === undefined ? undefined : JSON.stringify(body);
-    const headers = text === undefined ? this.headers() : { ...this.headers(), 'content-type': 'application/json' };
+    const headers = text === undefined ? this.headers() : { ...this.headers(), 'content-type': contentType };
     return new Promise((resolve, reject) => {
       const req = this.lib.request(new URL(path, this.url), { method, headers, agent: this.agent }, (res) => {
         readAll(res).then((answer) => resolve({ status: res.statusCode ?? 0, body: parseJson(answer) }), reject);

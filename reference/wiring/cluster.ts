@@ -16,12 +16,13 @@ import type { Backend } from '../store/backend.ts';
 import { LocalBackend } from '../store/local.ts';
 import { registryPrefix } from '../store/registry.ts';
 import { createApiServer, seededRandom, type ApiServer } from '../apiserver/server.ts';
-import { KUBE_CONTROLLER_MANAGER_USER } from '../apiserver/bootstrap-policy.ts';
+import { KUBE_CONTROLLER_MANAGER_USER, KUBE_SCHEDULER_USER } from '../apiserver/bootstrap-policy.ts';
 import { listen, type Listening, type TlsOptions } from '../apiserver/host/listen.ts';
 import { selectControllers } from '../controllers/registry.ts';
 import type { ControllerDef } from '../controllers/types.ts';
 import { ApiClient } from './api-client.ts';
 import { ControllerManager } from './controllers.ts';
+import { SchedulerHost } from './scheduler.ts';
 import type { Scheduler } from './virtual-clock.ts';
 import { referenceSecurity, type Security, type SecurityOptions } from './security.ts';
 
@@ -46,10 +47,13 @@ export interface ReferenceClusterOptions {
   controllers?: readonly string[];
   /** Where the controller manager reports failed reconciles. */
   log?: (line: string) => void;
+  /** Run the scheduler (reference/wiring/scheduler.ts); default true. */
+  scheduler?: boolean;
 }
 
 /** The controller manager's User-Agent, shaped like upstream's (component/version (os/arch) ...). */
 const CONTROLLER_MANAGER_AGENT = 'kube-controller-manager/v1.31.0 (linux/amd64) kubespec-reference';
+const SCHEDULER_AGENT = 'kube-scheduler/v1.31.0 (linux/amd64) kubespec-reference';
 
 export class ReferenceCluster {
   private constructor(
@@ -59,6 +63,7 @@ export class ReferenceCluster {
     readonly controllers: ControllerManager,
     private readonly shutdown: () => void,
     readonly security?: Security,
+    readonly scheduler?: SchedulerHost,
   ) {}
 
   static async start(opts: ReferenceClusterOptions): Promise<ReferenceCluster> {
@@ -68,7 +73,8 @@ export class ReferenceCluster {
     // Drawn from the host, not from `random`: a credential must not be guessable from the seed,
     // and taking it from `random` would shift every uid the API server draws after it.
     const managerToken = opts.secure ? randomBytes(32).toString('base64url') : undefined;
-    const secure = opts.secure && { ...opts.secure, tokenCsv: withControllerManagerToken(opts.secure.tokenCsv, managerToken!) };
+    const schedulerToken = opts.secure ? randomBytes(32).toString('base64url') : undefined;
+    const secure = opts.secure && { ...opts.secure, tokenCsv: withToken(withControllerManagerToken(opts.secure.tokenCsv, managerToken!), schedulerToken!, KUBE_SCHEDULER_USER) };
     const security = secure ? referenceSecurity({ backend, clock: opts.clock, random, ...secure }) : undefined;
     const api = createApiServer({
       backend,
@@ -85,24 +91,35 @@ export class ReferenceCluster {
       ...(managerToken ? { token: managerToken } : {}),
       ...(opts.tls?.ca ? { ca: opts.tls.ca } : {}),
     });
+    const schedulerClient = new ApiClient({
+      server: loopbackUrl(http, opts),
+      userAgent: SCHEDULER_AGENT,
+      ...(schedulerToken ? { token: schedulerToken } : {}),
+      ...(opts.tls?.ca ? { ca: opts.tls.ca } : {}),
+    });
     const tap = storeChangeTap(backend, controllers);
     let manager: ControllerManager;
+    let scheduler: SchedulerHost | undefined;
     try {
       manager = await ControllerManager.start({ client, clock: opts.clock, random: seededRandom(opts.seed ^ 0x6b636d), controllers, changedAt: tap.changedAt, ...(opts.log ? { log: opts.log } : {}) });
       // The first clients find what the controllers make of the bootstrap objects (`default` in
       // each system namespace) already there, as on a cluster that has been up for a moment.
       await manager.settled();
+      if (opts.scheduler !== false) scheduler = await SchedulerHost.start({ client: schedulerClient, clock: opts.clock, random: seededRandom(opts.seed ^ 0x736368), ...(opts.log ? { log: opts.log } : {}) });
     } catch (error) {
       tap.stop();
       client.close();
+      schedulerClient.close();
       await http.close();
       throw error;
     }
     const shutdown = () => {
+      scheduler?.stop();
       tap.stop();
       client.close();
+      schedulerClient.close();
     };
-    return new ReferenceCluster(backend, api, http, manager, shutdown, security);
+    return new ReferenceCluster(backend, api, http, manager, shutdown, security, scheduler);
   }
 
   get url(): string {
@@ -120,6 +137,11 @@ export class ReferenceCluster {
 function withControllerManagerToken(tokenCsv: string | undefined, token: string): string {
   const lines = tokenCsv && !tokenCsv.endsWith('\n') ? `${tokenCsv}\n` : (tokenCsv ?? '');
   return `${lines}${token},${KUBE_CONTROLLER_MANAGER_USER},${KUBE_CONTROLLER_MANAGER_USER}\n`;
+}
+
+/** The token file with one more line for `user` (no groups, as its client certificate would have no O). */
+function withToken(tokenCsv: string, token: string, user: string): string {
+  return `${tokenCsv}${token},${user},${user}\n`;
 }
 
 /** Where a component on this host reaches the API server: the listening port on loopback. */

@@ -56,6 +56,7 @@ export function referenceSecurity(opts: SecurityOptions): Security {
     getNamespace: (name) => read.one('namespaces', '', name),
     getServiceAccount: (ns, name) => read.one('serviceaccounts', ns, name),
     volumeNameSuffix: () => randomSuffix(opts.random),
+    priorityClasses: { getPriorityClass: (name) => read.one('priorityclasses', '', name), listPriorityClasses: () => read.all('priorityclasses', '') },
     webhooks: {
       lister: {
         mutatingWebhookConfigurations: () => read.all('mutatingwebhookconfigurations', ''),

@@ -1,6 +1,6 @@
 /**
  * The admission chain in upstream's order (pkg/kubeapiserver/options/plugins.go AllOrderedPlugins):
- * NamespaceLifecycle, ServiceAccount, [DenyServiceExternalIPs], MutatingAdmissionWebhook,
+ * NamespaceLifecycle, ServiceAccount, Priority, [DenyServiceExternalIPs], MutatingAdmissionWebhook,
  * ValidatingAdmissionWebhook. The mutating phase runs every plugin's Admit in that order, then the
  * validating phase every plugin's Validate (staging/src/k8s.io/apiserver/pkg/admission/chain.go).
  * Defaults come first: upstream applies them while decoding, before any admission plugin.
@@ -11,6 +11,7 @@ import { defaultsPlugin } from './defaults.ts';
 import { namespaceLifecycle, type NamespaceLifecycleOptions } from './lifecycle.ts';
 import { serviceAccountAdmission, type ServiceAccountAdmissionOptions } from './serviceaccount.ts';
 import { denyServiceExternalIPs } from './externalips.ts';
+import { priorityAdmission, type PriorityAdmissionOptions } from './priority.ts';
 import { mutatingWebhookPlugin, validatingWebhookPlugin, type WebhookPluginOptions } from './webhook/dispatcher.ts';
 
 export interface AdmissionChainOptions {
@@ -21,6 +22,8 @@ export interface AdmissionChainOptions {
   webhooks?: WebhookPluginOptions;
   /** Enable DenyServiceExternalIPs (off by default, as upstream). */
   denyServiceExternalIPs?: boolean;
+  /** The PriorityClass listers for the Priority plugin; without them the plugin is not run. */
+  priorityClasses?: PriorityAdmissionOptions;
   /** Leave out the ServiceAccount plugin (kube-apiserver --disable-admission-plugins=ServiceAccount). */
   disableServiceAccount?: boolean;
 }
@@ -38,6 +41,7 @@ export function admissionChain(opts: AdmissionChainOptions): AdmissionChain {
     mutating.push(sa);
     validating.push(sa);
   }
+  if (opts.priorityClasses) mutating.push(priorityAdmission(opts.priorityClasses));
   if (opts.denyServiceExternalIPs) validating.push(denyServiceExternalIPs());
   if (opts.webhooks) {
     mutating.push(mutatingWebhookPlugin(opts.webhooks));

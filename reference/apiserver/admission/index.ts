@@ -24,3 +24,4 @@ export type * from './webhook/types.ts';
 export { randomSuffix } from './names.ts';
 export { admissionForbidden, internalError, notFound, badRequest } from './errors.ts';
 export { admissionChain, type AdmissionChain, type AdmissionChainOptions } from './chain.ts';
+export { priorityAdmission, systemPriorityClasses, PRIORITY_PLUGIN_NAME, SYSTEM_CLUSTER_CRITICAL, SYSTEM_NODE_CRITICAL } from './priority.ts';
