@@ -20,6 +20,8 @@ const CAPABILITIES: Capability[] = [
   'kube.rbac', 'kube.authn', 'kube.admission', 'kube.audit',
   // The controllers the reference runs so far (reference/controllers/registry.ts).
   'controllers.serviceaccount',
+  // The scheduler (reference/wiring/scheduler.ts); scenarios register their own Node objects.
+  'cluster.scheduler', 'cluster.nodes',
 ];
 
 /** The real kubectl is offered when it is on the PATH (kube-session.ts writes its kubeconfig). */

@@ -15,7 +15,6 @@ Feature: Best practices
     Quote: "监控 API Server 的请求延迟、错误率（`apiserver_request_duration_seconds`）。"
     Untestable: operational advice; no capability exposes component metrics endpoints.
 
-  @pending
   Rule: PRACTICE-MASTER-TAINT — tainted master nodes run no business Pods
     Source: 000_1662d8c5cea2447f.txt § 常见陷阱与最佳实践 / 最佳实践
     Claim: Separate masters from workers: master nodes carry a taint so business Pods are not

@@ -7,7 +7,6 @@ Feature: Scheduler — affinity and anti-affinity
   score), and one tip about "IgnoredDuringExecution". The tip's parenthesis — that required node
   affinity does evict — is wrong: upstream never evicts a running pod for affinity.
 
-  @pending
   Rule: AFFINITY-NODE — nodeAffinity places a pod on nodes with matching labels
     Source: 000_1662d8c5cea2447f.txt § 控制平面 / Scheduler / 亲和性与反亲和性
     Claim: nodeAffinity (Pod → Node) schedules a pod to nodes carrying given labels, e.g. GPU nodes.
@@ -28,7 +27,6 @@ Feature: Scheduler — affinity and anti-affinity
       When Pod "web" is created with required node affinity "zone NotIn (a)"
       Then within 10 s Pod "web" is on Node "n2"
 
-  @pending
   Rule: AFFINITY-POD — podAffinity places a pod in the same topology domain as the pods it selects
     Source: 000_1662d8c5cea2447f.txt § 控制平面 / Scheduler / 亲和性与反亲和性
     Claim: podAffinity (Pod → Pod) schedules related pods into the same topology domain, e.g. a log
@@ -68,7 +66,6 @@ Feature: Scheduler — affinity and anti-affinity
       Then within 30 s 3 pods of Deployment "ha" are bound to 3 different nodes
       And after a further 10 s exactly 1 pod of Deployment "ha" is Pending with reason "Unschedulable"
 
-  @pending
   Rule: AFFINITY-REQUIRED — a required (…DuringScheduling…) rule that no node satisfies leaves the pod unscheduled
     Source: 000_1662d8c5cea2447f.txt § 控制平面 / Scheduler / 亲和性与反亲和性
     Claim: requiredDuringSchedulingIgnoredDuringExecution is a hard requirement: if it is not met, the
@@ -82,7 +79,6 @@ Feature: Scheduler — affinity and anti-affinity
       Then after 10 s Pod "train" is still Pending
       And Pod "train" has condition PodScheduled=False with reason "Unschedulable"
 
-  @pending
   Rule: AFFINITY-PREFERRED — a preferred rule steers the choice but never blocks scheduling
     Source: 000_1662d8c5cea2447f.txt § 控制平面 / Scheduler / 亲和性与反亲和性
     Claim: preferredDuringSchedulingIgnoredDuringExecution is a soft preference: satisfied when possible.

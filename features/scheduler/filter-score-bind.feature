@@ -12,7 +12,6 @@ Feature: Scheduler — filter, score, bind
   Scenarios here use nodes registered through the API (`cluster.nodes`) with stated capacities, so
   every choice has one right answer.
 
-  @pending
   Rule: SCHED-UNBOUND-ONLY — the scheduler places only pods whose spec.nodeName is empty
     Source: 000_1662d8c5cea2447f.txt § 控制平面 / Scheduler
     Claim: The Scheduler chooses a node for each Pod not yet bound to a Node; a pod created with
@@ -35,7 +34,6 @@ Feature: Scheduler — filter, score, bind
       Then within 10 s Pod "free" is bound to a node
       And Pod "free" has condition PodScheduled=True
 
-  @pending
   Rule: SCHED-FILTER-RESOURCES — a node without enough unrequested CPU or memory is filtered out
     Source: 000_1662d8c5cea2447f.txt § 控制平面 / Scheduler / 调度流程
     Claim: Filtering removes nodes that fail hard conditions, e.g. insufficient resources.
@@ -55,7 +53,6 @@ Feature: Scheduler — filter, score, bind
       Then after 10 s Pod "b" is still Pending
       And Pod "b" has condition PodScheduled=False with reason "Unschedulable" and a message containing "Insufficient cpu"
 
-  @pending
   Rule: SCHED-FILTER-NODESELECTOR — a node whose labels do not match the pod's nodeSelector is filtered out
     Source: 000_1662d8c5cea2447f.txt § 控制平面 / Scheduler / 调度流程
     Claim: Filtering removes nodes whose labels do not match the pod's NodeSelector.
@@ -76,7 +73,6 @@ Feature: Scheduler — filter, score, bind
       When Node "n1" is given label "disk=ssd"
       Then within 30 s Pod "db" is on Node "n1"
 
-  @pending
   Rule: SCHED-FILTER-TAINT — a node with a NoSchedule taint the pod does not tolerate is filtered out
     Source: 000_1662d8c5cea2447f.txt § 控制平面 / Scheduler / 调度流程
     Claim: Filtering removes nodes with a Taint for which the pod has no matching Toleration.
@@ -89,7 +85,6 @@ Feature: Scheduler — filter, score, bind
       When Pod "web" is created requesting 100m CPU
       Then within 10 s Pod "web" is on Node "n2"
 
-  @pending
   Rule: SCHED-FILTER-BEFORE-SCORE — a filtered-out node is never chosen, however well it would score
     Source: 000_1662d8c5cea2447f.txt § 控制平面 / Scheduler / 为什么是 Filter + Score 两阶段？
     Claim: Filtering is a constraint-satisfaction problem that shrinks the candidate set by elimination;
@@ -119,7 +114,6 @@ Feature: Scheduler — filter, score, bind
     Quote: "两阶段分离使得每一步可以独立扩展和插件化。"
     Untestable: a property of the scheduler's code structure (see FRAMEWORK-EXTENSION-POINTS), not of any cluster's behaviour.
 
-  @pending
   Rule: SCHED-SCORE-BALANCED — among feasible nodes the default scoring prefers the one with the most free, balanced resources
     Source: 000_1662d8c5cea2447f.txt § 控制平面 / Scheduler / 调度流程
     Claim: Remaining nodes are scored; the default policy favours a balanced distribution of resource use.
@@ -139,7 +133,7 @@ Feature: Scheduler — filter, score, bind
       Then within 30 s all 10 pods are bound
       And no node holds more than 4 of them and none fewer than 3
 
-  @pending @erratum
+  @erratum
   Rule: SCHED-SCORE-LOCALITY — the default scoring prefers nodes that already have the pod's container images
     Source: 000_1662d8c5cea2447f.txt § 控制平面 / Scheduler / 调度流程
     Claim: The default scoring favours data locality.
@@ -157,7 +151,6 @@ Feature: Scheduler — filter, score, bind
       When Pod "web" is created with image "registry.example/big:1" requesting 100m CPU
       Then within 10 s Pod "web" is on Node "n2"
 
-  @pending
   Rule: SCHED-BIND-NODENAME — binding writes the chosen node into the pod's spec.nodeName
     Source: 000_1662d8c5cea2447f.txt § 控制平面 / Scheduler / 调度流程
     Claim: Binding picks the highest-scoring node and writes it to Pod.spec.nodeName.

@@ -19,7 +19,7 @@ Feature: Scheduler — the scheduling framework
       the scheduler's only structure since v1.16 (kubernetes/kubernetes#95037 "Graduate scheduler framework to GA").
     Untestable: release history; no scenario against one running target can observe when a feature was introduced.
 
-  @pending @erratum
+  @erratum
   Rule: FRAMEWORK-EXTENSION-POINTS — a scheduling cycle runs its extension points in a fixed order, each through plugins
     Source: 000_1662d8c5cea2447f.txt § 控制平面 / Scheduler / PriorityClass / 调度框架（Scheduling Framework）
     Claim: The framework splits scheduling into extension points — QueueSort, PreFilter, Filter, PostFilter,

@@ -10,7 +10,6 @@ Feature: Scheduler — taints and tolerations
   Scenarios use nodes registered through the API; a pod "on" a node is one bound to it, and an evicted
   pod is one the control plane has marked for deletion.
 
-  @pending
   Rule: TAINT-FORMAT — a taint is key, optional value and effect; a toleration matches it by key, value (or Exists) and effect
     Source: 000_1662d8c5cea2447f.txt § 控制平面 / Scheduler / Taint / Toleration
     Claim: A Taint is a repelling mark on a Node written key=value:effect; a Toleration on a Pod allows it
@@ -37,7 +36,6 @@ Feature: Scheduler — taints and tolerations
         | not matching   | key "dedicated" operator Equal value "tpu" effect "NoSchedule" | Pending    |
         | not matching   | key "dedicated" operator Equal value "gpu" effect "NoExecute"  | Pending    |
 
-  @pending
   Rule: TAINT-NOSCHEDULE-NEW — NoSchedule keeps new, intolerant pods off the node
     Source: 000_1662d8c5cea2447f.txt § 控制平面 / Scheduler / Taint / Toleration
     Claim: NoSchedule: new pods are not allowed to be scheduled onto the node.
@@ -66,7 +64,6 @@ Feature: Scheduler — taints and tolerations
       And 10 minutes of virtual time pass
       Then Pod "old" is still on Node "n1" and not marked for deletion
 
-  @pending
   Rule: TAINT-PREFERNOSCHEDULE — PreferNoSchedule steers pods away when possible but does not forbid the node
     Source: 000_1662d8c5cea2447f.txt § 控制平面 / Scheduler / Taint / Toleration
     Claim: PreferNoSchedule: try not to schedule there, but it is not enforced.
@@ -87,7 +84,6 @@ Feature: Scheduler — taints and tolerations
       When Pod "web" is created requesting 100m CPU
       Then within 10 s Pod "web" is on Node "n1"
 
-  @pending
   Rule: TAINT-NOEXECUTE-NO-NEW — NoExecute keeps new, intolerant pods off the node
     Source: 000_1662d8c5cea2447f.txt § 控制平面 / Scheduler / Taint / Toleration
     Claim: NoExecute: new pods are not scheduled to the node.
@@ -123,7 +119,7 @@ Feature: Scheduler — taints and tolerations
       Then after 50 s of virtual time Pod "brief" is not marked for deletion
       And within 70 s of virtual time after the taint Pod "brief" is marked for deletion
 
-  @pending @erratum
+  @erratum
   Rule: TAINT-CONTROL-PLANE — control-plane nodes are tainted node-role.kubernetes.io/control-plane:NoSchedule
     Source: 000_1662d8c5cea2447f.txt § 控制平面 / Scheduler / Taint / Toleration / Master 节点的 Taint
     Claim: Production master nodes usually carry the taint node-role.kubernetes.io/control-plane:NoExecute,
@@ -148,7 +144,6 @@ Feature: Scheduler — taints and tolerations
       And 10 minutes of virtual time pass
       Then Pod "static-like" is still on Node "cp1" and not marked for deletion
 
-  @pending
   Rule: TAINT-CONTROL-PLANE-TOLERATION — a pod that tolerates the control-plane taint may be scheduled onto control-plane nodes
     Source: 000_1662d8c5cea2447f.txt § 控制平面 / Scheduler / Taint / Toleration / Master 节点的 Taint
     Claim: To run e.g. monitoring components on a master, add the corresponding toleration.

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { Then } from '@cucumber/cucumber';
 import type { KubeResponse } from '../../adapters/contract.ts';
 import type { KubespecWorld } from '../support/world.ts';
-import { LAST_RESPONSE } from './api.ts';
+import { expandNs, LAST_RESPONSE } from './api.ts';
 
 function last(world: KubespecWorld): KubeResponse {
   return world.recall<KubeResponse>(LAST_RESPONSE);
@@ -28,8 +28,9 @@ Then('the response status is {int} with reason {string}', function (this: Kubesp
   assert.equal(res.json?.reason, reason, shown(res));
 });
 
-Then('the response message contains {string}', function (this: KubespecWorld, text: string) {
+Then('the response message contains {string}', function (this: KubespecWorld, rawText: string) {
   const res = last(this);
+  const text = expandNs(this.kube(), rawText);
   assert.ok(String(res.json?.message ?? '').includes(text), `message should contain ${JSON.stringify(text)}: ${shown(res)}`);
 });
 
