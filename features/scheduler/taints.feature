@@ -84,6 +84,48 @@ Feature: Scheduler — taints and tolerations
       When Pod "web" is created requesting 100m CPU
       Then within 10 s Pod "web" is on Node "n1"
 
+    @requires:kube.api @requires:cluster.scheduler @requires:cluster.nodes
+    Scenario: PreferNoSchedule is weighed against the other scores — an empty tainted node loses to a half-full untainted one
+      Given a cluster with nodes "n1" and "n2", each with 4 CPU and 8Gi memory
+      And Node "n1" has taint "spare=true:PreferNoSchedule"
+      And pods requesting a total of 2 CPU and 4Gi memory are on Node "n2"
+      When Pod "web" is created requesting 100m CPU
+      Then within 10 s Pod "web" is on Node "n2"
+
+  Rule: TAINT-TOLERATION-WILDCARDS — a toleration with no key and operator Exists tolerates every taint; one with no effect matches every effect
+    Source: 000_1662d8c5cea2447f.txt § 控制平面 / Scheduler / Taint / Toleration
+    Claim: A toleration lets a pod onto a node with the corresponding taint. Upstream (v1 Toleration.ToleratesTaint in
+      staging/src/k8s.io/api/core/v1/toleration.go): an empty key with operator Exists matches every key and value, and
+      an empty effect matches every effect.
+    Quote: "Toleration：Pod 上的容忍，允许 Pod 调度到带有对应 Taint 的节点。"
+
+    @requires:kube.api @requires:cluster.scheduler @requires:cluster.nodes
+    Scenario Outline: a toleration <which> lets the pod onto a node tainted with NoSchedule and NoExecute, or not
+      Given a cluster with node "n1" with 4 CPU and 8Gi memory
+      And Node "n1" has taint "dedicated=gpu:NoSchedule"
+      And Node "n1" has taint "maintenance=true:NoExecute"
+      When Pod "p" is created <toleration>
+      Then after 10 s Pod "p" is <outcome>
+
+      Examples:
+        | which                                         | toleration                                                                                                  | outcome      |
+        | with no key and operator Exists               | with toleration operator Exists and no key                                                                  | on Node "n1" |
+        | with no effect, one per taint                 | with toleration key "dedicated" operator Equal value "gpu" and toleration key "maintenance" operator Exists | on Node "n1" |
+        | naming one effect only, for one of two taints | with toleration key "dedicated" operator Equal value "gpu" effect "NoSchedule"                              | Pending      |
+
+  Rule: TAINT-TOLERATION-SECONDS-NOEXECUTE — the API refuses tolerationSeconds on a toleration whose effect is not NoExecute
+    Source: 000_1662d8c5cea2447f.txt § 控制平面 / Scheduler / Taint / Toleration
+    Claim: tolerationSeconds bounds how long a pod stays on a node after a NoExecute taint appears, so it means nothing
+      for another effect; upstream's validation (pkg/apis/core/validation/validation.go validateTolerations) refuses it:
+      "effect must be 'NoExecute' when `tolerationSeconds` is set".
+    Quote: "NoExecute | 新 Pod 不调度，已运行且无 Toleration 的 Pod 会被驱逐"
+
+    @requires:kube.api
+    Scenario: a NoSchedule toleration with tolerationSeconds is refused with 422
+      When Pod "p" is created with toleration key "dedicated" operator Exists effect "NoSchedule" and tolerationSeconds 60
+      Then the response status is 422 with reason "Invalid"
+      And the response message contains "effect must be 'NoExecute' when `tolerationSeconds` is set"
+
   Rule: TAINT-NOEXECUTE-NO-NEW — NoExecute keeps new, intolerant pods off the node
     Source: 000_1662d8c5cea2447f.txt § 控制平面 / Scheduler / Taint / Toleration
     Claim: NoExecute: new pods are not scheduled to the node.
