@@ -68,7 +68,7 @@ export function scheduleCycle(fw: Framework, snapshot: Snapshot, pod: Pod, opts:
   if (feasible.length === 0) return { ...unschedulable(fw, state, pod, snapshot, statuses), nextStartIndex };
   if (feasible.length === 1) return { kind: 'feasible', node: feasible[0]!.name, state, feasibleNodes: 1, evaluatedNodes: evaluated, nextStartIndex };
   const totals = fw.runScore(state, pod, feasible, snapshot);
-  return { kind: 'feasible', node: selectHost(totals, opts.random), state, feasibleNodes: feasible.length, evaluatedNodes: evaluated, nextStartIndex };
+  return { kind: 'feasible', node: feasible[selectHost(totals, opts.random)]!.name, state, feasibleNodes: feasible.length, evaluatedNodes: evaluated, nextStartIndex };
 }
 
 function filterWithNominated(fw: Framework, state: CycleState, pod: Pod, node: NodeInfo, snapshot: Snapshot): Status | undefined {
@@ -82,19 +82,20 @@ function filterWithNominated(fw: Framework, state: CycleState, pod: Pod, node: N
   return fw.runFilters(state, pod, withNominated) ?? fw.runFilters(state, pod, node);
 }
 
-/** The best total; among equals, each is chosen with equal chance (reservoir sampling). */
-export function selectHost(totals: Map<string, number>, random: () => number): string {
-  let best = '';
+/** The index of the best total; among equals, each is chosen with equal chance (reservoir sampling). */
+export function selectHost(totals: readonly number[], random: () => number): number {
+  let best = 0;
   let bestScore = -Infinity;
   let ties = 0;
-  for (const [name, score] of totals) {
+  for (let i = 0; i < totals.length; i++) {
+    const score = totals[i]!;
     if (score > bestScore) {
-      best = name;
+      best = i;
       bestScore = score;
       ties = 1;
     } else if (score === bestScore) {
       ties++;
-      if (random() * ties < 1) best = name;
+      if (random() * ties < 1) best = i;
     }
   }
   return best;

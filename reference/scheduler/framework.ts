@@ -189,18 +189,19 @@ export class Framework {
   }
 
   /** PreScore, Score, NormalizeScore and weights: the total per feasible node. */
-  runScore(state: CycleState, pod: Pod, nodes: readonly NodeInfo[], snapshot: Snapshot): Map<string, number> {
+  runScore(state: CycleState, pod: Pod, nodes: readonly NodeInfo[], snapshot: Snapshot): number[] {
     for (const p of this.preScore) {
       const s = p.preScore(state, pod, nodes, snapshot);
       if (s?.code === 'Skip') state.skipScore.add(p.name);
     }
-    const totals = new Map<string, number>(nodes.map((n) => [n.name, 0]));
+    // Arrays aligned with `nodes`: a cycle scores hundreds of nodes, so no per-plugin maps.
+    const totals = new Array<number>(nodes.length).fill(0);
+    const scores = new Array<number>(nodes.length);
     for (const { plugin, weight } of this.score) {
       if (state.skipScore.has(plugin.name)) continue;
-      const scores = new Map<string, number>();
-      for (const n of nodes) scores.set(n.name, plugin.score(state, pod, n));
+      for (let i = 0; i < nodes.length; i++) scores[i] = plugin.score(state, pod, nodes[i]!);
       plugin.normalize?.(state, pod, scores);
-      for (const [name, v] of scores) totals.set(name, totals.get(name)! + v * weight);
+      for (let i = 0; i < nodes.length; i++) totals[i]! += scores[i]! * weight;
     }
     return totals;
   }

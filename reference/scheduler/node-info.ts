@@ -121,12 +121,15 @@ export interface Snapshot {
   /** Nodes holding at least one pod with affinity / with required anti-affinity (InterPodAffinity). */
   readonly havePodsWithAffinity: readonly NodeInfo[];
   readonly havePodsWithRequiredAntiAffinity: readonly NodeInfo[];
+  /** How many nodes hold the image (normalised name). */
+  nodesWithImage(image: string): number;
 }
 
 /** A snapshot over a fixed set of NodeInfos (tests, and the cache's per-cycle view). */
 export function snapshotOf(nodes: readonly NodeInfo[], opts: { pdbs?: readonly Pdb[]; nominated?: ReadonlyMap<string, readonly Pod[]> } = {}): Snapshot {
   const byName = new Map(nodes.map((n) => [n.name, n]));
   let withAffinity: NodeInfo[] | undefined;
+  let images: Map<string, number> | undefined;
   let withAnti: NodeInfo[] | undefined;
   return {
     nodes,
@@ -138,6 +141,13 @@ export function snapshotOf(nodes: readonly NodeInfo[], opts: { pdbs?: readonly P
     },
     get havePodsWithRequiredAntiAffinity() {
       return (withAnti ??= nodes.filter((n) => n.podsWithRequiredAntiAffinity.size > 0));
+    },
+    nodesWithImage(image) {
+      if (!images) {
+        images = new Map();
+        for (const n of nodes) for (const i of n.images.keys()) images.set(i, (images.get(i) ?? 0) + 1);
+      }
+      return images.get(image) ?? 0;
     },
   };
 }

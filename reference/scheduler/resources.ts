@@ -51,8 +51,22 @@ function containerRequests(c: Container, nonZero: boolean): Resources {
   };
 }
 
-/** What the pod requests; `nonZero` applies the scoring defaults for missing requests. */
+/**
+ * Requests are computed once per pod spec: keyed by the containers array, which every copy of a
+ * pod the cache makes (assume, status updates) shares until the spec itself changes.
+ */
+const cache = new WeakMap<object, { exact: Resources; nonZero: Resources }>();
+
+/** What the pod requests; `nonZero` applies the scoring defaults for missing requests. Do not mutate the answer. */
 export function podRequests(pod: Pod, nonZero = false): Resources {
+  const key = pod.spec.containers;
+  if (!key || pod.spec.overhead || pod.spec.initContainers) return computeRequests(pod, nonZero);
+  let hit = cache.get(key);
+  if (!hit) cache.set(key, (hit = { exact: computeRequests(pod, false), nonZero: computeRequests(pod, true) }));
+  return nonZero ? hit.nonZero : hit.exact;
+}
+
+function computeRequests(pod: Pod, nonZero: boolean): Resources {
   const sum: Resources = { milliCPU: 0, memory: 0 };
   for (const c of pod.spec.containers ?? []) {
     const r = containerRequests(c, nonZero);

@@ -13,7 +13,7 @@
  */
 import { Framework, type Profile, type Registry, defaultProfile, inTreeRegistry } from './framework.ts';
 import { scheduleCycle, type CycleResult } from './cycle.ts';
-import { NodeInfo, type Pdb, type Snapshot } from './node-info.ts';
+import { NodeInfo, hasPodAffinityTerms, type Pdb, type Snapshot } from './node-info.ts';
 import { SchedulingQueue } from './queue.ts';
 import type { Action, ClusterEvent, CycleState, Node, Pod, QueuedPodInfo } from './types.ts';
 import { podKey } from './types.ts';
@@ -59,7 +59,12 @@ export class SchedulerCore implements Snapshot {
   private readonly nominations = new Map<string, Pod>();
   private readonly pdbMap = new Map<string, Pdb>();
   private startIndex = 0;
-  private lists?: { affinity: NodeInfo[]; anti: NodeInfo[]; nominated: Map<string, Pod[]>; pdbs: Pdb[] };
+  // Derived views, rebuilt only when what they depend on changes (not on every binding).
+  private affinityLists?: { affinity: NodeInfo[]; anti: NodeInfo[] };
+  private nominatedByNode?: Map<string, Pod[]>;
+  private pdbList?: Pdb[];
+  /** Image name → how many nodes hold it (ImageLocality's spread). */
+  private readonly imageNodes = new Map<string, number>();
 
   constructor(private readonly opts: SchedulerCoreOptions) {
     const registry = opts.registry ?? inTreeRegistry();
@@ -86,37 +91,38 @@ export class SchedulerCore implements Snapshot {
     return this.infos.get(name);
   }
   get pdbs(): readonly Pdb[] {
-    return this.derived().pdbs;
+    return (this.pdbList ??= [...this.pdbMap.values()]);
   }
   nominated(node: string): readonly Pod[] {
-    return this.derived().nominated.get(node) ?? [];
+    if (this.nominations.size === 0) return [];
+    if (!this.nominatedByNode) {
+      this.nominatedByNode = new Map();
+      for (const p of this.nominations.values()) {
+        const name = p.status!.nominatedNodeName!;
+        this.nominatedByNode.set(name, [...(this.nominatedByNode.get(name) ?? []), p]);
+      }
+    }
+    return this.nominatedByNode.get(node) ?? [];
   }
   get havePodsWithAffinity(): readonly NodeInfo[] {
-    return this.derived().affinity;
+    return this.affinity().affinity;
   }
   get havePodsWithRequiredAntiAffinity(): readonly NodeInfo[] {
-    return this.derived().anti;
+    return this.affinity().anti;
+  }
+  nodesWithImage(image: string): number {
+    return this.imageNodes.get(image) ?? 0;
   }
 
-  private derived() {
-    if (!this.lists) {
-      const nominated = new Map<string, Pod[]>();
-      for (const p of this.nominations.values()) {
-        const node = p.status!.nominatedNodeName!;
-        nominated.set(node, [...(nominated.get(node) ?? []), p]);
-      }
-      this.lists = {
-        affinity: this.nodeList.filter((n) => n.podsWithAffinity.size > 0),
-        anti: this.nodeList.filter((n) => n.podsWithRequiredAntiAffinity.size > 0),
-        nominated,
-        pdbs: [...this.pdbMap.values()],
-      };
-    }
-    return this.lists;
+  private affinity() {
+    return (this.affinityLists ??= {
+      affinity: this.nodeList.filter((n) => n.podsWithAffinity.size > 0),
+      anti: this.nodeList.filter((n) => n.podsWithRequiredAntiAffinity.size > 0),
+    });
   }
 
-  private changed(): void {
-    this.lists = undefined;
+  private countImages(info: NodeInfo, sign: 1 | -1): void {
+    for (const image of info.images.keys()) this.imageNodes.set(image, (this.imageNodes.get(image) ?? 0) + sign);
   }
 
   // ---- informer events ----------------------------------------------------------------------
@@ -124,7 +130,8 @@ export class SchedulerCore implements Snapshot {
   onNode(type: WatchType, node: Node, now_ms: number): void {
     const name = node.metadata.name;
     const info = this.infos.get(name);
-    this.changed();
+    this.affinityLists = undefined;
+    if (info) this.countImages(info, -1);
     if (type === 'DELETED') {
       if (!info) return;
       this.infos.delete(name);
@@ -133,6 +140,7 @@ export class SchedulerCore implements Snapshot {
     }
     if (!info) {
       const fresh = new NodeInfo(node);
+      this.countImages(fresh, 1);
       this.infos.set(name, fresh);
       this.nodeList.push(fresh);
       for (const [key, pod] of this.orphans) {
@@ -145,12 +153,12 @@ export class SchedulerCore implements Snapshot {
     }
     const old = info.node;
     info.setNode(node);
+    this.countImages(info, 1);
     for (const event of nodeChanges(old, node)) this.queue.moveOnEvent(event, now_ms);
   }
 
   onPod(type: WatchType, pod: Pod, now_ms: number): void {
     const key = podKey(pod);
-    this.changed();
     this.trackNomination(type, pod);
     if (type === 'DELETED') {
       this.queue.delete(key);
@@ -173,7 +181,7 @@ export class SchedulerCore implements Snapshot {
 
   onPdb(type: WatchType, pdb: Pdb): void {
     const key = `${pdb.metadata.namespace ?? ''}/${pdb.metadata.name}`;
-    this.changed();
+    this.pdbList = undefined;
     if (type === 'DELETED') this.pdbMap.delete(key);
     else this.pdbMap.set(key, pdb);
   }
@@ -223,7 +231,6 @@ export class SchedulerCore implements Snapshot {
     if (!ok) {
       fw.runUnreserve(binding.state, pod, binding.node);
       if (this.assumed.delete(info.key)) this.removeAssigned(info.key);
-      this.changed();
       this.queue.addBackoff(info, now_ms);
       return [{ kind: 'event', pod, type: 'Warning', reason: 'FailedScheduling', message: `Binding rejected: ${error ?? 'unknown error'}` }];
     }
@@ -240,8 +247,7 @@ export class SchedulerCore implements Snapshot {
       for (const victim of pf.victims ?? []) effects.push({ kind: 'evict', pod: victim, preemptor: pod, node: pf.nominatedNode });
       effects.push({ kind: 'nominate', pod, node: pf.nominatedNode });
       // Counted on the node from now on, so lower-priority pods leave it the room.
-      this.nominations.set(info.key, { ...pod, status: { ...(pod.status ?? {}), nominatedNodeName: pf.nominatedNode } });
-      this.changed();
+      this.setNomination(info.key, { ...pod, status: { ...(pod.status ?? {}), nominatedNodeName: pf.nominatedNode } });
     }
     this.queue.addUnschedulable(info, result.rejectors, now_ms);
     void fw;
@@ -252,8 +258,7 @@ export class SchedulerCore implements Snapshot {
     const key = podKey(pod);
     this.assumed.add(key);
     this.placeAssigned(key, { ...pod, spec: { ...pod.spec, nodeName: node } }, node);
-    this.nominations.delete(key);
-    this.changed();
+    this.setNomination(key, undefined);
   }
 
   private placeAssigned(key: string, pod: Pod, node: string): void {
@@ -261,6 +266,7 @@ export class SchedulerCore implements Snapshot {
     if (previous !== undefined && previous !== node) this.removeAssigned(key);
     this.assigned.set(key, node);
     const info = this.infos.get(node);
+    if (hasPodAffinityTerms(pod)) this.affinityLists = undefined;
     if (info) info.addPod(pod);
     else this.orphans.set(key, pod);
   }
@@ -273,6 +279,7 @@ export class SchedulerCore implements Snapshot {
     const info = this.infos.get(node);
     if (info) {
       const pod = info.pods.get(key);
+      if (pod && hasPodAffinityTerms(pod)) this.affinityLists = undefined;
       if (pod) info.removePod(pod);
     }
     return true;
@@ -281,10 +288,17 @@ export class SchedulerCore implements Snapshot {
   private trackNomination(type: WatchType, pod: Pod): void {
     const key = podKey(pod);
     if (type === 'DELETED' || pod.spec.nodeName || !pod.status?.nominatedNodeName) {
-      if (type === 'DELETED' || pod.spec.nodeName) this.nominations.delete(key);
+      if (type === 'DELETED' || pod.spec.nodeName) this.setNomination(key, undefined);
       return;
     }
-    this.nominations.set(key, pod);
+    this.setNomination(key, pod);
+  }
+
+  private setNomination(key: string, pod: Pod | undefined): void {
+    if (!pod && !this.nominations.has(key)) return;
+    if (pod) this.nominations.set(key, pod);
+    else this.nominations.delete(key);
+    this.nominatedByNode = undefined;
   }
 }
 

@@ -148,8 +148,8 @@ export interface PreScorePlugin extends Plugin {
 }
 export interface ScorePlugin extends Plugin {
   score(state: CycleState, pod: Pod, node: NodeInfo): number;
-  /** NormalizeScore: rescale this plugin's scores (by node name) into [0, MAX_NODE_SCORE], in place. */
-  normalize?(state: CycleState, pod: Pod, scores: Map<string, number>): void;
+  /** NormalizeScore: rescale this plugin's scores (one per feasible node, in order) into [0, MAX_NODE_SCORE], in place. */
+  normalize?(state: CycleState, pod: Pod, scores: number[]): void;
 }
 export interface ReservePlugin extends Plugin {
   reserve(state: CycleState, pod: Pod, node: string): Status | undefined;

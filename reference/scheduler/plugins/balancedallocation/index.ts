@@ -10,6 +10,8 @@ import { podRequests } from '../../resources.ts';
 
 export const NAME = 'NodeResourcesBalancedAllocation';
 
+const fraction = (requested: number, capacity: number): number => (capacity === 0 ? 1 : Math.min(1, requested / capacity));
+
 export function balancedAllocation(): ScorePlugin {
   return {
     name: NAME,
@@ -17,7 +19,6 @@ export function balancedAllocation(): ScorePlugin {
     score(state, pod, node) {
       let req = state.read<ReturnType<typeof podRequests>>(NAME);
       if (!req) state.write(NAME, (req = podRequests(pod, true)));
-      const fraction = (requested: number, capacity: number) => (capacity === 0 ? 1 : Math.min(1, requested / capacity));
       const fCpu = fraction(node.nonZeroRequested.milliCPU + req.milliCPU, node.allocatable.milliCPU);
       const fMem = fraction(node.nonZeroRequested.memory + req.memory, node.allocatable.memory);
       return Math.floor((1 - Math.abs(fCpu - fMem) / 2) * MAX_NODE_SCORE);

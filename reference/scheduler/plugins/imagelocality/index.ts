@@ -22,8 +22,7 @@ export function imageLocality(): ScorePlugin & import('../../types.ts').PreScore
       // Nothing to score when no node holds any of them: skip the per-node work.
       const spread = new Map<string, number>();
       for (const image of images) {
-        let count = 0;
-        for (const n of snapshot.nodes) if (n.images.size > 0 && n.images.has(image)) count++;
+        const count = snapshot.nodesWithImage(image);
         if (count > 0) spread.set(image, count);
       }
       if (spread.size === 0) state.skipScore.add(NAME);

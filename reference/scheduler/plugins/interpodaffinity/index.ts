@@ -124,6 +124,19 @@ function preScore(state: CycleState, pod: Pod, _nodes: readonly NodeInfo[], snap
   return undefined;
 }
 
+function minMaxNormalize(scores: number[], reverse: boolean): void {
+  let max = -Infinity;
+  let min = Infinity;
+  for (const v of scores) {
+    if (v > max) max = v;
+    if (v < min) min = v;
+  }
+  for (let i = 0; i < scores.length; i++) {
+    if (max === min) scores[i] = reverse ? MAX_NODE_SCORE : 0;
+    else scores[i] = Math.floor((MAX_NODE_SCORE * (reverse ? max - scores[i]! : scores[i]! - min)) / (max - min));
+  }
+}
+
 export function interPodAffinity(): PreFilterPlugin & FilterPlugin & PreScorePlugin & ScorePlugin {
   return {
     name: NAME,
@@ -136,11 +149,6 @@ export function interPodAffinity(): PreFilterPlugin & FilterPlugin & PreScorePlu
       const labels = node.node.metadata.labels ?? {};
       return s.keys.reduce((sum, key) => sum + (labels[key] !== undefined ? (s.counts.get(pair(key, labels[key]!)) ?? 0) : 0), 0);
     },
-    normalize(_s, _p, scores) {
-      const values = [...scores.values()];
-      const max = Math.max(...values);
-      const min = Math.min(...values);
-      for (const [k, v] of scores) scores.set(k, max === min ? 0 : Math.floor((MAX_NODE_SCORE * (v - min)) / (max - min)));
-    },
+    normalize: (_s, _p, scores) => minMaxNormalize(scores, false),
   };
 }

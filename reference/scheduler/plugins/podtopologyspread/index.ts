@@ -69,6 +69,19 @@ function filter(state: CycleState, _pod: Pod, node: NodeInfo) {
   return undefined;
 }
 
+function minMaxNormalize(scores: number[], reverse: boolean): void {
+  let max = -Infinity;
+  let min = Infinity;
+  for (const v of scores) {
+    if (v > max) max = v;
+    if (v < min) min = v;
+  }
+  for (let i = 0; i < scores.length; i++) {
+    if (max === min) scores[i] = reverse ? MAX_NODE_SCORE : 0;
+    else scores[i] = Math.floor((MAX_NODE_SCORE * (reverse ? max - scores[i]! : scores[i]! - min)) / (max - min));
+  }
+}
+
 export function podTopologySpread(): PreFilterPlugin & FilterPlugin & PreScorePlugin & ScorePlugin {
   return {
     name: NAME,
@@ -90,11 +103,6 @@ export function podTopologySpread(): PreFilterPlugin & FilterPlugin & PreScorePl
       const labels = node.node.metadata.labels ?? {};
       return state.read<Spread[]>(`${NAME}/score`)!.reduce((sum, s) => sum + (s.counts.get(labels[s.constraint.topologyKey] ?? '') ?? 0), 0);
     },
-    normalize(_s, _p, scores) {
-      const values = [...scores.values()];
-      const max = Math.max(...values);
-      const min = Math.min(...values);
-      for (const [k, v] of scores) scores.set(k, max === min ? MAX_NODE_SCORE : Math.floor((MAX_NODE_SCORE * (max - v)) / (max - min)));
-    },
+    normalize: (_s, _p, scores) => minMaxNormalize(scores, true),
   };
 }

@@ -40,27 +40,26 @@ export function taintToleration(): FilterPlugin & ScorePlugin {
     name: NAME,
     events: ['NodeAdd', 'NodeTaintChange'],
     filter(_s, pod, node) {
+      if (!node.node.spec?.taints?.length) return undefined;
       const taint = untoleratedTaint(node.node.spec?.taints ?? [], pod.spec.tolerations ?? [], ['NoSchedule', 'NoExecute']);
       return taint ? status('UnschedulableAndUnresolvable', errReason(taint)) : undefined;
     },
     score(_s, pod, node) {
+      const taints = node.node.spec?.taints;
+      if (!taints || taints.length === 0) return 0;
       const tolerations = (pod.spec.tolerations ?? []).filter((t) => !t.effect || t.effect === 'PreferNoSchedule');
-      return (node.node.spec?.taints ?? []).filter((taint) => taint.effect === 'PreferNoSchedule' && !tolerations.some((t) => toleratesTaint(t, taint))).length;
+      return taints.filter((taint) => taint.effect === 'PreferNoSchedule' && !tolerations.some((t) => toleratesTaint(t, taint))).length;
     },
     normalize: (_s, _p, scores) => defaultNormalize(scores, true),
   };
 }
 
 /** helper.DefaultNormalizeScore: scale so the highest is 100; `reverse` turns it upside down. */
-export function defaultNormalize(scores: Map<string, number>, reverse: boolean): void {
+export function defaultNormalize(scores: number[], reverse: boolean): void {
   let max = 0;
-  for (const v of scores.values()) max = Math.max(max, v);
-  for (const [k, v] of scores) {
-    if (max === 0) {
-      scores.set(k, reverse ? MAX_NODE_SCORE : 0);
-      continue;
-    }
-    const scaled = Math.floor((MAX_NODE_SCORE * v) / max);
-    scores.set(k, reverse ? MAX_NODE_SCORE - scaled : scaled);
+  for (const v of scores) if (v > max) max = v;
+  for (let i = 0; i < scores.length; i++) {
+    const scaled = max === 0 ? 0 : Math.floor((MAX_NODE_SCORE * scores[i]!) / max);
+    scores[i] = reverse ? MAX_NODE_SCORE - scaled : scaled;
   }
 }
