@@ -33,6 +33,8 @@ export const CAPABILITIES = {
   'controllers.serviceaccount': 'the serviceaccounts controller runs: every namespace gets (and keeps) a `default` ServiceAccount',
   'cluster.scheduler': 'the scheduler runs and binds pods',
   'cluster.nodes': 'nodes can be added, stopped (heartbeats cease) and restarted through the control API',
+  'scheduler.recorder-profile': 'the scheduler runs a profile "kubespec-recorder" with an out-of-tree plugin at every extension point that writes down where it was called (annotation scheduler.kubespec.io/extension-points, Event PostBind) — reference-only, for the claims about the framework itself',
+  'controllers.nodelifecycle': 'the node lifecycle controller runs: taints nodes by condition (node.kubernetes.io/unschedulable on a cordoned node, not-ready, unreachable) and evicts pods that do not tolerate a NoExecute taint, after their tolerationSeconds',
   'cluster.ha': 'several API servers, schedulers and controller managers run with leader election',
   'cluster.cloud': 'a cloud-controller-manager runs against a (simulated or real) cloud provider',
   // Node.

@@ -21,7 +21,7 @@ const CAPABILITIES: Capability[] = [
   // The controllers the reference runs so far (reference/controllers/registry.ts).
   'controllers.serviceaccount',
   // The scheduler (reference/wiring/scheduler.ts); scenarios register their own Node objects.
-  'cluster.scheduler', 'cluster.nodes',
+  'cluster.scheduler', 'cluster.nodes', 'scheduler.recorder-profile',
 ];
 
 /** The real kubectl is offered when it is on the PATH (kube-session.ts writes its kubeconfig). */

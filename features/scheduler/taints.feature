@@ -50,13 +50,12 @@ Feature: Scheduler — taints and tolerations
       Then within 10 s Pod "tolerant" is on Node "n1"
       And Pod "plain" is still Pending with reason "Unschedulable"
 
-  @pending
   Rule: TAINT-NOSCHEDULE-KEEPS-RUNNING — adding a NoSchedule taint leaves pods already on the node alone
     Source: 000_1662d8c5cea2447f.txt § 控制平面 / Scheduler / Taint / Toleration
     Claim: NoSchedule does not affect pods already running on the node.
     Quote: "（已运行的不受影响）"
 
-    @requires:kube.api @requires:cluster.controllers @requires:cluster.nodes @requires:clock.virtual
+    @requires:kube.api @requires:controllers.nodelifecycle @requires:cluster.nodes @requires:clock.virtual
     Scenario: an intolerant pod already on the node is not evicted
       Given a cluster with the controllers running and node "n1" with 4 CPU and 8Gi memory
       And Pod "old" is on Node "n1" with no tolerations of its own
@@ -138,22 +137,21 @@ Feature: Scheduler — taints and tolerations
       When Pod "web" is created requesting 100m CPU
       Then within 10 s Pod "web" is on Node "n2"
 
-  @pending
   Rule: TAINT-NOEXECUTE-EVICTS — NoExecute evicts running pods that do not tolerate it, and keeps those that do
     Source: 000_1662d8c5cea2447f.txt § 控制平面 / Scheduler / Taint / Toleration
     Claim: NoExecute: running pods without a matching toleration are evicted.
     Quote: "已运行且无 Toleration 的 Pod 会被驱逐"
 
-    @requires:kube.api @requires:cluster.controllers @requires:cluster.nodes @requires:clock.virtual
+    @requires:kube.api @requires:controllers.nodelifecycle @requires:cluster.nodes @requires:clock.virtual
     Scenario: the intolerant pod is evicted, the tolerant one stays
       Given a cluster with the controllers running and node "n1" with 4 CPU and 8Gi memory
-      And Pod "plain" is on Node "n1"
+      And Pod "plain" is on Node "n1" with no tolerations of its own
       And Pod "tolerant" is on Node "n1" tolerating "quarantine=true:NoExecute"
       When Node "n1" is given taint "quarantine=true:NoExecute"
       Then within 10 s of virtual time Pod "plain" is marked for deletion
       And after 10 minutes of virtual time Pod "tolerant" is still on Node "n1" and not marked for deletion
 
-    @requires:kube.api @requires:cluster.controllers @requires:cluster.nodes @requires:clock.virtual
+    @requires:kube.api @requires:controllers.nodelifecycle @requires:cluster.nodes @requires:clock.virtual
     Scenario: tolerationSeconds bounds how long a tolerant pod may stay
       Given a cluster with the controllers running and node "n1" with 4 CPU and 8Gi memory
       And Pod "brief" is on Node "n1" tolerating "quarantine=true:NoExecute" for 60 s
@@ -178,7 +176,7 @@ Feature: Scheduler — taints and tolerations
       Then each of them has a taint with key "node-role.kubernetes.io/control-plane" and effect "NoSchedule"
       And none of them has a taint with key "node-role.kubernetes.io/control-plane" and effect "NoExecute"
 
-    @requires:kube.api @requires:cluster.controllers @requires:cluster.nodes @requires:clock.virtual
+    @requires:kube.api @requires:controllers.nodelifecycle @requires:cluster.nodes @requires:clock.virtual
     Scenario: the control-plane taint does not evict pods already on the node
       Given a cluster with the controllers running and node "cp1" with 4 CPU and 8Gi memory
       And Node "cp1" has taint "node-role.kubernetes.io/control-plane:NoSchedule"
@@ -198,3 +196,27 @@ Feature: Scheduler — taints and tolerations
       And Node "cp1" has taint "node-role.kubernetes.io/control-plane:NoSchedule"
       When Pod "node-exporter" is created with nodeSelector "node-role.kubernetes.io/control-plane=" and toleration key "node-role.kubernetes.io/control-plane" operator Exists effect "NoSchedule"
       Then within 10 s Pod "node-exporter" is on Node "cp1"
+
+  Rule: TAINT-CORDON — kubectl cordon marks the node unschedulable, which keeps new pods off it and gives it the taint node.kubernetes.io/unschedulable:NoSchedule
+    Source: 000_1662d8c5cea2447f.txt § 控制平面 / Scheduler / Taint / Toleration
+    Claim: NoSchedule keeps new pods off a node. Upstream, `kubectl cordon` sets spec.unschedulable; the scheduler's
+      NodeUnschedulable filter then refuses the node (pkg/scheduler/framework/plugins/nodeunschedulable), and the node
+      lifecycle controller (TaintNodesByCondition, pkg/controller/nodelifecycle) adds the taint
+      node.kubernetes.io/unschedulable:NoSchedule, so only pods tolerating it (DaemonSets) still land there.
+    Quote: "NoSchedule | 不允许新 Pod 调度到该节点"
+
+    @requires:kubectl @requires:kube.api @requires:cluster.scheduler @requires:cluster.nodes
+    Scenario: a pod created after kubectl cordon stays off the node until kubectl uncordon
+      Given a cluster with node "n1" with 4 CPU and 8Gi memory
+      When "kubectl cordon n1" is run
+      And Pod "late" is created requesting 100m CPU
+      Then after 10 s Pod "late" is still Pending
+      And Pod "late" has condition PodScheduled=False with reason "Unschedulable" and a message containing "1 node(s) were unschedulable"
+      When "kubectl uncordon n1" is run
+      Then within 20 s Pod "late" is on Node "n1"
+
+    @requires:kubectl @requires:kube.api @requires:cluster.nodes @requires:controllers.nodelifecycle
+    Scenario: kubectl cordon leads to the taint node.kubernetes.io/unschedulable:NoSchedule
+      Given a cluster with node "n1" with 4 CPU and 8Gi memory
+      When "kubectl cordon n1" is run
+      Then within 10 s Node "n1" has spec.unschedulable true and a taint "node.kubernetes.io/unschedulable:NoSchedule"

@@ -73,6 +73,13 @@ export class SchedulingQueue {
       if (info) return heap.push({ ...info, pod, priority: podPriority(pod) });
     }
     const info = this.unschedulable.get(key);
+    // Only a change to what scheduling reads can help; the status the scheduler itself just
+    // wrote (PodScheduled=False) must not send the pod round again (upstream isPodUpdated
+    // ignores status, resourceVersion and managedFields).
+    if (info && !schedulingRelevantChange(info.pod, pod)) {
+      this.unschedulable.set(key, { ...info, pod });
+      return;
+    }
     if (info) {
       this.unschedulable.delete(key);
       this.requeue({ ...info, pod, priority: podPriority(pod) }, now_ms);
@@ -162,4 +169,9 @@ export class SchedulingQueue {
     if (plain.attempts > 0 && this.backoffExpiry(plain) > now_ms) this.backoff.push(plain);
     else this.active.push(plain);
   }
+}
+
+function schedulingRelevantChange(old: Pod, next: Pod): boolean {
+  const view = (p: Pod) => JSON.stringify([p.spec, p.metadata.labels ?? {}, p.metadata.annotations ?? {}]);
+  return view(old) !== view(next);
 }

@@ -17,12 +17,31 @@
 import { Informer } from '../controllers/informer.ts';
 import type { CacheEvent } from '../controllers/types.ts';
 import { SchedulerCore, type Attempt, type Effect } from '../scheduler/scheduler.ts';
-import type { Profile, Registry } from '../scheduler/framework.ts';
+import { defaultProfile, inTreeRegistry, type Profile, type Registry } from '../scheduler/framework.ts';
+import { extensionPointRecorder, NAME as RECORDER } from '../scheduler/plugins/extensionrecorder/index.ts';
 import type { Pod } from '../scheduler/types.ts';
 import type { ApiClient } from './api-client.ts';
 import type { Scheduler as Timers } from './virtual-clock.ts';
 
 export const SCHEDULER_COMPONENT = 'default-scheduler';
+
+/**
+ * The reference's KubeSchedulerConfiguration: upstream's default profile, and a second profile
+ * `kubespec-recorder` that adds the out-of-tree ExtensionPointRecorder at every point (and binds
+ * with it instead of DefaultBinder), for the scenarios about the framework itself.
+ */
+export const RECORDER_PROFILE = 'kubespec-recorder';
+export function referenceProfiles(): Profile[] {
+  const points = ['preFilter', 'filter', 'postFilter', 'preScore', 'score', 'reserve', 'permit', 'preBind', 'postBind'] as const;
+  const recorder: Profile = defaultProfile(RECORDER_PROFILE);
+  for (const point of points) recorder.plugins![point] = { enabled: [{ name: RECORDER }] };
+  recorder.plugins!.bind = { enabled: [{ name: RECORDER }], disabled: [{ name: 'DefaultBinder' }] };
+  return [defaultProfile(), recorder];
+}
+
+export function referenceRegistry(): Registry {
+  return { ...inTreeRegistry(), [RECORDER]: () => extensionPointRecorder() };
+}
 const FLUSH_INTERVAL_MS = 1_000;
 
 export interface SchedulerHostOptions {
@@ -48,7 +67,7 @@ export class SchedulerHost {
 
   private constructor(private readonly opts: SchedulerHostOptions) {
     this.log = opts.log ?? (() => {});
-    this.core = new SchedulerCore({ random: opts.random, ...(opts.profiles ? { profiles: opts.profiles } : {}), ...(opts.registry ? { registry: opts.registry } : {}) });
+    this.core = new SchedulerCore({ random: opts.random, profiles: opts.profiles ?? referenceProfiles(), registry: opts.registry ?? referenceRegistry() });
   }
 
   static async start(opts: SchedulerHostOptions): Promise<SchedulerHost> {

@@ -26,6 +26,15 @@ function namesWithLabels(text: string): { name: string; labels: Record<string, s
   return out;
 }
 
+Given(/^a cluster with the controllers running and (nodes? .+)$/, async function (this: KubespecWorld, rest: string) {
+  assert.ok([...this.target.capabilities].some((c) => c === 'cluster.controllers' || c.startsWith('controllers.')), 'this target runs no controllers');
+  const one = /^node "([^"]*)" with (\S+) CPU and (\S+) memory$/.exec(rest);
+  const many = /^nodes (.+), each with (\S+) CPU and (\S+) memory$/.exec(rest);
+  assert.ok(one || many, `say the nodes as 'node "n1" with 4 CPU and 8Gi memory' or 'nodes "n1" and "n2", each with …', not "${rest}"`);
+  if (one) await createNode(this, one[1]!, one[2]!, one[3]!);
+  else for (const n of namesWithLabels(many![1]!)) await createNode(this, n.name, many![2]!, many![3]!, n.labels);
+});
+
 Given(/^a cluster with nodes (.+), each with (\S+) CPU and (\S+) memory$/, async function (this: KubespecWorld, names: string, cpu: string, memory: string) {
   for (const n of namesWithLabels(names)) await createNode(this, n.name, cpu, memory, n.labels);
 });
@@ -56,6 +65,7 @@ When(/^the label "([^"]*)" is removed from Node "([^"]*)"$/, async function (thi
 
 Given(/^Node "([^"]*)" (?:has|is given) taint "([^"]*)"$/, async function (this: KubespecWorld, node: string, taint: string) {
   await addTaint(this, node, taint);
+  if (this.session.clock) this.note('tainted at', this.session.clock.now_ms());
 });
 
 When(/^the taint "([^"]*)" is removed from Node "([^"]*)"$/, async function (this: KubespecWorld, key: string, node: string) {
@@ -131,12 +141,16 @@ Then(/^Node "([^"]*)" has exactly one taint, with key "([^"]*)", value "([^"]*)"
   assert.deepEqual((await getNode(this, node)).spec?.taints, [{ key, value, effect }]);
 });
 
-Then(/^Node "([^"]*)" has spec\.unschedulable (true|false) and (?:a|no) taint "([^"]*)"$/, async function (this: KubespecWorld, node: string, flag: string, taint: string) {
-  const n = await getNode(this, node);
-  assert.equal(Boolean(n.spec?.unschedulable), flag === 'true');
+Then(/^within (\d+) s Node "([^"]*)" has spec\.unschedulable (true|false) and (a|no) taint "([^"]*)"$/, async function (this: KubespecWorld, seconds: string, node: string, flag: string, a: string, taint: string) {
   const t = parseTaint(taint);
-  const has = (n.spec?.taints ?? []).some((x: any) => x.key === t.key && x.effect === t.effect);
-  assert.equal(has, flag === 'true', `taints: ${JSON.stringify(n.spec?.taints)}`);
+  let n: any;
+  await this.eventually(`Node "${node}" unschedulable=${flag}, ${a} taint ${taint}`, async () => {
+    n = await getNode(this, node);
+    const has = (n.spec?.taints ?? []).some((x: any) => x.key === t.key && x.effect === t.effect);
+    return Boolean(n.spec?.unschedulable) === (flag === 'true') && has === (a === 'a');
+  }, Number(seconds) * 1000).catch((e) => {
+    throw new Error(`${(e as Error).message}; spec: ${JSON.stringify(n?.spec)}`);
+  });
 });
 
 When('the nodes labelled {string} are listed', async function (this: KubespecWorld, label: string) {

@@ -80,6 +80,7 @@ const CLAUSES: [RegExp, (m: RegExpExecArray, pod: { metadata: any; spec: Spec },
     (p.spec.tolerations ??= []).push({ key: t.key, operator: 'value' in t && t.value ? 'Equal' : 'Exists', ...('value' in t && t.value ? { value: t.value } : {}), effect: t.effect });
   }],
   [/and tolerationSeconds (\d+)/, (m, p) => (p.spec.tolerations.at(-1).tolerationSeconds = Number(m[1]))],
+  [/ for (\d+) s(?= |$)/, (m, p) => (p.spec.tolerations.at(-1).tolerationSeconds = Number(m[1]))],
   [/with priorityClassName "([^"]*)"/, (m, p, w) => (p.spec.priorityClassName = expandNs(w.kube(), m[1]!))],
   [/with spec\.nodeName "([^"]*)"/, (m, p) => (p.spec.nodeName = m[1])],
   [/with image "([^"]*)"/, (m, p) => (p.spec.containers[0].image = m[1])],

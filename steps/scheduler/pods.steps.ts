@@ -176,3 +176,108 @@ Then(/^the request trace holds exactly (\d+) POST to "([^"]*)", with target Node
   assert.equal(posts[0]!.user, 'system:kube-scheduler', 'the scheduler binds as system:kube-scheduler');
   assert.equal((await getPod(this, path.split('/')[6]!))?.spec?.nodeName, node);
 });
+
+// ---- groups of pods -------------------------------------------------------------------------
+
+When(/^Pods ((?:"[^"]*"(?:, | and )?)+) are created ((?:labelled|with) .+)$/, async function (this: KubespecWorld, names: string, words: string) {
+  for (const m of names.matchAll(/"([^"]*)"/g)) await createPod(this, m[1]!, words);
+});
+
+Then(/^within (\d+) s Pods ((?:"[^"]*"(?:, | and )?)+) are on (\d+) different nodes$/, async function (this: KubespecWorld, seconds: string, names: string, distinct: string) {
+  const nodes = new Set<string>();
+  for (const m of names.matchAll(/"([^"]*)"/g)) nodes.add(await boundNode(this, m[1]!, Number(seconds)));
+  assert.equal(nodes.size, Number(distinct), `nodes: ${[...nodes].join(', ')}`);
+});
+
+// ---- Deployments (`cluster.controllers`) ----------------------------------------------------
+
+When(/^Deployment "([^"]*)" is created with (\d+) replicas labelled "([^"]*)" and required anti-affinity to "([^"]*)" on "([^"]*)"$/, async function (this: KubespecWorld, name: string, replicas: string, label: string, selector: string, key: string) {
+  const template = podObject(this, name, `labelled "${label}" with required anti-affinity to "${selector}" on "${key}"`);
+  const [k, v = ''] = label.split('=');
+  const body = { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name }, spec: { replicas: Number(replicas), selector: { matchLabels: { [k!]: v } }, template: { metadata: { labels: template.metadata.labels }, spec: template.spec } } };
+  const res = await this.kube().request({ method: 'POST', path: `/apis/apps/v1/namespaces/${this.kube().namespace}/deployments`, body });
+  assert.equal(res.status, 201, res.text.slice(0, 400));
+  this.note(`deployment ${name}`, label);
+});
+
+async function deploymentPods(world: KubespecWorld, name: string): Promise<any[]> {
+  const label = world.recall<string>(`deployment ${name}`);
+  const res = await world.kube().request({ method: 'GET', path: `${podPath(world)}?labelSelector=${encodeURIComponent(label)}` });
+  return (res.json?.items ?? []).filter((p: any) => !p.metadata.deletionTimestamp);
+}
+
+Then(/^within (\d+) s (?:the )?(\d+) pods of Deployment "([^"]*)" are (?:on|bound to) (\d+) different nodes$/, async function (this: KubespecWorld, seconds: string, count: string, name: string, distinct: string) {
+  let nodes: string[] = [];
+  await this.eventually(`${count} pods of Deployment "${name}" bound`, async () => (nodes = (await deploymentPods(this, name)).map((p) => p.spec.nodeName).filter(Boolean)).length >= Number(count), Number(seconds) * 1000);
+  assert.equal(new Set(nodes).size, Number(distinct), `nodes: ${nodes.join(', ')}`);
+});
+
+Then(/^after a further (\d+) s exactly (\d+) pods? of Deployment "([^"]*)" (?:is|are) Pending with reason "([^"]*)"$/, async function (this: KubespecWorld, seconds: string, count: string, name: string, reason: string) {
+  await passTime(this, Number(seconds));
+  const pending = (await deploymentPods(this, name)).filter((p) => isPending(p) && podScheduled(p)?.reason === reason);
+  assert.equal(pending.length, Number(count));
+});
+
+// ---- what the framework's plugins left on a pod ----------------------------------------------
+
+Then(/^Pod "([^"]*)" has annotation "([^"]*)" "([^"]*)"$/, async function (this: KubespecWorld, name: string, key: string, value: string) {
+  assert.equal((await getPod(this, name))?.metadata?.annotations?.[key], value);
+});
+
+Then(/^within (\d+) s Pod "([^"]*)" has an Event "([^"]*)" with message "([^"]*)"$/, async function (this: KubespecWorld, seconds: string, name: string, reason: string, message: string) {
+  let seen: string[] = [];
+  await this.eventually(`Event ${reason} on Pod "${name}"`, async () => {
+    const res = await this.kube().request({ method: 'GET', path: `/api/v1/namespaces/${this.kube().namespace}/events` });
+    const events = (res.json?.items ?? []).filter((e: any) => e.involvedObject?.name === name && e.reason === reason);
+    seen = events.map((e: any) => e.message);
+    return seen.includes(message);
+  }, Number(seconds) * 1000).catch((e) => {
+    throw new Error(`${(e as Error).message}; seen: ${JSON.stringify(seen)}`);
+  });
+});
+
+// ---- pods left alone, or evicted, after they were placed -------------------------------------
+
+When(/^Pod "([^"]*)" was created (with .+) and is on Node "([^"]*)"$/, async function (this: KubespecWorld, name: string, words: string, node: string) {
+  const created = await createPod(this, name, words);
+  this.note(`uid ${name}`, created.metadata.uid);
+  assert.equal(await boundNode(this, name, 10), node);
+});
+
+Then(/^(?:after (\d+) minutes of virtual time )?Pod "([^"]*)" is still on Node "([^"]*)"(?: and not marked for deletion| with the same uid)$/, async function (this: KubespecWorld, minutes: string | undefined, name: string, node: string) {
+  if (minutes) await passTime(this, Number(minutes) * 60);
+  const pod = await getPod(this, name);
+  assert.ok(pod, `Pod "${name}" is gone`);
+  assert.equal(pod.spec.nodeName, node);
+  assert.equal(pod.metadata.deletionTimestamp, undefined, `Pod "${name}" is marked for deletion`);
+  try {
+    assert.equal(pod.metadata.uid, this.recall<string>(`uid ${name}`), `Pod "${name}" is a new pod of the same name`);
+  } catch (e) {
+    if (!(e as Error).message.startsWith('nothing was noted')) throw e;
+  }
+});
+
+Then(/^Pod "([^"]*)" has no deletionTimestamp$/, async function (this: KubespecWorld, name: string) {
+  assert.equal((await getPod(this, name))?.metadata?.deletionTimestamp, undefined);
+});
+
+Then(/^after (\d+) s of virtual time Pod "([^"]*)" is not marked for deletion$/, async function (this: KubespecWorld, seconds: string, name: string) {
+  await passTime(this, Number(seconds));
+  const pod = await getPod(this, name);
+  assert.ok(pod && !pod.metadata.deletionTimestamp, `Pod "${name}": ${JSON.stringify(pod?.metadata)}`);
+});
+
+Then(/^within (\d+) s of virtual time(?: after the taint)? Pod "([^"]*)" is marked for deletion$/, async function (this: KubespecWorld, seconds: string, name: string) {
+  // "after the taint": the budget counts from when the step that tainted the node ran.
+  const since = this.recall<number | undefined>('tainted at');
+  const spent = since === undefined ? 0 : this.clock().now_ms() - since;
+  await this.eventually(`Pod "${name}" marked for deletion`, async () => {
+    const pod = await getPod(this, name);
+    return !pod || Boolean(pod.metadata.deletionTimestamp);
+  }, Math.max(0, Number(seconds) * 1000 - spent));
+});
+
+When(/^the label "([^"]*)" is removed from Pod "([^"]*)"$/, async function (this: KubespecWorld, key: string, name: string) {
+  const res = await this.kube().request({ method: 'PATCH', path: podPath(this, name), body: { metadata: { labels: { [key]: null } } }, headers: { 'content-type': 'application/merge-patch+json' } });
+  assert.equal(res.status, 200, res.text.slice(0, 400));
+});

@@ -94,14 +94,15 @@ function preFilter(state: CycleState, pod: Pod, snapshot: Snapshot): undefined {
 function filter(state: CycleState, _pod: Pod, node: NodeInfo) {
   const s = state.read<PreFilterState>(NAME)!;
   const labels = node.node.metadata.labels ?? {};
-  if (s.existingAnti.size > 0 && Object.entries(labels).some(([k, v]) => (s.existingAnti.get(pair(k, v)) ?? 0) > 0)) {
-    return status('Unschedulable', ERR_EXISTING_ANTI_AFFINITY);
-  }
   const inDomain = (counts: Counts, key: string) => labels[key] !== undefined && (counts.get(pair(key, labels[key]!)) ?? 0) > 0;
-  if (s.antiTerms.some((t, i) => inDomain(s.anti[i]!, t.topologyKey))) return status('Unschedulable', ERR_ANTI_AFFINITY);
+  // Upstream's order (filtering.go Filter): the pod's affinity, its anti-affinity, then the existing pods' anti-affinity.
   if (s.affinityTerms.length > 0) {
     const ok = s.firstOfGroup ? s.affinityTerms.every((t) => labels[t.topologyKey] !== undefined) : s.affinityTerms.every((t, i) => inDomain(s.affinity[i]!, t.topologyKey));
     if (!ok) return status('UnschedulableAndUnresolvable', ERR_AFFINITY);
+  }
+  if (s.antiTerms.some((t, i) => inDomain(s.anti[i]!, t.topologyKey))) return status('Unschedulable', ERR_ANTI_AFFINITY);
+  if (s.existingAnti.size > 0 && Object.entries(labels).some(([k, v]) => (s.existingAnti.get(pair(k, v)) ?? 0) > 0)) {
+    return status('Unschedulable', ERR_EXISTING_ANTI_AFFINITY);
   }
   return undefined;
 }
