@@ -105,7 +105,7 @@ Feature: Scheduler — filter, score, bind
       And Node "n1" has taint "maintenance=true:NoSchedule"
       When Pod "huge" is created requesting 2 CPU
       Then after 10 s Pod "huge" is still Pending
-      And Pod "huge" has condition PodScheduled=False with reason "Unschedulable" and a message starting "0/2 nodes are available"
+      And Pod "huge" has condition PodScheduled=False with reason "Unschedulable" and a message starting "0/2 nodes are available: 1 Insufficient cpu, 1 node(s) had untolerated taint {maintenance: true}. preemption: "
 
   @untestable
   Rule: SCHED-TWO-PHASE-EXTENSIBLE — separating the two phases lets each be extended and plugged independently

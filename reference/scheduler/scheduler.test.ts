@@ -120,7 +120,12 @@ test('numFeasibleNodesToFind: all below 100 nodes, 10 % of 5,000, a 5 % floor, n
   assert.equal(numFeasibleNodesToFind(10000), 500);
 });
 
-test('the FitError message sorts the "count reason" strings', () => {
+test('the FitError message sorts the "count reason" strings, not the nodes\' order', () => {
+  const r = schedule([node('n1', { cpu: '1', taints: [{ key: 'maintenance', value: 'true', effect: 'NoSchedule' }] }), node('n2', { cpu: '1' })], [], pod('huge', { cpu: '2' }));
+  assert.match(r.message!, /^0\/2 nodes are available: 1 Insufficient cpu, 1 node\(s\) had untolerated taint \{maintenance: true\}\. preemption: /);
+});
+
+test('the FitError message with one reason', () => {
   const m = fitErrorMessage(2, new Map([['a', { code: 'Unschedulable', reasons: ['Insufficient cpu'] }], ['b', { code: 'Unschedulable', reasons: ['Insufficient cpu'] }]]));
   assert.equal(m, '0/2 nodes are available: 2 Insufficient cpu.');
 });
