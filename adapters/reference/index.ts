@@ -49,7 +49,9 @@ async function openSession(seed: number, tags: readonly string[]): Promise<Sessi
   const clock = new VirtualClock();
   // The full pipeline, as a real cluster runs it: authentication, RBAC, admission with webhooks.
   const adminToken = `kubespec-admin-${seed.toString(16)}`;
-  const cluster = await ReferenceCluster.start({ seed, clock, secure: { tokenCsv: adminTokenCsv(adminToken), anonymous: true } });
+  // The scheduler runs for the scenarios that ask for it; the others spare its lists and watches.
+  const scheduler = tags.includes('@requires:cluster.scheduler');
+  const cluster = await ReferenceCluster.start({ seed, clock, secure: { tokenCsv: adminTokenCsv(adminToken), anonymous: true }, scheduler });
   const kubectl = tags.includes('@requires:kubectl');
   const { kube, close: closeKube } = await openKubeSession(cluster, `ks-${seed.toString(16)}`, adminToken, { kubectl });
   // The kv side (single or Raft-replicated store, members, raft) is sized from the tags: store-session.ts.
