@@ -15,6 +15,8 @@ export const CAPABILITIES = {
   'kv.members.5': 'the replicated store can be started with five members',
   'raft.observe': 'Raft internals are observable: per-member role, term, log, commit index, message counts',
   'net.partition': 'members can be cut off from each other and healed',
+  'disk.latency': "a member's disk can be made slow: every sync of its write-ahead log takes a chosen time",
+  'kv.fault-schedules': 'seeded fault schedules (crashes, partitions, message loss, duplication, reordering) can be run against a fresh replicated store with concurrent clients, and the client history handed back',
   'clock.virtual': 'time is virtual: the control API advances it instantly',
   // Kubernetes API.
   'kube.api': 'the Kubernetes REST API over HTTP(S): get, list, watch, create, update, patch, delete',

@@ -51,7 +51,11 @@ export interface KvFacet {
   range(prefix: string, opts?: { revision?: number; limit?: number }): Promise<{ kvs: KeyValue[]; revision: number }>;
   delete(key: string): Promise<{ revision: number; deleted: number }>;
   txn(cas: CompareAndSwap): Promise<{ succeeded: boolean; revision: number }>;
-  watch(prefix: string, fromRevision: number): Promise<KvWatch>;
+  /**
+   * `onEvent`, when given, is called with each event as it is delivered (after it is added to
+   * `events`), so a client can react — even by writing to the store — while delivery goes on.
+   */
+  watch(prefix: string, fromRevision: number, opts?: { onEvent?: (event: KvEvent) => void }): Promise<KvWatch>;
   compact(revision: number): Promise<void>;
   /** Save a consistent snapshot to a file; restore builds a fresh store from it. */
   snapshotSave?(path: string): Promise<{ revision: number }>;
@@ -76,6 +80,8 @@ export interface MembersFacet {
   restart(id: string): Promise<void>;
   partition?(groups: string[][]): Promise<void>;
   heal?(): Promise<void>;
+  /** `disk.latency`: every sync of this member's stable storage (its WAL fsync) takes `latency_ms` from now on. */
+  setDiskLatency?(id: string, latency_ms: number): Promise<void>;
 }
 
 /** Facet `raft.observe`: the reference's Raft internals, for the claims about the protocol itself. */
@@ -88,6 +94,44 @@ export interface RaftObserver {
   messageCounts(): Record<string, number>;
   /** A transcript of protocol steps, for the write-flow claims: e.g. 'append leader=1 index=5'. */
   trace(): readonly string[];
+  /**
+   * Every member seen as leader, by term, since the store started — taken at every state change
+   * of every member (not sampled), so a leadership that lasted one instant is in it too.
+   */
+  leadersByTerm(): ReadonlyMap<number, readonly string[]>;
+}
+
+/** One client call in a recorded history: what was asked, when, and what came back. */
+export interface KvHistoryOperation {
+  client: number;
+  input: { op: 'put'; key: string; value: string } | { op: 'get'; key: string } | { op: 'cas'; key: string; expect: string | null; value: string };
+  /** put: true; get: the value (null: absent); cas: whether it swapped. Absent when the outcome is unknown. */
+  output?: string | null | boolean;
+  call_ms: number;
+  /** Absent when the call's outcome is unknown (it timed out, its member crashed): it may or may not have taken effect. */
+  return_ms?: number;
+}
+
+/** What one seeded fault schedule did to a replicated store, as its clients and members saw it. */
+export interface FaultScheduleRun {
+  seed: number;
+  members: number;
+  /** Every call the clients made that may have taken effect, certainly refused ones left out. */
+  history: KvHistoryOperation[];
+  /** Every member that led each term during the run, taken at every state change. */
+  leadersByTerm: ReadonlyMap<number, readonly string[]>;
+  /** How to replay this schedule alone, for a failure report. */
+  replay: string;
+}
+
+/**
+ * Facet `kv.fault-schedules`: run a fresh replicated store under one seeded fault schedule —
+ * crashes, restarts, partitions, message loss, duplication and reordering — while concurrent
+ * clients put, get and compare-and-swap, and hand back the history (a Jepsen-style test; a real
+ * cluster could run one with its own fault injection). The steps judge the history.
+ */
+export interface FaultSchedulesFacet {
+  run(seed: number): Promise<FaultScheduleRun>;
 }
 
 /** Facet `clock.virtual`. */
@@ -230,6 +274,7 @@ export interface Session {
   readonly kv?: KvFacet;
   readonly members?: MembersFacet;
   readonly raft?: RaftObserver;
+  readonly faultSchedules?: FaultSchedulesFacet;
   readonly clock?: ClockFacet;
   readonly kube?: KubeFacet;
   /** Free-form facts for the failure report (member ids, ports, data dirs). */
@@ -267,5 +312,28 @@ export class CompactedError extends Error {
   ) {
     super(`required revision ${requestedRevision} has been compacted (compact revision ${compactRevision})`);
     this.name = 'CompactedError';
+  }
+}
+
+/**
+ * Why a replicated store did not carry out a request, as far as a client can tell. Kv facets raise
+ * this (and only this) for a request the store did not answer with a result, so that a step can
+ * tell the store's own refusal from an unrelated failure:
+ * - `timeout`: the request was taken but not committed in time (etcd: "etcdserver: request timed
+ *   out"; a Raft proposal a leader could not get acknowledged by a majority);
+ * - `no-leader`: no member leads, or the member asked lost its leadership (etcd: "etcdserver: no
+ *   leader", "etcdserver: leader changed"; a leader that stepped down under CheckQuorum);
+ * - `unreachable`: the member the client spoke to is down or did not answer the connection. That
+ *   says nothing about the store's protocol; a client tries another member.
+ * The first two are the protocol's refusals.
+ */
+export class StoreUnavailableError extends Error {
+  constructor(
+    readonly reason: 'timeout' | 'no-leader' | 'unreachable',
+    message: string,
+    override readonly cause?: unknown,
+  ) {
+    super(`${reason}: ${message}`);
+    this.name = 'StoreUnavailableError';
   }
 }

@@ -34,6 +34,8 @@ export interface EtcdStartOptions {
   restoreFrom?: string;
   /** Parent of the cluster's temp dir; os.tmpdir() unless given. */
   baseDir?: string;
+  /** More flags for every member, at every start (e.g. `--auto-compaction-retention=3s`). */
+  extraArgs?: readonly string[];
 }
 
 /** One member as the adapter knows it: its URLs, files, and the process that serves it. */
@@ -158,6 +160,7 @@ export class EtcdCluster {
     private readonly token: string,
     private readonly etcdBin: string,
     readonly etcdctlBin: string,
+    private readonly extraArgs: readonly string[] = [],
   ) {
     this.managedMembers = members;
   }
@@ -169,7 +172,7 @@ export class EtcdCluster {
     const ports = await freeLoopbackPorts(count * 2);
     const members = Array.from({ length: count }, (_, i) => planMember(rootDir, i, ports));
     const token = `kubespec-${randomBytes(6).toString('hex')}`;
-    const cluster = new EtcdCluster(true, members, rootDir, token, opts.etcdBin ?? 'etcd', opts.etcdctlBin ?? 'etcdctl');
+    const cluster = new EtcdCluster(true, members, rootDir, token, opts.etcdBin ?? 'etcd', opts.etcdctlBin ?? 'etcdctl', opts.extraArgs);
     running.add(cluster);
     installExitHook();
     try {
@@ -359,6 +362,7 @@ export class EtcdCluster {
       '--initial-cluster-token', this.token,
       '--logger', 'zap',
       '--log-outputs', 'stderr',
+      ...this.extraArgs,
     ];
     const logFd = fs.openSync(member.logPath, 'a');
     try {

@@ -10,8 +10,8 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { CompactedError } from '../contract.ts';
 import { EtcdCluster, binaryAvailable } from './cluster.ts';
-import { EtcdKv, prefixRangeEnd } from './kv.ts';
-import { createEtcdTarget, parseEndpoints } from './index.ts';
+import { EtcdKv, etcdUnavailable, prefixRangeEnd } from './kv.ts';
+import { createEtcdTarget, parseEndpoints, retentionFromTags } from './index.ts';
 import { measureKv } from './measure.ts';
 import { pollUntil } from '../polling-waiter.ts';
 
@@ -23,6 +23,21 @@ describe('the etcd adapter without a cluster', () => {
     assert.deepEqual(prefixRangeEnd(Buffer.from('/a/')), Buffer.from('/a0'));
     assert.deepEqual(prefixRangeEnd(Buffer.from([0x61, 0xff])), Buffer.from([0x62]));
     assert.deepEqual(prefixRangeEnd(Buffer.from([0xff])), Buffer.from([0]));
+  });
+
+  test("etcd's refusals become the contract's: timed out, no leader, member unreachable; anything else passes through", () => {
+    assert.equal(etcdUnavailable(new Error('etcdserver: request timed out'))?.reason, 'timeout');
+    assert.equal(etcdUnavailable(new Error('4 DEADLINE_EXCEEDED: Deadline exceeded'))?.reason, 'timeout');
+    assert.equal(etcdUnavailable(new Error('etcdserver: no leader'))?.reason, 'no-leader');
+    assert.equal(etcdUnavailable(new Error('etcdserver: leader changed'))?.reason, 'no-leader');
+    assert.equal(etcdUnavailable(new Error('14 UNAVAILABLE: connect ECONNREFUSED 127.0.0.1:2379'))?.reason, 'unreachable');
+    assert.equal(etcdUnavailable(new Error('etcdserver: mvcc: required revision has been compacted')), undefined);
+    assert.equal(etcdUnavailable(new TypeError('x is not a function')), undefined);
+  });
+
+  test('a retention tag picks the etcd flag value', () => {
+    assert.equal(retentionFromTags(['@slow', '@auto-compaction-retention:3s']), '3s');
+    assert.equal(retentionFromTags(['@members:5']), undefined);
   });
 
   test('an endpoints flag is split on commas and blanks are dropped', () => {

@@ -47,7 +47,8 @@ class EtcdTarget implements Target {
   private readonly runId = randomBytes(4).toString('hex');
   private sessionCount = 0;
   private main?: EtcdCluster;
-  private readonly bySize = new Map<number, Promise<EtcdCluster>>();
+  /** Clusters other than the main one, by `size` or `size/retention`. */
+  private readonly bySize = new Map<string, Promise<EtcdCluster>>();
 
   constructor(private readonly opts: EtcdTargetOptions) {
     this.managed = opts.endpoints === undefined || opts.endpoints.length === 0;
@@ -105,14 +106,19 @@ class EtcdTarget implements Target {
   private async clusterFor(ctx: ScenarioContext): Promise<EtcdCluster> {
     if (this.main === undefined) throw new Error('etcd target used before start()');
     const size = membersFromTags(ctx.tags);
-    if (size === 3 || !this.managed) return this.main;
+    const retention = retentionFromTags(ctx.tags);
+    if ((size === 3 && retention === undefined) || !this.managed) return this.main;
+    // Auto-compaction compacts the whole keyspace, so a scenario that turns it on gets a cluster
+    // of its own rather than compacting every other scenario's history.
+    const key = retention === undefined ? String(size) : `${size}/${retention}`;
+    const extraArgs = retention === undefined ? [] : ['--auto-compaction-mode=periodic', `--auto-compaction-retention=${retention}`];
     // Started once per size, on first need, then kept: five members cost ~1 s to start.
-    let cluster = this.bySize.get(size);
+    let cluster = this.bySize.get(key);
     if (!cluster) {
-      cluster = EtcdCluster.start({ members: size, ...this.binaries() });
-      this.bySize.set(size, cluster);
+      cluster = EtcdCluster.start({ members: size, extraArgs, ...this.binaries() });
+      this.bySize.set(key, cluster);
       // Let a later scenario try again rather than inherit this failure.
-      cluster.catch(() => this.bySize.delete(size));
+      cluster.catch(() => this.bySize.delete(key));
     }
     return cluster;
   }
@@ -137,6 +143,15 @@ async function heal(cluster: EtcdCluster): Promise<void> {
 export function membersFromTags(tags: readonly string[]): number {
   const tag = tags.find((t) => /^@?members:\d+$/.test(t));
   return tag ? Number(tag.split(':')[1]) : 3;
+}
+
+/**
+ * `@auto-compaction-retention:3s` → "3s": etcd's periodic retention as a duration (etcd-io/etcd
+ * embed/config.go: AutoCompactionRetention accepts an hour count or a Go duration in periodic mode).
+ */
+export function retentionFromTags(tags: readonly string[]): string | undefined {
+  const tag = tags.find((t) => /^@auto-compaction-retention:\d+[smh]$/.test(t));
+  return tag?.split(':')[1];
 }
 
 /** Scenario names become part of a key: keep them short and free of '/'. */

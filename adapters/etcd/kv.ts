@@ -16,7 +16,7 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { Etcd3, type IHashKVResponse, type IKeyValue, type IWatchResponse, type Watcher } from 'etcd3';
-import { CompactedError } from '../contract.ts';
+import { CompactedError, StoreUnavailableError } from '../contract.ts';
 import type { CompareAndSwap, KeyValue, KvEvent, KvFacet, KvWatch } from '../contract.ts';
 import { EtcdCluster } from './cluster.ts';
 import { pollUntil } from '../polling-waiter.ts';
@@ -89,7 +89,7 @@ export class EtcdKv implements KvFacet {
   }
 
   async put(key: string, value: string): Promise<{ revision: number }> {
-    const res = await this.client.kv.put({ key: this.full(key), value: Buffer.from(value) });
+    const res = await unavailableAs(this.client.kv.put({ key: this.full(key), value: Buffer.from(value) }));
     return { revision: Number(res.header.revision) };
   }
 
@@ -112,28 +112,28 @@ export class EtcdKv implements KvFacet {
   }
 
   async delete(key: string): Promise<{ revision: number; deleted: number }> {
-    const res = await this.client.kv.deleteRange({ key: this.full(key) });
+    const res = await unavailableAs(this.client.kv.deleteRange({ key: this.full(key) }));
     return { revision: Number(res.header.revision), deleted: Number(res.deleted) };
   }
 
   /** A missing key compares with mod_revision 0, so `expectModRevision: 0` means "create only". */
   async txn(cas: CompareAndSwap): Promise<{ succeeded: boolean; revision: number }> {
     const key = this.full(cas.key);
-    const res = await this.client.kv.txn({
+    const res = await unavailableAs(this.client.kv.txn({
       compare: [{ key, target: 'Mod', result: 'Equal', mod_revision: cas.expectModRevision }],
       success: [cas.value === null
         ? { request_delete_range: { key } }
         : { request_put: { key, value: Buffer.from(cas.value) } }],
       failure: [],
-    });
+    }));
     return { succeeded: res.succeeded, revision: Number(res.header.revision) };
   }
 
-  async watch(prefix: string, fromRevision: number): Promise<KvWatch> {
+  async watch(prefix: string, fromRevision: number, opts: { onEvent?: (event: KvEvent) => void } = {}): Promise<KvWatch> {
     const start = this.full(prefix);
     const builder = this.client.watch().inRange({ start, end: prefixRangeEnd(start) }).withPreviousKV();
     if (fromRevision > 0) builder.startRevision(String(fromRevision));
-    const watch = new EtcdWatch(builder.watcher(), fromRevision, (kv) => this.toKeyValue(kv), () => this.compactRevision());
+    const watch = new EtcdWatch(builder.watcher(), fromRevision, (kv) => this.toKeyValue(kv), () => this.compactRevision(), opts.onEvent);
     this.watches.add(watch);
     await watch.ready();
     // etcd answers "created" first and cancels a compacted start just after: wait for that
@@ -215,9 +215,36 @@ export class EtcdKv implements KvFacet {
     try {
       return await call();
     } catch (err) {
-      if (!isCompactedError(err)) throw err;
+      if (!isCompactedError(err)) throw etcdUnavailable(err) ?? err;
       throw new CompactedError(revision ?? 0, await this.compactRevision());
     }
+  }
+}
+
+/**
+ * etcd's refusals in the contract's words. etcd answers a request it cannot commit with gRPC
+ * Unavailable and one of its rpctypes messages (etcd-io/etcd api/v3rpc/rpctypes/error.go:
+ * ErrGRPCTimeout "etcdserver: request timed out", ErrGRPCNoLeader "etcdserver: no leader",
+ * ErrGRPCLeaderChanged "etcdserver: leader changed", ErrGRPCNotCapable / ErrGRPCStopped...);
+ * a call that outlives the client's deadline ends DEADLINE_EXCEEDED; a dead member refuses the
+ * connection. Anything else is not a refusal and passes through.
+ */
+export function etcdUnavailable(err: unknown): StoreUnavailableError | undefined {
+  if (!(err instanceof Error)) return undefined;
+  const text = `${err.name} ${err.message}`;
+  if (/request timed out|deadline exceeded|DeadlineExceeded/i.test(text)) return new StoreUnavailableError('timeout', err.message, err);
+  if (/no leader|leader changed|not leader/i.test(text)) return new StoreUnavailableError('no-leader', err.message, err);
+  if (/ECONNREFUSED|ECONNRESET|connect failed|failed to connect|No connection established|BrokenCircuit|UNAVAILABLE|server stopped/i.test(text)) {
+    return new StoreUnavailableError('unreachable', err.message, err);
+  }
+  return undefined;
+}
+
+async function unavailableAs<T>(call: Promise<T>): Promise<T> {
+  try {
+    return await call;
+  } catch (err) {
+    throw etcdUnavailable(err) ?? err;
   }
 }
 
@@ -239,14 +266,17 @@ class EtcdWatch implements KvWatch {
     private readonly fromRevision: number,
     toKeyValue: (kv: IKeyValue) => KeyValue,
     compactRevision: () => Promise<number>,
+    onEvent?: (event: KvEvent) => void,
   ) {
     watcher.on('data', (res: IWatchResponse) => {
       for (const ev of res.events) {
-        this.events.push({
+        const event: KvEvent = {
           type: ev.type === 'Delete' ? 'DELETE' : 'PUT',
           kv: toKeyValue(ev.kv),
           ...(ev.prev_kv ? { prevKv: toKeyValue(ev.prev_kv) } : {}),
-        });
+        };
+        this.events.push(event);
+        onEvent?.(event);
       }
     });
     this.connected = new Promise<void>((resolve) => {

@@ -11,6 +11,7 @@ import { ReferenceCluster } from '../../reference/wiring/cluster.ts';
 import { VirtualClock } from '../../reference/wiring/virtual-clock.ts';
 import { adminTokenCsv, openKubeSession } from './kube-session.ts';
 import { openStoreSession } from './store-session.ts';
+import { referenceFaultSchedules } from './fault-schedules.ts';
 
 const CAPABILITIES: Capability[] = [
   'kv', 'kv.watch', 'kv.compaction', 'kv.snapshot',
@@ -20,6 +21,8 @@ const CAPABILITIES: Capability[] = [
   'kube.rbac', 'kube.authn', 'kube.admission', 'kube.audit',
   // The controllers the reference runs so far (reference/controllers/registry.ts).
   'controllers.serviceaccount',
+  'kv.fault-schedules',
+  'disk.latency',
   // The scheduler (reference/wiring/scheduler.ts); scenarios register their own Node objects.
   'cluster.scheduler', 'cluster.nodes', 'scheduler.recorder-profile',
 ];
@@ -62,6 +65,7 @@ async function openSession(seed: number, tags: readonly string[]): Promise<Sessi
     kv: store.kv,
     ...(store.members ? { members: store.members } : {}),
     ...(store.raft ? { raft: store.raft } : {}),
+    faultSchedules: referenceFaultSchedules,
     clock: store.clock,
     kube,
     describe: () => ({ url: cluster.url, revision: cluster.backend.currentRevision(), virtual_ms: clock.now_ms(), ...store.describe() }),

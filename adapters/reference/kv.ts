@@ -12,7 +12,9 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import type { Backend } from '../../reference/store/backend.ts';
 import { LocalBackend } from '../../reference/store/local.ts';
-import type { CompareAndSwap, KeyValue, KvEvent, KvFacet, KvWatch } from '../contract.ts';
+import { MemberCrashedError, MemberDownError, NotLeaderError, ProposalTimeoutError } from '../../reference/sim/errors.ts';
+import { RequestTimeoutError } from '../../reference/wiring/raft-backend.ts';
+import { StoreUnavailableError, type CompareAndSwap, type KeyValue, type KvEvent, type KvFacet, type KvWatch } from '../contract.ts';
 
 /** A store that can hand out a consistent snapshot of itself (LocalBackend, the Raft backend). */
 export interface Snapshottable {
@@ -33,38 +35,38 @@ export class ReferenceKv implements KvFacet {
   }
 
   async put(key: string, value: string): Promise<{ revision: number }> {
-    return { revision: (await this.current.put(key, value)).revision };
+    return { revision: (await unavailableAs(this.current.put(key, value))).revision };
   }
 
   async get(key: string, opts?: { revision?: number }): Promise<{ kv?: KeyValue; revision: number }> {
-    const kv = await this.current.get(key, opts?.revision);
+    const kv = await unavailableAs(this.current.get(key, opts?.revision));
     return kv ? { kv, revision: this.current.currentRevision() } : { revision: this.current.currentRevision() };
   }
 
   async range(prefix: string, opts?: { revision?: number; limit?: number }): Promise<{ kvs: KeyValue[]; revision: number }> {
-    const result = await this.current.range(prefix, { revision: opts?.revision, limit: opts?.limit });
+    const result = await unavailableAs(this.current.range(prefix, { revision: opts?.revision, limit: opts?.limit }));
     // etcd's response header carries the current revision, whatever revision the read was at.
     return { kvs: result.kvs, revision: this.current.currentRevision() };
   }
 
   async delete(key: string): Promise<{ revision: number; deleted: number }> {
-    const result = await this.current.delete(key);
+    const result = await unavailableAs(this.current.delete(key));
     return { revision: result.revision, deleted: result.deleted ? 1 : 0 };
   }
 
   async txn(cas: CompareAndSwap): Promise<{ succeeded: boolean; revision: number }> {
-    const result = await this.current.txn(cas);
+    const result = await unavailableAs(this.current.txn(cas));
     return { succeeded: result.succeeded, revision: result.revision };
   }
 
-  async watch(prefix: string, fromRevision: number): Promise<KvWatch> {
-    const watch = new CollectingWatch(this.current, prefix, fromRevision, () => this.watches.delete(watch));
+  async watch(prefix: string, fromRevision: number, opts: { onEvent?: (event: KvEvent) => void } = {}): Promise<KvWatch> {
+    const watch = new CollectingWatch(this.current, prefix, fromRevision, () => this.watches.delete(watch), opts.onEvent);
     this.watches.add(watch);
     return watch;
   }
 
   compact(revision: number): Promise<void> {
-    return this.current.compact(revision);
+    return unavailableAs(this.current.compact(revision));
   }
 
   async snapshotSave(path: string): Promise<{ revision: number }> {
@@ -88,6 +90,25 @@ export class ReferenceKv implements KvFacet {
   }
 }
 
+/**
+ * The replicated store's client errors in the contract's words (StoreUnavailableError), so a step
+ * can tell the protocol's refusal from anything else; other errors pass through unchanged.
+ */
+async function unavailableAs<T>(call: Promise<T>): Promise<T> {
+  try {
+    return await call;
+  } catch (error) {
+    throw storeUnavailable(error) ?? error;
+  }
+}
+
+export function storeUnavailable(error: unknown): StoreUnavailableError | undefined {
+  if (error instanceof RequestTimeoutError || error instanceof ProposalTimeoutError) return new StoreUnavailableError('timeout', error.message, error);
+  if (error instanceof NotLeaderError) return new StoreUnavailableError('no-leader', error.message, error);
+  if (error instanceof MemberDownError || error instanceof MemberCrashedError) return new StoreUnavailableError('unreachable', error.message, error);
+  return undefined;
+}
+
 export function kvFacetOver(backend: Backend): ReferenceKv {
   return new ReferenceKv(backend);
 }
@@ -97,9 +118,14 @@ class CollectingWatch implements KvWatch {
   cancelled?: { reason: string; compactRevision?: number };
   private readonly stop: () => void;
 
-  constructor(backend: Backend, prefix: string, fromRevision: number, private readonly onClose: () => void) {
+  constructor(backend: Backend, prefix: string, fromRevision: number, private readonly onClose: () => void, onEvent?: (event: KvEvent) => void) {
     this.stop = backend.watch(prefix, fromRevision, {
-      onEvents: (events) => this.events.push(...events),
+      onEvents: (events) => {
+        for (const event of events) {
+          this.events.push(event);
+          onEvent?.(event);
+        }
+      },
       onCancel: (reason, compactRevision) => {
         this.cancelled = compactRevision === undefined ? { reason } : { reason, compactRevision };
       },

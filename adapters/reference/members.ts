@@ -62,6 +62,12 @@ export class ReferenceMembers implements MembersFacet {
     this.backend.sim.heal();
   }
 
+  async setDiskLatency(id: string, latency_ms: number): Promise<void> {
+    this.requireMember(id);
+    this.observer?.note(`disk member=${id} latency=${latency_ms}ms`);
+    this.backend.sim.setDiskLatency(id, latency_ms);
+  }
+
   private requireMember(id: string): void {
     if (!this.backend.sim.ids.includes(id)) throw new Error(`no member ${id}; members are ${this.backend.sim.ids.join(', ')}`);
   }

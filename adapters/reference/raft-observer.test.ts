@@ -6,6 +6,9 @@ import { ReferenceMembers } from './members.ts';
 import { ReferenceRaftObserver } from './raft-observer.ts';
 import { membersFromTags, openStoreSession, retentionFromTags } from './store-session.ts';
 import { LocalBackend } from '../../reference/store/local.ts';
+import { StoreUnavailableError } from '../contract.ts';
+import { referenceFaultSchedules } from './fault-schedules.ts';
+import { ReferenceKv } from './kv.ts';
 
 function observed(members = 3, seed = 5) {
   const backend = new RaftBackend({ seed, members });
@@ -70,4 +73,33 @@ test('periodic auto-compaction on the session clock discards history older than 
   await session.clock.advance(90 * 60_000);
   await assert.rejects(session.kv.get('/c', { revision: old }), /compacted/);
   await session.close();
+});
+
+test('the observer records every leader by term, and a leader killed and replaced shows as two terms with one leader each', async () => {
+  const { backend, raft, members } = observed();
+  await backend.put('/k', 'v');
+  const first = backend.sim.leader()!;
+  await members.kill(first);
+  await backend.put('/k2', 'v');
+  const byTerm = [...raft.leadersByTerm()];
+  assert.ok(byTerm.length >= 2, JSON.stringify(byTerm));
+  assert.ok(byTerm.every(([, ids]) => ids.length === 1), JSON.stringify(byTerm));
+});
+
+test("the replicated store's refusal reaches the kv facet as StoreUnavailableError, not as the simulator's error", async () => {
+  const backend = new RaftBackend({ seed: 9, members: 3 });
+  const kv = new ReferenceKv(backend);
+  await kv.put('/k', 'v');
+  const leader = backend.sim.leader()!;
+  for (const id of backend.sim.ids.filter((i) => i !== leader)) backend.sim.kill(id);
+  await assert.rejects(kv.put('/lost', 'x'), (e: unknown) => e instanceof StoreUnavailableError && e.reason === 'timeout');
+});
+
+test('a fault schedule run hands back a history and the leaders of each term, the same for the same seed', async () => {
+  const a = await referenceFaultSchedules.run(7);
+  const b = await referenceFaultSchedules.run(7);
+  assert.equal(a.members, 3);
+  assert.ok(a.history.some((op) => op.return_ms !== undefined), 'some calls were answered');
+  assert.ok(a.leadersByTerm.size > 0);
+  assert.deepEqual(a.history, b.history);
 });

@@ -34,6 +34,7 @@ export class ReferenceRaftObserver implements RaftObserver {
   private readonly instrumented = new WeakSet<RaftNode>();
   private readonly lastRole = new Map<string, Role>();
   private readonly lastCommit = new Map<string, number>();
+  private readonly leaders = new Map<number, string[]>();
 
   constructor(private readonly backend: RaftBackend) {
     this.instrumentAll();
@@ -65,6 +66,10 @@ export class ReferenceRaftObserver implements RaftObserver {
 
   trace(): readonly string[] {
     return this.lines;
+  }
+
+  leadersByTerm(): ReadonlyMap<number, readonly string[]> {
+    return this.leaders;
   }
 
   /** Record something that happened outside the protocol (faults, clients). */
@@ -105,6 +110,7 @@ export class ReferenceRaftObserver implements RaftObserver {
 
   private recordReady(id: string, rd: Ready): void {
     const role = rd.softState.role;
+    if (role === 'leader') this.noteLeader(id, this.backend.sim.raft(id)?.term ?? 0);
     if (this.lastRole.get(id) !== role) {
       this.lastRole.set(id, role);
       this.record(`became ${role} member=${id} term=${rd.hardState?.term ?? this.backend.sim.status(id).term ?? 0}`);
@@ -118,6 +124,12 @@ export class ReferenceRaftObserver implements RaftObserver {
     for (const m of rd.messages) this.record(`send ${describeMessage(m)}`);
     const last = rd.committedEntries[rd.committedEntries.length - 1];
     if (last !== undefined) this.record(`apply ${role}=${id} index=${last.index}`);
+  }
+
+  /** Kept apart from the transcript, which drops old lines on a long run: this record never does. */
+  private noteLeader(id: string, term: number): void {
+    const ids = this.leaders.get(term) ?? [];
+    if (!ids.includes(id)) this.leaders.set(term, [...ids, id]);
   }
 
   private record(line: string): void {

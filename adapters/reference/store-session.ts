@@ -42,13 +42,14 @@ export interface StoreSession {
   close(): Promise<void>;
 }
 
-const RETENTION_TAG = /^@auto-compaction-retention:(\d+)h$/;
+const RETENTION_TAG = /^@auto-compaction-retention:(\d+)([smh])$/;
+const UNIT_MS = { s: 1_000, m: 60_000, h: 3_600_000 } as const;
 
-/** `@auto-compaction-retention:1h` → 3 600 000; undefined without the tag. */
+/** `@auto-compaction-retention:1h` → 3 600 000 (`s` and `m` too); undefined without the tag. */
 export function retentionFromTags(tags: readonly string[]): number | undefined {
   for (const tag of tags) {
     const m = RETENTION_TAG.exec(tag);
-    if (m) return Number(m[1]) * 3_600_000;
+    if (m) return Number(m[1]) * UNIT_MS[m[2] as keyof typeof UNIT_MS];
   }
   return undefined;
 }

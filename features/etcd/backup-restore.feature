@@ -75,6 +75,39 @@ Feature: etcd — backup, compaction and restore
       When 10 minutes of virtual time pass
       Then reading key "/c" at revision r returns "old"
 
+    @requires:kv @requires:kv.compaction @requires:clock.virtual @auto-compaction-retention:1h
+    Scenario: after compactions have run, the last hour's revisions are still readable
+      A compaction runs at the first hour (removing the first revisions) and again at the second;
+      the second must compact only to what was current an hour before, not to what is current.
+
+      Given a store with periodic auto-compaction retention of 1 hour
+      And key "/c" is put with value "old" at revision r0
+      And key "/c" is put with value "newer"
+      When 80 minutes of virtual time pass
+      And key "/c" is put with value "recent" at revision r1
+      And key "/c" is put with value "latest"
+      And 50 minutes of virtual time pass
+      Then reading key "/c" at revision r0 fails as compacted
+      And reading key "/c" at revision r1 returns "recent"
+      And reading key "/c" now returns "latest"
+
+    @requires:kv @requires:kv.compaction @auto-compaction-retention:3s @slow
+    Scenario: in real time, with a 3-second retention, older history is compacted away and the last seconds stay readable
+      The same claim on a clock a real etcd runs on: `--auto-compaction-mode=periodic
+      --auto-compaction-retention=3s`. etcd compacts every retention period (at most every hour)
+      to the revision it sampled one retention earlier.
+
+      Given a store with periodic auto-compaction retention of 3 s
+      And key "/c" is put with value "old" at revision r0
+      And key "/c" is put with value "newer"
+      When the store is left alone for 6 s
+      And key "/c" is put with value "recent" at revision r1
+      And key "/c" is put with value "latest"
+      And the store is left alone for 1 s
+      Then reading key "/c" at revision r0 fails as compacted
+      And reading key "/c" at revision r1 returns "recent"
+      And reading key "/c" now returns "latest"
+
     @requires:kv @requires:kv.compaction @requires:kv.watch
     Scenario: compaction keeps the latest value of every key, including ones last written before it
       Given a store
@@ -91,10 +124,28 @@ Feature: etcd — backup, compaction and restore
     Quote: "定期快照"
     Untestable: an operational practice (a schedule outside etcd); what a snapshot contains is ETCD-SNAPSHOT-CONSISTENT.
 
-  @untestable
-  Rule: ETCD-DISK-LATENCY — etcd is very sensitive to disk latency: use SSDs, do not share the disk, measure with fio
+  Rule: ETCD-DISK-LATENCY — etcd is very sensitive to disk latency: a disk slower than the election timeout costs the cluster its leader
     Source: 000_1662d8c5cea2447f.txt § 控制平面 / etcd / 备份与恢复策略 / etcd 的磁盘性能至关重要
-    Claim: etcd is extremely sensitive to disk latency; production should use SSDs, avoid sharing the disk
-      with other I/O-heavy applications, and measure IOPS and latency with fio.
+    Claim: etcd is extremely sensitive to disk latency. A member must sync its write-ahead log before
+      it acts on what it wrote, and while it syncs it sends no heartbeats; a leader whose syncs take
+      longer than the followers' election timeout is deposed again and again, and writes stall
+      (the notes' pitfalls section: slow disk I/O makes leader elections frequent). The advice that
+      follows — SSDs, no shared disk, measure with fio — is for operators and is not checked here.
     Quote: "etcd 对磁盘延迟极其敏感。生产环境应使用 SSD，避免与其他 I/O 密集型应用共享磁盘。"
-    Untestable: hardware advice; a conformance scenario cannot choose or judge the disk a target runs on.
+
+    @requires:kv @requires:kv.members @requires:disk.latency @requires:raft.observe @requires:clock.virtual
+    Scenario: while the leader's disk takes 2 s per sync, writes cost it its leadership
+      Given a 3-member store with a stable leader
+      And the leader of every term is recorded from now on
+      When the leader's disk starts taking 2000 ms per sync
+      And keys are put one after another for 10 s
+      Then leaders were recorded in at least 2 different terms
+
+    @requires:kv @requires:kv.members @requires:disk.latency @requires:raft.observe @requires:clock.virtual
+    Scenario: with a 10 ms disk the same writes keep one leader
+      Given a 3-member store with a stable leader
+      And the leader of every term is recorded from now on
+      When the leader's disk starts taking 10 ms per sync
+      And keys are put one after another for 10 s
+      Then leaders were recorded in exactly 1 term
+      And at least 10 of the puts were acknowledged

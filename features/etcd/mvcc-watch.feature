@@ -50,6 +50,39 @@ Feature: etcd — revisions, history and watch
       When keys "/a", "/b" and "/c" are put and key "/a" is deleted
       Then the store's revision is r + 4
 
+  Rule: MVCC-DELETE-MISSING-NO-REVISION — deleting a key that does not exist is not a change: the revision stays and no watcher hears of it
+    Source: 000_1662d8c5cea2447f.txt § 控制平面 / etcd / Watch 特性
+    Claim: The revision a watch and a resourceVersion rest on counts changes to the store. A delete
+      that finds no key changes nothing, so it takes no revision and produces no event (etcd bumps
+      its revision only when a transaction changed something: etcd-io/etcd
+      server/storage/mvcc/kvstore_txn.go, storeTxnWrite.End, `if len(tw.changes) != 0`).
+    Quote: "etcd 原生支持基于 revision 的 Watch。"
+
+    @requires:kv @requires:kv.watch
+    Scenario: a delete of a missing key takes no revision and no watcher sees it
+      Given a store at revision r
+      And a watch on prefix "/d/" starts from the next revision
+      When key "/d/never-written" is deleted although it does not exist
+      And key "/d/written" is put with value "1"
+      Then the store's revision is r + 1
+      And within 2 s the watch has delivered exactly: PUT "/d/written"="1"
+
+  Rule: MVCC-WATCH-ORDER-UNDER-WRITES — every watcher gets every event once, in revision order, even when watchers write as events arrive
+    Source: 000_1662d8c5cea2447f.txt § 控制平面 / etcd / Watch 特性
+    Claim: A watch delivers changes by revision. Clients commonly write in reaction to what they see
+      (a controller updating an object it watches); delivery must stay in revision order for every
+      watcher regardless, and no event may be skipped or repeated.
+    Quote: "etcd 原生支持基于 revision 的 Watch。"
+
+    @requires:kv @requires:kv.watch
+    Scenario: one watcher writes the next key on each event; another watcher still sees all of them in order
+      Given a store
+      And a watch on prefix "/chain/" starts from the next revision, and on each event for "/chain/<n>" with n below 5 puts "/chain/<n+1>"
+      And a second watch on prefix "/chain/" starts from the next revision
+      When key "/chain/1" is put with value "1"
+      Then within 2 s both watches have delivered exactly: PUT "/chain/1"="1", PUT "/chain/2"="2", PUT "/chain/3"="3", PUT "/chain/4"="4", PUT "/chain/5"="5"
+      And in both watches the events' modRevisions strictly increase
+
   Rule: MVCC-RESOURCEVERSION — an object's resourceVersion is the etcd modRevision of its key
     Source: 000_1662d8c5cea2447f.txt § 控制平面 / etcd / Watch 特性
     Claim: etcd's revisions are the underlying basis of the resourceVersion mechanism, and the API

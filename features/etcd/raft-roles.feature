@@ -22,17 +22,100 @@ Feature: etcd — Raft roles
     Scenario: a member cut off alone cannot become leader however long it waits
       Given a 3-member store
       When a follower is partitioned from the other two members
-      And 60 s of virtual time pass
-      Then the partitioned member does not report itself leader
+      Then for 60 s of virtual time the partitioned member never reports itself leader
       And the other two members still agree on one leader
 
     @requires:kv.members @requires:raft.observe @requires:clock.virtual
     Scenario: with only one of three members alive no leader is elected
       Given a 3-member store
       When 2 followers are killed
-      And 30 s of virtual time pass
-      Then no live member is leader
+      Then for 30 s of virtual time no live member reports itself leader in a term after the kill
       And a put of key "/k" does not succeed within 10 s
+
+  Rule: RAFT-ONE-LEADER-PER-TERM — at no instant do two members lead the same term
+    Source: 000_1662d8c5cea2447f.txt § 控制平面 / etcd / Raft 一致性协议
+    Claim: A Leader is the member that won votes from a majority. Each member votes at most once per
+      term and any two majorities share a member, so a term can have at most one leader (Raft §5.2,
+      Election Safety) — at every moment of a run, not only once it has settled.
+    Quote: "Leader | 处理所有写请求，日志复制到 Follower | 获得多数节点投票"
+
+    The leaders are recorded throughout the run: on a target with `raft.observe` at every state
+    change of every member, and everywhere at every poll of every wait.
+
+    @requires:kv.members
+    Scenario: over repeated leader crashes no term ever has two leaders
+      Given a 3-member store
+      And the leader of every term is recorded from now on
+      When the leader is killed and, once another member leads, restarted, 4 times
+      Then no term had more than one leader
+      And leaders were recorded in at least 5 different terms
+
+    @requires:kv.members @requires:kv.members.5 @requires:net.partition @requires:raft.observe @requires:clock.virtual @members:5
+    Scenario: over random partitions of a 5-member store no term ever has two leaders
+      Given a 5-member store
+      And the leader of every term is recorded from now on
+      When the members are split at random into two sides and healed, 80 times
+      Then no term had more than one leader
+      And leaders were recorded in at least 10 different terms
+
+  Rule: RAFT-VOTE-UP-TO-DATE-LOG — a member votes only for a candidate whose log is at least as up to date as its own
+    Source: 000_1662d8c5cea2447f.txt § 控制平面 / etcd / Raft 一致性协议
+    Claim: A Leader must win the votes of a majority; a member refuses its vote to a candidate whose
+      log is behind its own (last term lower, or equal and shorter: Raft §5.4.1). Since every
+      committed entry is on a majority, a member missing committed entries can never gather a
+      majority, and no acknowledged write is lost to a new leader.
+    Quote: "Leader | 处理所有写请求，日志复制到 Follower | 获得多数节点投票"
+
+    @requires:kv @requires:kv.members
+    Scenario: a member that missed acknowledged writes is not elected when it campaigns first
+      The member that missed the writes comes back alone and campaigns, term after term; the
+      member that holds the writes comes back later and receives its requests for votes first.
+
+      Given a 3-member store
+      And the leader of every term is recorded from now on
+      When a follower is killed and noted as the stale member
+      And keys "/acked/1", "/acked/2" and "/acked/3" are put
+      And the other members are killed
+      And the stale member is restarted
+      And the store is left alone for 3 s
+      And one of the members that holds the writes is restarted
+      Then within 10 s a put of key "/after" succeeds
+      And the stale member has not led any term since it was recorded
+      And every key acknowledged in this scenario reads back with the value written
+
+    @requires:kv @requires:kv.members @requires:net.partition @requires:clock.virtual
+    Scenario: a member cut off while writes committed, with a higher term when it returns, is not elected
+      Given a 3-member store
+      And the leader of every term is recorded from now on
+      When a follower is partitioned from the other two members
+      And keys "/acked/1", "/acked/2" and "/acked/3" are put
+      And 5 s of virtual time pass
+      And the leader is killed
+      And the partition is healed
+      Then within 10 s a put of key "/after" succeeds
+      And the partitioned member has not led any term since it was recorded
+      And every key acknowledged in this scenario reads back with the value written
+
+  Rule: RAFT-LEADER-STEPS-DOWN-IN-MINORITY — a leader that no longer hears from a majority stops acting as leader
+    Source: 000_1662d8c5cea2447f.txt § 控制平面 / etcd / Raft 一致性协议
+    Claim: Leadership rests on a majority. A leader that has not heard from a majority within an
+      election timeout steps down (etcd's CheckQuorum, always on in etcd: server/etcdserver/raft.go
+      sets CheckQuorum: true), so a leader cut off in a minority stops accepting writes it could
+      never commit and clients look for the real leader.
+    Quote: "Leader | 处理所有写请求，日志复制到 Follower | 获得多数节点投票"
+
+    @requires:kv.members
+    Scenario: a leader whose followers are all down steps down
+      Given a 3-member store
+      When 2 followers are killed
+      Then within 5 s the surviving member no longer reports itself leader
+
+    @requires:kv.members @requires:kv.members.5 @requires:net.partition @requires:clock.virtual @members:5
+    Scenario: a leader partitioned into a minority steps down while the majority elects a new leader
+      Given a 5-member store
+      When the leader and one follower are partitioned from the other three members
+      Then within 5 s of virtual time the old leader no longer reports itself leader
+      And within 5 s of virtual time the other three members agree on a new leader
 
   Rule: RAFT-LEADER-HANDLES-WRITES — all writes are ordered by the leader, which replicates its log to the followers
     Source: 000_1662d8c5cea2447f.txt § 控制平面 / etcd / Raft 一致性协议

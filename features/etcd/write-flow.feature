@@ -79,6 +79,31 @@ Feature: etcd — the write path
       When key "/k" is put with value "v"
       Then in the trace the first "MsgAppResp" for the entry's index comes before "commit leader=<leader> index=<i>"
 
+  Rule: RAFT-COMMIT-OWN-TERM — a leader commits by counting replicas only entries of its own term
+    Source: 000_1662d8c5cea2447f.txt § 控制平面 / etcd / Raft 一致性协议 / 写入流程
+    Claim: Step 4 says the Leader commits an entry once a majority acknowledged it. Raft restricts
+      that counting to entries of the leader's current term; an earlier term's entry is committed only
+      indirectly, by committing a later entry of the current term (Raft §5.4.2, Figure 8: an
+      old-term entry on a majority can still be overwritten by a member elected with a later-term
+      entry). etcd's raftLog.maybeCommit checks the term the same way.
+    Quote: "多数派（majority）确认后，Leader 提交（commit）该条目。"
+
+    @requires:kv @requires:kv.members @requires:kv.members.5 @requires:net.partition @requires:raft.observe @requires:clock.virtual @members:5
+    Scenario: a new leader catching a member up on an earlier term's entries does not commit them by counting (Figure 8)
+      The old leader and one follower hold 100 entries no one else has; the new leader comes from
+      those two, and must bring the third live member up in several appends (at most 64 entries
+      each), so a majority holds some of the old entries before it holds the new leader's no-op.
+
+      Given a 5-member store with a stable leader
+      When the leader and one follower are cut off from the rest, and each of the other three from every member
+      And 100 puts are sent to the store without waiting for their answers
+      And 3 s of virtual time pass
+      And all but one of the members cut off alone are killed
+      And the partition is healed
+      Then within 10 s a put of key "/after" succeeds
+      And the leader is one of the two members that held the unanswered puts
+      And no leader ever advanced its commit index onto an entry of an earlier term
+
   Rule: RAFT-COMMIT-PROPAGATES — followers learn the commit index from the leader and apply the entry
     Source: 000_1662d8c5cea2447f.txt § 控制平面 / etcd / Raft 一致性协议 / 写入流程
     Claim: Step 5: the Leader notifies the Followers to commit, and each state machine applies the change.

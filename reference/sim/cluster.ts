@@ -14,7 +14,7 @@
  */
 import { RaftNode } from '../raft/raft.ts';
 import type { Entry, HardState, Message, Ready, Role } from '../raft/types.ts';
-import { MemberCrashedError, MemberDownError, NoQuorumError, NotLeaderError, ProposalDroppedError, ProposalTimeoutError } from './errors.ts';
+import { MemberCrashedError, MemberDownError, NotLeaderError, ProposalDroppedError, ProposalTimeoutError } from './errors.ts';
 import { EventQueue } from './event-queue.ts';
 import { Prng } from './prng.ts';
 import type { StateMachine, StateMachineFactory } from './state-machine.ts';
@@ -105,6 +105,13 @@ interface Member {
   reads: Map<string, PendingRead>;
   lastRole: Role;
   lastTerm: number;
+  /** Every sync of this member's stable storage takes this long (0: instant). */
+  diskLatency_ms: number;
+  /**
+   * Set while a Ready waits for its sync. The member does nothing else meanwhile — no ticks,
+   * no messages, no client requests — as etcd's raft loop blocks on its WAL write.
+   */
+  syncingUntil_ms?: number;
 }
 
 type SimEvent = { kind: 'tick'; id: string; life: number } | { kind: 'deliver'; msg: Message } | { kind: 'timer'; fire: () => void };
@@ -214,6 +221,7 @@ export class SimCluster {
     addCounts(this.retiredCounts, m.node.messageCounts());
     m.node = null;
     m.sm = null;
+    m.syncingUntil_ms = undefined;
     this.failAll(m, () => new MemberCrashedError(id));
     this.record(`kill ${id}`);
   }
@@ -247,6 +255,16 @@ export class SimCluster {
     this.record(`network ${JSON.stringify(this.net)}`);
   }
 
+  /**
+   * Make every sync of `id`'s stable storage (the WAL fsync before a Ready's messages may leave)
+   * take `latency_ms`. A crash during a sync loses what it was writing. Survives restarts: it is
+   * the member's disk.
+   */
+  setDiskLatency(id: string, latency_ms: number): void {
+    this.member(id).diskLatency_ms = Math.max(0, latency_ms);
+    this.record(`disk ${id} latency=${latency_ms}ms`);
+  }
+
   connected(a: string, b: string): boolean {
     return (this.groupOf.get(a) ?? -1) === (this.groupOf.get(b) ?? -1);
   }
@@ -256,12 +274,18 @@ export class SimCluster {
   /**
    * Replicate `command` and resolve with the proposing member's apply result once it is
    * committed and applied there. Goes to `via`, or to the current leader. Rejects with
-   * NotLeaderError / NoQuorumError / MemberDownError / ProposalDroppedError (certainly no
-   * effect), or ProposalTimeoutError / MemberCrashedError (effect unknown); see errors.ts.
+   * NotLeaderError / MemberDownError / ProposalDroppedError (certainly no effect), or
+   * ProposalTimeoutError / MemberCrashedError (effect unknown); see errors.ts.
+   *
+   * The simulator never refuses a request for lack of a quorum on its own: it only delivers,
+   * drops, delays and crashes. Whether a write with too few members alive commits is for Raft
+   * to decide — a leader without a majority cannot commit (the request times out) and, with
+   * CheckQuorum, steps down (the next attempt finds no leader).
    */
   propose(command: string, opts: { via?: string } = {}): Promise<unknown> {
     const target = this.clientTarget(opts.via);
     if (target instanceof Error) return Promise.reject(target);
+    if (target.syncingUntil_ms !== undefined) return this.afterSync(target).then(() => this.propose(command, { via: target.id }));
     const at = target.node?.propose(command) ?? null;
     if (at === null) return Promise.reject(new NotLeaderError(target.id, target.node?.leaderId ?? undefined));
     this.record(`propose via=${target.id} index=${at.index} term=${at.term} ${command}`);
@@ -282,6 +306,7 @@ export class SimCluster {
   read(command: string, opts: { via?: string } = {}): Promise<unknown> {
     const target = this.clientTarget(opts.via);
     if (target instanceof Error) return Promise.reject(target);
+    if (target.syncingUntil_ms !== undefined) return this.afterSync(target).then(() => this.read(command, { via: target.id }));
     const node = target.node;
     const sm = target.sm;
     if (node === null || sm === null) return Promise.reject(new NotLeaderError(target.id, undefined));
@@ -302,6 +327,11 @@ export class SimCluster {
     });
   }
 
+  /** Resolves once the member's current sync is over (at once if it is not syncing). */
+  private afterSync(m: Member): Promise<void> {
+    return this.sleep(Math.max(0, (m.syncingUntil_ms ?? this.clock_ms) - this.clock_ms));
+  }
+
   /** Resolve after `ms` of virtual time. */
   sleep(ms: number): Promise<void> {
     return new Promise((resolve) => this.after(ms, this.settling(() => resolve())));
@@ -312,9 +342,8 @@ export class SimCluster {
     this.queue.push(this.clock_ms + Math.max(0, ms), { kind: 'timer', fire });
   }
 
+  /** Where a client request goes: the member asked for, or the member that leads in the highest term. */
   private clientTarget(via: string | undefined): Member | Error {
-    const alive = this.ids.filter((id) => this.isAlive(id)).length;
-    if (alive < Math.floor(this.ids.length / 2) + 1) return new NoQuorumError(alive, this.ids.length);
     const id = via ?? this.leader();
     if (id === undefined) return new NotLeaderError(undefined, undefined);
     const m = this.member(id);
@@ -386,8 +415,11 @@ export class SimCluster {
     const m = this.member(id);
     if (m.node === null || m.life !== life) return;
     this.mix(1, Number(id) || 0);
-    m.node.tick();
-    this.pump(m);
+    // A tick that comes while the member is blocked on its disk is lost, as a Go ticker drops ticks.
+    if (m.syncingUntil_ms === undefined) {
+      m.node.tick();
+      this.pump(m);
+    }
     this.queue.push(this.clock_ms + this.tick_ms, { kind: 'tick', id, life });
   }
 
@@ -413,6 +445,11 @@ export class SimCluster {
       this.netCounts.dropped++;
       return;
     }
+    if (to.syncingUntil_ms !== undefined) {
+      // Waits in the member's receive buffer until the sync is over.
+      this.queue.push(to.syncingUntil_ms, { kind: 'deliver', msg });
+      return;
+    }
     this.netCounts.delivered++;
     to.node.step(msg);
     this.pump(to);
@@ -422,18 +459,41 @@ export class SimCluster {
 
   /** Carry out every Ready of a member, in the order types.ts documents. */
   private pump(m: Member): void {
-    for (let guard = 0; m.node !== null && m.node.hasReady(); guard++) {
+    for (let guard = 0; m.node !== null && m.syncingUntil_ms === undefined && m.node.hasReady(); guard++) {
       if (guard > 10_000) throw new Error(`seed ${this.seed}: member ${m.id} produced Ready batches without end`);
       const node = m.node;
       const rd = node.ready();
-      this.persist(m, rd);
-      for (const msg of rd.messages) this.send(msg);
-      this.apply(m, rd.committedEntries);
-      node.advance(rd);
-      this.noteReadStates(m, rd);
-      this.noteRoleChange(m, node);
-      this.answerReads(m);
+      if (m.diskLatency_ms > 0 && needsSync(rd)) {
+        this.syncThenFinish(m, node, rd);
+        return;
+      }
+      this.finishReady(m, node, rd);
     }
+  }
+
+  /** A slow disk: the Ready's writes become durable, and its messages leave, `diskLatency_ms` later. */
+  private syncThenFinish(m: Member, node: RaftNode, rd: Ready): void {
+    const until_ms = this.clock_ms + m.diskLatency_ms;
+    m.syncingUntil_ms = until_ms;
+    this.queue.push(until_ms, {
+      kind: 'timer',
+      fire: () => {
+        if (m.node !== node) return; // crashed meanwhile: the write never completed
+        m.syncingUntil_ms = undefined;
+        this.finishReady(m, node, rd);
+        this.pump(m);
+      },
+    });
+  }
+
+  private finishReady(m: Member, node: RaftNode, rd: Ready): void {
+    this.persist(m, rd);
+    for (const msg of rd.messages) this.send(msg);
+    this.apply(m, rd.committedEntries);
+    node.advance(rd);
+    this.noteReadStates(m, rd);
+    this.noteRoleChange(m, node);
+    this.answerReads(m);
   }
 
   private persist(m: Member, rd: Ready): void {
@@ -518,6 +578,7 @@ export class SimCluster {
       reads: new Map(),
       lastRole: 'follower',
       lastTerm: 0,
+      diskLatency_ms: 0,
     };
   }
 
@@ -582,6 +643,11 @@ export class LivelockError extends Error {
 
 function maxEventsFor(ms: number): number {
   return 10_000 + MAX_EVENTS_PER_MS * Math.max(0, ms);
+}
+
+/** A Ready that writes stable storage: new entries or a changed HardState. */
+function needsSync(rd: Ready): boolean {
+  return rd.entriesToPersist.length > 0 || rd.hardState !== undefined;
 }
 
 function addCounts(into: Record<string, number>, from: Record<string, number>): void {

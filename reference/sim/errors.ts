@@ -23,13 +23,6 @@ export class NotLeaderError extends SimClientError {
   }
 }
 
-/** Fewer than a majority of members are alive: nothing can commit, so nothing was proposed. */
-export class NoQuorumError extends SimClientError {
-  constructor(alive: number, members: number) {
-    super(`only ${alive} of ${members} members are alive; a quorum needs ${Math.floor(members / 2) + 1}`, false);
-  }
-}
-
 /** The chosen member is crashed: nothing was sent to it. */
 export class MemberDownError extends SimClientError {
   constructor(member: string) {

@@ -2,7 +2,7 @@
  * A minimal replicated key-value register for the simulator's own tests: put, get and
  * compare-and-swap over JSON commands, matching the lincheck KV model one for one.
  */
-import type { KvInput } from '../lincheck/kv-model.ts';
+import type { KvInput } from '../../lincheck/kv-model.ts';
 import type { StateMachine } from './state-machine.ts';
 
 export class KvRegisterMachine implements StateMachine {

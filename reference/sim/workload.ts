@@ -3,12 +3,12 @@
  * issuing put / get / compare-and-swap, every call recorded with its virtual invoke and
  * return times, and the history handed to the lincheck checker.
  *
- * Recording rules: a call that failed with certainty (NotLeader, NoQuorum, dropped) had no
+ * Recording rules: a call that failed with certainty (NotLeader, MemberDown, dropped) had no
  * effect and is left out; a call whose effect is unknown (timeout, crash) is kept with no
  * return — the checker may place it anywhere after its invocation, or nowhere.
  */
-import { checkKvHistory, explainKvResult, type KvInput, type KvOperation, type KvOutput } from '../lincheck/kv-model.ts';
-import type { CheckResult } from '../lincheck/checker.ts';
+import { checkKvHistory, explainKvResult, type KvInput, type KvOperation, type KvOutput } from '../../lincheck/kv-model.ts';
+import type { CheckResult } from '../../lincheck/checker.ts';
 import { SimCluster, type SimBugs } from './cluster.ts';
 import { SimClientError } from './errors.ts';
 import { planFaults, randomNetwork, scheduleFaults } from './faults.ts';
@@ -37,7 +37,7 @@ export interface TrialStats {
   answered: number;
   /** Calls with unknown effect (timeouts, crashes). */
   indeterminate: number;
-  /** Calls that certainly had no effect (not leader, no quorum, dropped). */
+  /** Calls that certainly had no effect (not leader, member down, dropped). */
   rejected: number;
   messages: number;
   elections: number;

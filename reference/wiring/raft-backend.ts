@@ -31,7 +31,7 @@ import type { CompareAndSwap, KeyValue } from '../../adapters/contract.ts';
 import type { Backend, RangeOptions, RangeResult, TxnResult, WatchHandlers } from '../store/backend.ts';
 import { encodeCommand, errorOfResult, type StoreCommand, type StoreResult } from '../store/commands.ts';
 import { SimCluster } from '../sim/cluster.ts';
-import { SimClientError } from '../sim/errors.ts';
+import { ProposalTimeoutError, SimClientError } from '../sim/errors.ts';
 import { MvccStateMachine, decodeReadAnswer, encodeRead, type ReadQuery } from './raft-state-machine.ts';
 import { ReplicatedWatch } from './raft-watch.ts';
 
@@ -228,6 +228,8 @@ export class RaftBackend implements Backend {
       const outcome = await this.settle(start(), deadline_ms);
       if (outcome.settled && outcome.ok) return outcome.value;
       if (outcome.settled) lastError = outcome.error;
+      // Raft could not commit it in time: etcd answers that with "etcdserver: request timed out" too.
+      if (outcome.settled && outcome.error instanceof ProposalTimeoutError) throw new RequestTimeoutError(outcome.error);
       if (outcome.settled && !retryable(outcome.error)) throw outcome.error;
       if (this.sim.now_ms >= deadline_ms) throw new RequestTimeoutError(lastError);
       await this.run(() => false, Math.min(RETRY_INTERVAL_MS, deadline_ms - this.sim.now_ms));

@@ -23,10 +23,10 @@ function rev(world: KubespecWorld, expr: string): number {
  * it sizes a cluster from `@members:N` (the contract has no call to reconfigure a store); this
  * step only checks the tag says what the sentence says, so the two cannot drift apart.
  */
-Given('a store with periodic auto-compaction retention of {int} hour(s)', async function (this: KubespecWorld, hours: number) {
+Given(/^a store with periodic auto-compaction retention of (\d+) (s|hours?)$/, async function (this: KubespecWorld, amount: string, unit: string) {
   const tags = this.recall<string[]>('scenario tags');
-  assert.ok(tags.includes(`@auto-compaction-retention:${hours}h`),
-    `this step needs the scenario tag @auto-compaction-retention:${hours}h, so the target starts its store with that retention`);
+  const tag = `@auto-compaction-retention:${amount}${unit[0]}`;
+  assert.ok(tags.includes(tag), `this step needs the scenario tag ${tag}, so the target starts its store with that retention`);
   this.note('store start revision', await currentRevision(this.kv()));
 });
 

@@ -139,3 +139,45 @@ Then("the events' modRevisions strictly increase, the first being {word}", funct
   assert.equal(revisions[0], rev(this, label), `first event's modRevision (all: ${revisions.join(', ')})`);
   assert.ok(revisions.every((r, i) => i === 0 || r > revisions[i - 1]!), `modRevisions must strictly increase: ${revisions.join(', ')}`);
 });
+
+// ---- changes that are not changes, and watchers that write ------------------------------------
+
+When('key {string} is deleted although it does not exist', async function (this: KubespecWorld, key: string) {
+  const result = await this.kv().delete(key);
+  assert.equal(result.deleted, 0, `"${key}" did not exist, yet the delete reports ${result.deleted} deleted`);
+});
+
+When('a watch on prefix {string} starts from the next revision, and on each event for {string} with n below {int} puts {string}', async function (this: KubespecWorld, prefix: string, pattern: string, last: number, next: string) {
+  const failures: unknown[] = [];
+  const from = (await currentRevision(this.kv())) + 1;
+  const watch = await this.kv().watch(prefix, from, {
+    onEvent: (event) => {
+      const n = Number(/(\d+)$/.exec(event.kv.key)?.[1]);
+      if (event.type !== 'PUT' || event.kv.key !== pattern.replace('<n>', String(n)) || n >= last) return;
+      // Written from inside the delivery, without waiting: the store must cope with it.
+      this.kv().put(next.replace('<n+1>', String(n + 1)), String(n + 1)).catch((e: unknown) => failures.push(e));
+    },
+  });
+  this.note('watch', watch);
+  this.note('writing watch failures', failures);
+});
+
+When('a second watch on prefix {string} starts from the next revision', async function (this: KubespecWorld, prefix: string) {
+  this.note('second watch', await this.kv().watch(prefix, (await currentRevision(this.kv())) + 1));
+});
+
+Then(/^within (\d+) s both watches have delivered exactly: (.+)$/, async function (this: KubespecWorld, seconds: string, list: string) {
+  const expected = describeEvents(parseEvents(list));
+  const watches = [this.recall<KvWatch>('watch'), this.recall<KvWatch>('second watch')];
+  const count = parseEvents(list).length;
+  await this.eventually(`${count} events on both watches`, () => watches.every((w) => w.events.length >= count), Number(seconds) * 1000);
+  assert.deepEqual(this.recall<unknown[]>('writing watch failures').map(String), [], 'the writes made from the watch handler');
+  watches.forEach((w, i) => assert.equal(describeEvents(w.events), expected, `the events watch ${i + 1} delivered`));
+});
+
+Then("in both watches the events' modRevisions strictly increase", function (this: KubespecWorld) {
+  for (const name of ['watch', 'second watch']) {
+    const revisions = this.recall<KvWatch>(name).events.map((e) => e.kv.modRevision);
+    assert.ok(revisions.every((r, i) => i === 0 || r > revisions[i - 1]!), `${name}: modRevisions ${revisions.join(', ')}`);
+  }
+});

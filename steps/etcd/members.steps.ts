@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { setTimeout as delay } from 'node:timers/promises';
 import { Given, Then, When } from '@cucumber/cucumber';
-import type { MemberInfo } from '../../adapters/contract.ts';
+import { StoreUnavailableError, type MemberInfo } from '../../adapters/contract.ts';
 import type { KubespecWorld } from '../support/world.ts';
 import { acknowledge, acknowledged, settleWithin } from './support.ts';
 
@@ -23,6 +23,7 @@ async function currentLeader(world: KubespecWorld): Promise<string> {
 }
 
 async function kill(world: KubespecWorld, ids: string[]): Promise<void> {
+  world.note('term before the kill', Math.max(0, ...(await world.members().list()).map((m) => m.term ?? 0)));
   for (const id of ids) await world.members().kill(id);
   world.note('killed', [...killed(world), ...ids]);
 }
@@ -114,14 +115,32 @@ Then(/^(?:within (\d+) s )?a put of key "([^"]*)" succeeds(?: within (\d+) s)?$/
   acknowledge(this, key, value);
 });
 
-/** Put, and on a failure (no leader yet) try again, until one succeeds or the step gives up waiting. */
-async function retryPut(world: KubespecWorld, key: string, value: string, stopped: () => boolean): Promise<void> {
+/** How each failed put attempt ended, so "does not succeed" can say why. */
+interface PutAttempts {
+  /** The store's own refusals: not committed in time, or no leader (StoreUnavailableError timeout / no-leader). */
+  refusals: string[];
+  /** The member the client spoke to was down: says nothing about the protocol; tried again. */
+  unreachable: number;
+}
+
+function isRefusal(error: unknown): error is StoreUnavailableError {
+  return error instanceof StoreUnavailableError && error.reason !== 'unreachable';
+}
+
+/**
+ * Put, and while the store is unavailable (no leader yet, not committed in time, member down)
+ * try again, until one succeeds or the step gives up waiting. Any other error ends the attempts:
+ * it is not "the store is unavailable", and must not pass for it.
+ */
+async function retryPut(world: KubespecWorld, key: string, value: string, stopped: () => boolean, seen: PutAttempts = { refusals: [], unreachable: 0 }): Promise<void> {
   for (let attempt = 1; ; attempt++) {
     try {
       await world.kv().put(key, value);
       return;
     } catch (error) {
-      if (stopped()) throw error;
+      if (!(error instanceof StoreUnavailableError) || stopped()) throw error;
+      if (error.reason === 'unreachable') seen.unreachable++;
+      else seen.refusals.push(error.message);
       world.log(`put attempt ${attempt} of "${key}" failed: ${String(error)}`);
       await delay(RETRY_PAUSE_MS);
     }
@@ -130,12 +149,20 @@ async function retryPut(world: KubespecWorld, key: string, value: string, stoppe
 
 Then('a put of key {string} does not succeed within {int} s', async function (this: KubespecWorld, key: string, seconds: number) {
   // Keep trying for the whole budget: a put refused only because the client picked a dead member
-  // must not pass for "the store refuses writes".
+  // must not pass for "the store refuses writes", and neither may an unrelated error.
   let stop = false;
-  const outcome = await settleWithin(this.session.waiter, `a put of "${key}"`, () => retryPut(this, key, 'never acknowledged', () => stop), seconds * 1000);
+  const seen: PutAttempts = { refusals: [], unreachable: 0 };
+  const outcome = await settleWithin(this.session.waiter, `a put of "${key}"`, () => retryPut(this, key, 'never acknowledged', () => stop, seen), seconds * 1000);
   stop = true;
   assert.ok(!(outcome.settled && outcome.ok), `a put of "${key}" was acknowledged within ${seconds} s`);
-  this.log(outcome.settled ? `the put failed for good: ${String((outcome as { error: unknown }).error)}` : `no put of "${key}" was acknowledged within ${seconds} s`);
+  if (outcome.settled && !outcome.ok) {
+    assert.ok(isRefusal(outcome.error), `the put of "${key}" failed, but not as the store refusing it (no commit, no leader): ${String(outcome.error)}`);
+  }
+  // Either the store refused (timed out / no leader) or the last attempt is still waiting for a
+  // commit that never comes; a run of "member down" answers alone proves nothing.
+  assert.ok(seen.refusals.length > 0 || !outcome.settled,
+    `no attempt reached the store's protocol: ${seen.unreachable} attempts found their member down`);
+  this.log(`the put of "${key}" was refused ${seen.refusals.length} times (${[...new Set(seen.refusals)].join('; ')})${outcome.settled ? '' : '; the last attempt was still waiting for a commit'}`);
 });
 
 Then('every key acknowledged in this scenario reads back with the value written', async function (this: KubespecWorld) {
@@ -178,14 +205,8 @@ When('a follower is partitioned from the other two members', async function (thi
   assert.ok(partition, 'this target declares net.partition but offers no partition()');
   await partition.call(this.members(), [[follower], members.filter((id) => id !== follower)]);
   this.note('partitioned', follower);
+  this.note('partitioned member', follower);
   this.note('leader', leader);
-});
-
-Then('the partitioned member does not report itself leader', async function (this: KubespecWorld) {
-  const cut = this.recall<string>('partitioned');
-  const info = (await this.members().list()).find((m) => m.id === cut);
-  assert.ok(info?.alive, `${cut} is alive`);
-  assert.notEqual(info.role, 'leader', `${cut} reports itself leader in term ${info.term}`);
 });
 
 Then('the other two members still agree on one leader', async function (this: KubespecWorld) {
@@ -196,7 +217,101 @@ Then('the other two members still agree on one leader', async function (this: Ku
   assert.deepEqual(leaders, [leader], 'exactly one leader on the majority side');
 });
 
-Then('no live member is leader', async function (this: KubespecWorld) {
-  const members = await this.members().list();
-  assert.deepEqual(leadersAmong(members), [], `roles: ${JSON.stringify(members)}`);
+/**
+ * "However long it waits": sample the members' reports at every poll for the whole span, and fail
+ * on the first report that breaks the claim. `now` is the virtual clock where there is one.
+ */
+async function neverFor(world: KubespecWorld, ms: number, what: string, violation: (members: MemberInfo[]) => string | undefined): Promise<void> {
+  const now = (): number => world.session.clock?.now_ms() ?? Date.now();
+  const end = now() + ms;
+  let seen: string | undefined;
+  let samples = 0;
+  await world.eventually(`${ms / 1000} s of ${what}`, async () => {
+    seen ??= violation(await world.members().list());
+    samples++;
+    return seen !== undefined || now() >= end;
+  }, ms + 1_000);
+  assert.equal(seen, undefined, `${what} broke after ${samples} samples`);
+  world.log(`${what} held over ${samples} samples`);
+}
+
+Then(/^for (\d+) s(?: of virtual time)? the partitioned member never reports itself leader$/, async function (this: KubespecWorld, seconds: string) {
+  const cut = this.recall<string>('partitioned');
+  await neverFor(this, Number(seconds) * 1000, `${cut} not leading`, (members) => {
+    const info = members.find((m) => m.id === cut);
+    if (!info?.alive) return `${cut} is down`;
+    return info.role === 'leader' ? `${cut} reports itself leader in term ${info.term}` : undefined;
+  });
+});
+
+Then(/^for (\d+) s(?: of virtual time)? no live member reports itself leader in a term after the kill$/, async function (this: KubespecWorld, seconds: string) {
+  const before = this.recall<number>('term before the kill');
+  await neverFor(this, Number(seconds) * 1000, 'no new leader', (members) => {
+    const elected = members.filter((m) => m.alive && m.role === 'leader' && (m.term ?? 0) > before);
+    return elected.length > 0 ? `elected: ${JSON.stringify(elected)}` : undefined;
+  });
+});
+
+When('a follower is killed and noted as the stale member', async function (this: KubespecWorld) {
+  const leader = await currentLeader(this);
+  const [follower] = await liveFollowers(this, leader);
+  assert.ok(follower, 'there is a live follower to kill');
+  await kill(this, [follower]);
+  this.note('stale member', follower);
+});
+
+When('the other members are killed', async function (this: KubespecWorld) {
+  await kill(this, (await this.members().list()).filter((m) => m.alive).map((m) => m.id));
+});
+
+When('the stale member is restarted', async function (this: KubespecWorld) {
+  await this.members().restart(this.recall<string>('stale member'));
+});
+
+When('one of the members that holds the writes is restarted', async function (this: KubespecWorld) {
+  const stale = this.recall<string>('stale member');
+  const holder = killed(this).find((id) => id !== stale);
+  assert.ok(holder, 'a member that holds the writes was killed earlier');
+  await this.members().restart(holder);
+});
+
+When('the partition is healed', async function (this: KubespecWorld) {
+  const heal = this.members().heal;
+  assert.ok(heal, 'this target declares net.partition but offers no heal()');
+  await heal.call(this.members());
+});
+
+When('the leader and one follower are partitioned from the other three members', async function (this: KubespecWorld) {
+  const leader = await currentLeader(this);
+  const ids = (await this.members().list()).map((m) => m.id);
+  assert.equal(ids.length, 5, 'this step is about a 5-member store');
+  const minority = [leader, ids.find((id) => id !== leader)!];
+  const partition = this.members().partition;
+  assert.ok(partition, 'this target declares net.partition but offers no partition()');
+  await partition.call(this.members(), [minority, ids.filter((id) => !minority.includes(id))]);
+  this.note('old leader', leader);
+  this.note('minority', minority);
+});
+
+Then(/^within (\d+) s(?: of virtual time)? (?:the surviving member|the old leader) no longer reports itself leader$/, async function (this: KubespecWorld, seconds: string) {
+  const alive = (await this.members().list()).filter((m) => m.alive).map((m) => m.id);
+  let old: string | undefined;
+  try {
+    old = this.recall<string>('old leader');
+  } catch {
+    [old] = alive;
+    assert.equal(alive.length, 1, 'one member survives');
+  }
+  await this.eventually(`${old} to stop reporting itself leader`, async () => {
+    const info = (await this.members().list()).find((m) => m.id === old);
+    return info !== undefined && info.alive && info.role !== 'leader';
+  }, Number(seconds) * 1000);
+});
+
+Then(/^within (\d+) s(?: of virtual time)? the other three members agree on a new leader$/, async function (this: KubespecWorld, seconds: string) {
+  const minority = this.recall<string[]>('minority');
+  await this.eventually('a new leader on the majority side', async () => {
+    const leader = await this.members().leader();
+    return leader !== undefined && !minority.includes(leader);
+  }, Number(seconds) * 1000);
 });

@@ -84,3 +84,31 @@ export function entryIndexOf(lines: readonly TraceLine[], key: string): { index:
   }
   throw new Error(`the trace holds no leader append of a put of "${key}"`);
 }
+
+/**
+ * Raft §5.4.2: a leader advances its commit index by counting replicas only onto an entry of its
+ * own term. Replays the transcript — each member's log terms from its append lines, each leader's
+ * term from its "became leader" line — and returns every leader commit line that broke the rule.
+ */
+export function commitsOntoEarlierTerms(lines: readonly TraceLine[]): string[] {
+  const logTerms = new Map<string, Map<number, number>>();
+  const leaderTerm = new Map<string, number>();
+  const broken: string[] = [];
+  for (const l of lines) {
+    if (l.member === undefined) continue;
+    if (l.kind === 'append' && l.index !== undefined) {
+      const log = logTerms.get(l.member) ?? new Map<number, number>();
+      log.set(l.index, l.term);
+      logTerms.set(l.member, log);
+    } else if (l.kind === 'became' && l.role === 'leader') {
+      leaderTerm.set(l.member, l.term);
+    } else if (l.kind === 'commit' && l.role === 'leader' && l.index !== undefined) {
+      const entryTerm = logTerms.get(l.member)?.get(l.index);
+      const term = leaderTerm.get(l.member);
+      if (entryTerm !== undefined && term !== undefined && entryTerm !== term) {
+        broken.push(`${l.text} (entry of term ${entryTerm}, leader of term ${term})`);
+      }
+    }
+  }
+  return broken;
+}
