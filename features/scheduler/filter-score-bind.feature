@@ -79,9 +79,10 @@ Feature: Scheduler — filter, score, bind
     Quote: "Taint 无对应 Toleration"
 
     @requires:kube.api @requires:cluster.scheduler @requires:cluster.nodes
-    Scenario: the untainted node is chosen
+    Scenario: the untainted node is chosen, though it is the busier one
       Given a cluster with nodes "n1" and "n2", each with 4 CPU and 8Gi memory
       And Node "n1" has taint "dedicated=gpu:NoSchedule"
+      And pods requesting a total of 1 CPU and 2Gi memory are on Node "n2"
       When Pod "web" is created requesting 100m CPU
       Then within 10 s Pod "web" is on Node "n2"
 
