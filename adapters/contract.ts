@@ -216,6 +216,8 @@ export interface RequestTraceEntry {
   code: number;
   /** The stages the request passed, in the order it passed them; the last may be the one that refused it. */
   stages: { stage: PipelineStage; outcome: 'passed' | 'rejected'; detail?: string }[];
+  /** The audit annotations admission added (audit.k8s.io Event.annotations), e.g. pod-security.kubernetes.io/audit-violations. */
+  annotations?: Record<string, string>;
 }
 
 /** A raw HTTP response read as it arrives, for claims about the wire format (chunked watch streams). */

@@ -5,7 +5,7 @@ import { claimsCommand } from './claims/command.ts';
 import { writeTargetReports } from './report/write.ts';
 import { printRunSummary } from './summary.ts';
 import { run } from './run.ts';
-import { EXIT_FAILURES, EXIT_OK, EXIT_USAGE, USAGE, UsageError } from './usage.ts';
+import { commandUsage, EXIT_FAILURES, EXIT_OK, EXIT_USAGE, USAGE, UsageError } from './usage.ts';
 
 type Options = ParseArgsConfig['options'];
 
@@ -81,14 +81,21 @@ const COMMANDS: Record<string, { options: Options; positionals?: boolean; run(va
 
 export async function main(argv: string[]): Promise<number> {
   const [name, ...rest] = argv;
-  if (!name || name === '--help' || name === '-h' || name === 'help') {
+  if (!name || name === '--help' || name === '-h' || (name === 'help' && rest.length === 0)) {
     console.log(USAGE);
     return name ? EXIT_OK : EXIT_USAGE;
   }
   try {
-    const command = COMMANDS[name];
-    if (!command) throw new UsageError(`unknown command "${name}"`, `commands: ${Object.keys(COMMANDS).join(', ')}; see kubespec --help`);
-    const { values, positionals } = parseOptions(command.options, rest, command.positionals ?? false);
+    // `kubespec help NAME` is `kubespec NAME --help`.
+    const [commandName, args] = name === 'help' ? [rest[0]!, ['--help']] : [name, rest];
+    const command = COMMANDS[commandName];
+    if (!command) throw new UsageError(`unknown command "${commandName}"`, `commands: ${Object.keys(COMMANDS).join(', ')}; see kubespec --help`);
+    const { values, positionals } = parseOptions({ ...command.options, ...HELP_OPTION }, args, command.positionals ?? false) as { values: Record<string, unknown>; positionals: string[] };
+    if (values.help) {
+      console.log(commandUsage(commandName));
+      return EXIT_OK;
+    }
+    delete values.help;
     return await command.run(values, positionals);
   } catch (error) {
     if (error instanceof UsageError) {
@@ -98,6 +105,9 @@ export async function main(argv: string[]): Promise<number> {
     throw error;
   }
 }
+
+/** Every command answers --help / -h with its own usage (exit 0), as kubectl's subcommands do. */
+const HELP_OPTION: Options = { help: { type: 'boolean', short: 'h' } };
 
 function parseOptions(options: Options, args: string[], allowPositionals: boolean) {
   try {

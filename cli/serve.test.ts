@@ -1,10 +1,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readdirSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { KubeHttpClient } from '../adapters/kube/http-client.ts';
-import { clientFor, KUBESPEC_BIN, PROJECT_DIR, rssMiB, startServeProcess, tempDir } from '../e2e/harness.ts';
+import { clientFor, kubectl, kubectlMissing, KUBESPEC_BIN, PROJECT_DIR, rssMiB, startServeProcess, tempDir } from '../e2e/harness.ts';
 import { microTime, parseServeFlags, startServe, type ServeConfig } from './serve.ts';
 import { UsageError } from './usage.ts';
 
@@ -177,6 +177,93 @@ test('with --data-dir every acknowledged object survives SIGKILL, and SIGTERM st
     assert.match(second.output(), /stopped/);
     assert.ok(existsSync(join(dir.path, 'data', 'store', 'snapshot.mvcc')), 'a clean stop leaves a snapshot');
   } finally {
+    dir.remove();
+  }
+});
+
+/** `kubespec serve ARGS` that is expected to refuse: its exit code and output (killed after the budget). */
+function serveRefusal(args: string[], budget_ms = 30_000) {
+  return spawnSync(process.execPath, [KUBESPEC_BIN, 'serve', '--port', '0', ...args], { cwd: PROJECT_DIR, encoding: 'utf8', timeout: budget_ms, killSignal: 'SIGKILL' });
+}
+
+test('a second serve on a data dir in use exits 2 naming the holder; after kill -9 the stale lock is taken over and no acknowledged write is lost', async () => {
+  const dir = tempDir('serve-lock');
+  const data = join(dir.path, 'data');
+  const args = (name: string) => ['--data-dir', data, '--nodes', '0', '--kubeconfig', join(dir.path, name)];
+  let first: Awaited<ReturnType<typeof startServeProcess>> | undefined;
+  try {
+    first = await startServeProcess({ kubeconfigPath: join(dir.path, 'k1'), args: ['--data-dir', data, '--nodes', '0'] });
+    const client = await clientFor(join(dir.path, 'k1'));
+    const write = (name: string) => client.request({ method: 'POST', path: '/api/v1/namespaces/default/configmaps', body: { metadata: { name } } });
+    assert.equal((await write('before')).status, 201);
+
+    const second = serveRefusal(args('k2'));
+    assert.equal(second.status, 2, `the second serve must refuse, it did: ${second.status ?? second.signal}\n${second.stdout}${second.stderr}`);
+    assert.match(second.stderr, new RegExp(`data dir ${data} is in use by process ${first.child.pid}\\b`));
+    assert.match(second.stderr, new RegExp(`kill ${first.child.pid}\\b`));
+    assert.equal((await write('after')).status, 201, 'the first serve still owns its store');
+    client.close();
+    assert.equal(await first.kill(), 'SIGKILL');
+
+    const third = await startServeProcess({ kubeconfigPath: join(dir.path, 'k3'), args: ['--data-dir', data, '--nodes', '0'] });
+    try {
+      assert.match(third.output(), new RegExp(`took over the lock of ${data} from process ${first.child.pid}, which is gone`));
+      const again = await clientFor(join(dir.path, 'k3'));
+      const list = await again.request({ method: 'GET', path: '/api/v1/namespaces/default/configmaps' });
+      again.close();
+      assert.deepEqual(list.json.items.map((c: any) => c.metadata.name).sort(), ['after', 'before']);
+    } finally {
+      assert.equal(await third.stop(), 0, third.output());
+    }
+    assert.equal(existsSync(join(data, 'kubespec.lock')), false, 'a clean stop releases the lock');
+  } finally {
+    await first?.kill();
+    dir.remove();
+  }
+});
+
+test('serve creates its data dir 0700 with 0600 files, and refuses a data dir open to others with the chmod that fixes it', async () => {
+  const dir = tempDir('serve-perms');
+  const data = join(dir.path, 'data');
+  try {
+    const running = await startServeProcess({ kubeconfigPath: join(dir.path, 'k'), args: ['--data-dir', data, '--nodes', '0'] });
+    assert.equal(await running.stop(), 0, running.output());
+    // Before the fix a loose dir was served: a refusal that never comes is cut off after the budget.
+    const mode = (p: string) => (statSync(p).mode & 0o777).toString(8);
+    const walk = (p: string): string[] => (statSync(p).isDirectory() ? [p, ...readdirSync(p).flatMap((n) => walk(join(p, n)))] : [p]);
+    const entries = walk(data);
+    assert.ok(entries.some((p) => p.endsWith('wal.log')) && entries.some((p) => p.endsWith('admin.key')) && entries.some((p) => p.endsWith('ca.crt')), entries.join(' '));
+    for (const p of entries) assert.equal(mode(p), statSync(p).isDirectory() ? '700' : '600', p);
+
+    const loose = join(dir.path, 'loose');
+    mkdirSync(loose);
+    chmodSync(loose, 0o755);
+    const refused = serveRefusal(['--data-dir', loose, '--kubeconfig', join(dir.path, 'k2')]);
+    assert.equal(refused.status, 2, `${refused.stdout}${refused.stderr}`);
+    assert.match(refused.stderr, /open to its group or others \(mode 755\)/);
+    assert.match(refused.stderr, new RegExp(`chmod 700 ${loose}`));
+    assert.deepEqual(readdirSync(loose), [], 'nothing was written into the refused dir');
+  } finally {
+    dir.remove();
+  }
+});
+
+test('the real kubectl meets Pod Security admission as on a real cluster: enforce refuses a privileged pod, warn prints a Warning', kubectlMissing() ? { skip: kubectlMissing() } : {}, async () => {
+  const dir = tempDir('serve-psa');
+  const running = await startServe(config(dir.path, { nodes: 0 }));
+  const run = (args: string[], input?: string) => kubectl(args, { kubeconfig: running.kubeconfigPath, cacheDir: join(dir.path, 'cache'), ...(input ? { input } : {}) });
+  try {
+    assert.equal((await run(['create', 'namespace', 'psa'])).code, 0);
+    assert.equal((await run(['label', 'namespace', 'psa', 'pod-security.kubernetes.io/enforce=baseline', 'pod-security.kubernetes.io/warn=restricted'])).code, 0);
+    const pod = JSON.stringify({ apiVersion: 'v1', kind: 'Pod', metadata: { name: 'x', namespace: 'psa' }, spec: { containers: [{ name: 'c', image: 'busybox', securityContext: { privileged: true } }] } });
+    const refused = await run(['apply', '-f', '-'], pod);
+    assert.equal(refused.code, 1, refused.stdout);
+    assert.match(refused.stderr, /Error from server \(Forbidden\): .*pods "x" is forbidden: violates PodSecurity "baseline:latest": privileged \(container "c" must not set securityContext.privileged=true\)/);
+    const warned = await run(['-n', 'psa', 'run', 'plain', '--image=busybox']);
+    assert.equal(warned.code, 0, warned.stderr);
+    assert.match(warned.stderr, /^Warning: would violate PodSecurity "restricted:latest": allowPrivilegeEscalation != false \(container "plain" must set securityContext.allowPrivilegeEscalation=false\)/m);
+  } finally {
+    await running.stop();
     dir.remove();
   }
 });

@@ -22,6 +22,7 @@ import { createCa, issueClientCert, issueServerCert, writeKubeconfig, type CertA
 import { clusterRoleBinding, groups } from '../reference/apiserver/bootstrap-policy.ts';
 import type { ApiServer } from '../reference/apiserver/server.ts';
 import type { Backend } from '../reference/store/backend.ts';
+import { DataDirError, lockDataDir, preparePrivateDir, PRIVATE_DIR_MODE, PRIVATE_FILE_MODE, type DataDirLock } from '../reference/store/host/datadir.ts';
 import { DurableBackend } from '../reference/store/host/durable.ts';
 import { LocalBackend } from '../reference/store/local.ts';
 import { RetentionCompactor, tickRetention } from '../reference/store/retention.ts';
@@ -90,7 +91,11 @@ function nonEmpty(name: string, text: string): string {
 /** The command: start, say how to connect, run until SIGINT/SIGTERM, stop cleanly. */
 export async function serve(flags: ServeFlags): Promise<number> {
   const config = parseServeFlags(flags);
-  const running = await startServe(config, (line) => console.log(`kubespec serve: ${line}`));
+  const running = await startServe(config, (line) => console.log(`kubespec serve: ${line}`)).catch((error: unknown) => {
+    // A data dir in use or open to others is a configuration error: exit 2 with the fix.
+    if (error instanceof DataDirError) throw new UsageError(error.message, error.hint);
+    throw error;
+  });
   const signal = await new Promise<NodeJS.Signals>((done) => {
     process.once('SIGINT', () => done('SIGINT'));
     process.once('SIGTERM', () => done('SIGTERM'));
@@ -113,20 +118,35 @@ export interface RunningServe {
 
 /** Starts everything serve runs; `log` gets the human-readable lines. */
 export async function startServe(config: ServeConfig, log: (line: string) => void = () => {}): Promise<RunningServe> {
+  const lock = config.dataDir ? await claimDataDir(config.dataDir, log) : undefined;
+  try {
+    return await startLocked(config, log, lock);
+  } catch (error) {
+    await lock?.release();
+    throw error;
+  }
+}
+
+/** The data dir is ours alone (lock) and private (0700) before anything in it is read or written. */
+async function claimDataDir(dataDir: string, log: (line: string) => void): Promise<DataDirLock> {
+  if (await preparePrivateDir(dataDir)) log(`created data dir ${dataDir} (mode 700)`);
+  const lock = await lockDataDir(dataDir);
+  if (lock.tookOverFrom) log(`took over the lock of ${dataDir} from process ${lock.tookOverFrom.pid}, which is gone (locked since ${lock.tookOverFrom.since})`);
+  return lock;
+}
+
+async function startLocked(config: ServeConfig, log: (line: string) => void, lock: DataDirLock | undefined): Promise<RunningServe> {
   const clock = new RealTimeScheduler();
   const store = await openStore(config.dataDir, log);
-  const pki = config.insecureHttp ? undefined : await loadOrCreatePki(config.dataDir);
-  const cluster = await ReferenceCluster.start({
-    seed: Date.now() >>> 0,
-    clock,
-    backend: store.backend,
-    port: config.port,
-    host: config.host,
-    ...(pki ? { tls: { cert: pki.server.certPem, key: pki.server.keyPem, ca: pki.ca.certPem } } : {}),
-    // Anonymous requests are on, as kube-apiserver's default; RBAC decides what they may do.
-    secure: { anonymous: true },
-    log,
-  });
+  let pki: Pki | undefined;
+  let cluster: ReferenceCluster;
+  try {
+    pki = config.insecureHttp ? undefined : await loadOrCreatePki(config.dataDir);
+    cluster = await startCluster(config, clock, store, pki, log);
+  } catch (error) {
+    await store.close();
+    throw error;
+  }
   const admin = adminCaller(cluster.api);
   if (config.insecureHttp) await ensureObjects(admin, [insecureAnonymousAdmin()]);
   await registerNodes(admin, config.nodes, clock.now_ms());
@@ -150,8 +170,23 @@ export async function startServe(config: ServeConfig, log: (line: string) => voi
         clock.cancelAll();
         await cluster.stop();
         await store.close();
+        await lock?.release();
       })()),
   };
+}
+
+function startCluster(config: ServeConfig, clock: RealTimeScheduler, store: Store, pki: Pki | undefined, log: (line: string) => void): Promise<ReferenceCluster> {
+  return ReferenceCluster.start({
+    seed: Date.now() >>> 0,
+    clock,
+    backend: store.backend,
+    port: config.port,
+    host: config.host,
+    ...(pki ? { tls: { cert: pki.server.certPem, key: pki.server.keyPem, ca: pki.ca.certPem } } : {}),
+    // Anonymous requests are on, as kube-apiserver's default; RBAC decides what they may do.
+    secure: { anonymous: true },
+    log,
+  });
 }
 
 function announce(config: ServeConfig, url: string, log: (line: string) => void): void {
@@ -182,7 +217,7 @@ async function openStore(dataDir: string | undefined, log: (line: string) => voi
     return { backend, afterCompaction: async () => {}, close: async () => {} };
   }
   const dir = join(dataDir, 'store');
-  await mkdir(dir, { recursive: true });
+  await mkdir(dir, { recursive: true, mode: PRIVATE_DIR_MODE });
   const backend = await openDurable(dir, log);
   return {
     backend,
@@ -259,11 +294,11 @@ async function loadOrCreatePki(dataDir: string | undefined): Promise<Pki> {
     issueClientCert(ca, { commonName: ADMIN_USER, organizations: [ADMIN_GROUP] }),
   ]);
   if (dir) {
-    await mkdir(dir, { recursive: true, mode: 0o700 });
-    // admin.key last: its presence says the set is complete.
+    await mkdir(dir, { recursive: true, mode: PRIVATE_DIR_MODE });
+    // admin.key last: its presence says the set is complete. Every file 0600, as etcd's.
     for (const [name, pair] of [['ca', ca], ['apiserver', server], ['admin', admin]] as const) {
-      await writeFile(join(dir, `${name}.crt`), pair.certPem);
-      await writeFile(join(dir, `${name}.key`), pair.keyPem, { mode: 0o600 });
+      await writeFile(join(dir, `${name}.crt`), pair.certPem, { mode: PRIVATE_FILE_MODE });
+      await writeFile(join(dir, `${name}.key`), pair.keyPem, { mode: PRIVATE_FILE_MODE });
     }
   }
   return { ca, server, admin };

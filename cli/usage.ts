@@ -10,25 +10,40 @@ export const EXIT_OK = 0;
 export const EXIT_FAILURES = 1;
 export const EXIT_USAGE = 2;
 
+/** Each command's own usage: what `kubespec NAME --help` prints (and a section of USAGE). */
+export const COMMAND_USAGE: Record<string, string> = {
+  run: `  kubespec run [--target NAME] [--tags EXPR] [--name REGEX] [--seed N] [--rerun] [--parallel N]
+               [--etcd-endpoints URL,...] [--kubeconfig PATH] [--no-coverage]
+      Run the features against a target (reference, etcd, kube); write reports under reports/<target>/.`,
+  claims: `  kubespec claims [--check] [--summary] [--format text|json]
+      List every claim (Rule) with its status; --check fails on inventory errors.`,
+  report: `  kubespec report [--target NAME]
+      Rebuild reports/<target>/ from its saved message stream (also after a crashed run).`,
+  serve: `  kubespec serve [--port P] [--nodes N] [--kubeconfig PATH] [--insecure-http] [--data-dir D]
+      Run the reference cluster over HTTPS until interrupted; write a kubeconfig with an admin
+      client certificate. --port 0: any free port. --insecure-http: plain HTTP, and anonymous
+      requests are admin. --data-dir: keep the store and certificates across restarts (the dir
+      is created 0700 and locked: one serve per data dir).`,
+  bench: `  kubespec bench NAME [--quick]
+      Run bench/NAME; print figures; write reports/bench/NAME.json.`,
+  test: `  kubespec test
+      Everything npm test runs: typecheck, unit tests, claims check, features; ends with "N passed, N failed".`,
+  targets: `  kubespec targets
+      List the targets.`,
+};
+
+const EXIT_CODES = 'Exit codes: 0 nothing failed, 1 failures, 2 usage or configuration error.';
+
 export const USAGE = `kubespec — a literate conformance suite for the Kubernetes architecture
 
 Usage:
-  kubespec run [--target NAME] [--tags EXPR] [--name REGEX] [--seed N] [--rerun] [--parallel N]
-               [--etcd-endpoints URL,...] [--kubeconfig PATH] [--no-coverage]
-      Run the features against a target (reference, etcd, kube); write reports under reports/<target>/.
-  kubespec claims [--check] [--summary] [--format text|json]
-      List every claim (Rule) with its status; --check fails on inventory errors.
-  kubespec report [--target NAME]
-      Rebuild reports/<target>/ from its saved message stream (also after a crashed run).
-  kubespec serve [--port P] [--nodes N] [--kubeconfig PATH] [--insecure-http] [--data-dir D]
-      Run the reference cluster over HTTPS until interrupted; write a kubeconfig with an admin
-      client certificate. --port 0: any free port. --insecure-http: plain HTTP, and anonymous
-      requests are admin. --data-dir: keep the store and certificates across restarts.
-  kubespec bench NAME [--quick]
-      Run bench/NAME; print figures; write reports/bench/NAME.json.
-  kubespec test
-      Everything npm test runs: typecheck, unit tests, claims check, features; ends with "N passed, N failed".
-  kubespec targets
-      List the targets.
+${Object.values(COMMAND_USAGE).join('\n')}
+  kubespec COMMAND --help
+      One command's usage.
 
-Exit codes: 0 nothing failed, 1 failures, 2 usage or configuration error.`;
+${EXIT_CODES}`;
+
+/** `kubespec NAME --help`: that command's usage alone. */
+export function commandUsage(name: string): string {
+  return `Usage:\n${COMMAND_USAGE[name]}\n\n${EXIT_CODES}`;
+}

@@ -17,7 +17,8 @@ import { withBackoff } from './retry.ts';
 /** Upstream's e2e framework allows two minutes; a healthy cluster needs well under a second. */
 const DEFAULT_SA_BUDGET_MS = 120_000;
 
-const CAPABILITIES: Capability[] = ['kube.api', 'kube.watch', 'kube.rbac', 'kubectl', 'controllers.serviceaccount'];
+// PodSecurity admission is on by default in every supported Kubernetes (GA and default-on since 1.25).
+const CAPABILITIES: Capability[] = ['kube.api', 'kube.watch', 'kube.rbac', 'kubectl', 'controllers.serviceaccount', 'kube.podsecurity'];
 
 export interface KubeTargetOptions {
   kubeconfigPath: string;

@@ -23,6 +23,7 @@ const CAPABILITIES: Capability[] = [
   'controllers.serviceaccount',
   'kv.fault-schedules',
   'disk.latency',
+  'kube.podsecurity',
   // The scheduler (reference/wiring/scheduler.ts); scenarios register their own Node objects.
   'cluster.scheduler', 'cluster.nodes', 'scheduler.recorder-profile',
 ];

@@ -70,6 +70,7 @@ function traceEntry(t: ReferenceCluster['api']['traces'][number]): RequestTraceE
   const entry: RequestTraceEntry = { id: t.id, method: t.method, path: t.path, code: t.code, stages: t.stages.map((s) => ({ ...s })) };
   if (t.query) entry.query = t.query;
   if (t.user !== undefined) entry.user = t.user;
+  if (t.annotations) entry.annotations = { ...t.annotations };
   return entry;
 }
 

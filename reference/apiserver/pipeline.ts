@@ -68,6 +68,10 @@ export interface AdmissionAttributes {
   object: any;
   oldObject?: any;
   dryRun: boolean;
+  /** Adds a Warning response header (upstream's warning.AddWarning), e.g. PodSecurity's warn mode. */
+  warn?(message: string): void;
+  /** Adds an audit annotation to the request's audit record (audit.AddAuditAnnotation). */
+  annotate?(key: string, value: string): void;
 }
 
 /** A plugin denies by throwing AdmissionDenied; the server answers with its Status. */
@@ -119,4 +123,6 @@ export interface RequestTrace {
   user?: string;
   code: number;
   stages: StageRecord[];
+  /** Audit annotations admission plugins added (e.g. pod-security.kubernetes.io/audit-violations). */
+  annotations?: Record<string, string>;
 }

@@ -15,6 +15,8 @@ export const TRACE_RING_SLACK = TRACE_RING_SIZE / 4;
 export class TraceRecorder {
   readonly stages: StageRecord[] = [];
   user?: string;
+  /** Audit annotations, created on the first one (most requests have none). */
+  private annotations?: Record<string, string>;
 
   pass(stage: StageName, detail: string): void {
     this.stages.push({ stage, outcome: 'passed', detail });
@@ -24,11 +26,16 @@ export class TraceRecorder {
     this.stages.push({ stage, outcome: 'rejected', detail });
   }
 
+  annotate(key: string, value: string): void {
+    (this.annotations ??= {})[key] = value;
+  }
+
   /** Appends the finished trace to the ring, dropping the oldest once it is past the bound and its slack. */
   finish(ring: RequestTrace[], id: number, method: string, path: string, code: number, query?: string): RequestTrace {
     const t: RequestTrace = { id, method, path, code, stages: this.stages };
     if (query) t.query = query;
     if (this.user !== undefined) t.user = this.user;
+    if (this.annotations) t.annotations = this.annotations;
     ring.push(t);
     if (ring.length > TRACE_RING_SIZE + TRACE_RING_SLACK) ring.splice(0, ring.length - TRACE_RING_SIZE);
     return t;

@@ -55,6 +55,7 @@ export function referenceSecurity(opts: SecurityOptions): Security {
   const chain = admissionChain({
     getNamespace: (name) => read.one('namespaces', '', name),
     getServiceAccount: (ns, name) => read.one('serviceaccounts', ns, name),
+    listPods: async (ns) => [...(await read.all('pods', ns))],
     volumeNameSuffix: () => randomSuffix(opts.random),
     priorityClasses: { getPriorityClass: (name) => read.one('priorityclasses', '', name), listPriorityClasses: () => read.all('priorityclasses', '') },
     webhooks: {

@@ -9,10 +9,11 @@ const base = {
   volumeNameSuffix: () => 'abcde',
 };
 
-test('the admission chain runs defaults, namespace lifecycle and ServiceAccount in upstream order', () => {
+test('the admission chain runs defaults, namespace lifecycle, ServiceAccount and PodSecurity in upstream order', () => {
   const chain = admissionChain(base);
   assert.deepEqual(chain.mutating.map((p) => p.name), ['Defaults', 'NamespaceLifecycle', 'ServiceAccount']);
-  assert.deepEqual(chain.validating.map((p) => p.name), ['ServiceAccount']);
+  assert.deepEqual(chain.validating.map((p) => p.name), ['ServiceAccount', 'PodSecurity']);
+  assert.deepEqual(admissionChain({ ...base, disablePodSecurity: true }).validating.map((p) => p.name), ['ServiceAccount']);
 });
 
 test('webhooks go last and DenyServiceExternalIPs is opt-in', () => {
@@ -23,7 +24,7 @@ test('webhooks go last and DenyServiceExternalIPs is opt-in', () => {
   };
   const chain = admissionChain({ ...base, webhooks, denyServiceExternalIPs: true });
   assert.deepEqual(chain.mutating.map((p) => p.name).slice(-1), ['MutatingAdmissionWebhook']);
-  assert.deepEqual(chain.validating.map((p) => p.name), ['ServiceAccount', 'DenyServiceExternalIPs', 'ValidatingAdmissionWebhook']);
+  assert.deepEqual(chain.validating.map((p) => p.name), ['ServiceAccount', 'PodSecurity', 'DenyServiceExternalIPs', 'ValidatingAdmissionWebhook']);
 });
 
 test('a pod through the whole mutating chain comes out defaulted with a token volume', async () => {

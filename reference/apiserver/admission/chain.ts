@@ -1,7 +1,7 @@
 /**
  * The admission chain in upstream's order (pkg/kubeapiserver/options/plugins.go AllOrderedPlugins):
- * NamespaceLifecycle, ServiceAccount, Priority, [DenyServiceExternalIPs], MutatingAdmissionWebhook,
- * ValidatingAdmissionWebhook. The mutating phase runs every plugin's Admit in that order, then the
+ * NamespaceLifecycle, ServiceAccount, Priority, PodSecurity, [DenyServiceExternalIPs], MutatingAdmissionWebhook,
+ * ValidatingAdmissionWebhook. PodSecurity is on by default upstream (validating only). The mutating phase runs every plugin's Admit in that order, then the
  * validating phase every plugin's Validate (staging/src/k8s.io/apiserver/pkg/admission/chain.go).
  * Defaults come first: upstream applies them while decoding, before any admission plugin.
  * DenyServiceExternalIPs is off by default upstream (DefaultOffAdmissionPlugins), so it is opt-in.
@@ -12,6 +12,7 @@ import { namespaceLifecycle, type NamespaceLifecycleOptions } from './lifecycle.
 import { serviceAccountAdmission, type ServiceAccountAdmissionOptions } from './serviceaccount.ts';
 import { denyServiceExternalIPs } from './externalips.ts';
 import { priorityAdmission, type PriorityAdmissionOptions } from './priority.ts';
+import { podSecurityAdmission, type PodSecurityOptions } from './podsecurity/index.ts';
 import { mutatingWebhookPlugin, validatingWebhookPlugin, type WebhookPluginOptions } from './webhook/dispatcher.ts';
 
 export interface AdmissionChainOptions {
@@ -26,6 +27,10 @@ export interface AdmissionChainOptions {
   priorityClasses?: PriorityAdmissionOptions;
   /** Leave out the ServiceAccount plugin (kube-apiserver --disable-admission-plugins=ServiceAccount). */
   disableServiceAccount?: boolean;
+  /** Leave out PodSecurity (kube-apiserver --disable-admission-plugins=PodSecurity). */
+  disablePodSecurity?: boolean;
+  /** A namespace's pods, for PodSecurity's warnings when a namespace's enforce label gets stricter. */
+  listPods?: (namespace: string) => Promise<any[]>;
 }
 
 export interface AdmissionChain {
@@ -42,6 +47,11 @@ export function admissionChain(opts: AdmissionChainOptions): AdmissionChain {
     validating.push(sa);
   }
   if (opts.priorityClasses) mutating.push(priorityAdmission(opts.priorityClasses));
+  if (!opts.disablePodSecurity) {
+    // The namespace lister returns whole Namespace objects; PodSecurity reads their labels.
+    const getNamespace = async (name: string) => (await opts.getNamespace(name)) as Awaited<ReturnType<PodSecurityOptions['getNamespace']>>;
+    validating.push(podSecurityAdmission({ getNamespace, ...(opts.listPods ? { listPods: opts.listPods } : {}) }));
+  }
   if (opts.denyServiceExternalIPs) validating.push(denyServiceExternalIPs());
   if (opts.webhooks) {
     mutating.push(mutatingWebhookPlugin(opts.webhooks));

@@ -39,6 +39,8 @@ function attributesFor(call: Call, def: ResourceDef, t: AdmissionTarget): Admiss
     user: call.user,
     object: t.object,
     dryRun: t.dryRun,
+    warn: (message) => void call.warnings.push(message),
+    annotate: (key, value) => call.trace.annotate(key, value),
   };
   if (t.oldObject !== undefined) attrs.oldObject = t.oldObject;
   return attrs;

@@ -18,8 +18,9 @@
  * (io.ErrUnexpectedEOF); it refuses a CRC mismatch. Here `kind` tells the two apart and the
  * caller decides.
  */
-import { copyFile, open, mkdir, readFile, rename, truncate, type FileHandle } from 'node:fs/promises';
+import { copyFile, open, mkdir, readFile, rename, truncate, unlink, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
+import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from './datadir.ts';
 
 export const WAL_FILE_NAME = 'wal.log';
 const HEADER_BYTES = 8;
@@ -109,7 +110,10 @@ export async function fsyncDir(dir: string): Promise<void> {
 /** Replaces `path` atomically: write a temp file, fsync it, rename it over, fsync the directory. */
 export async function writeFileAtomic(dir: string, name: string, data: string | Uint8Array): Promise<void> {
   const temp = join(dir, `${name}.tmp`);
-  const handle = await open(temp, 'w');
+  // 0600 as etcd's fileutil.PrivateFileMode: the store's files hold every Secret. A temp file
+  // left by a crash is removed first, since opening an existing file keeps its old mode.
+  await unlink(temp).catch(() => {});
+  const handle = await open(temp, 'w', PRIVATE_FILE_MODE);
   try {
     await handle.writeFile(data);
     await handle.sync();
@@ -142,7 +146,7 @@ export class Wal {
   ) {}
 
   static async open(dir: string, opts: WalOpenOptions = {}): Promise<WalOpenResult> {
-    await mkdir(dir, { recursive: true });
+    await mkdir(dir, { recursive: true, mode: PRIVATE_DIR_MODE });
     const path = join(dir, WAL_FILE_NAME);
     const data = await readOrCreate(dir, path);
     const { records, tornTail } = scanRecords(data);
@@ -243,7 +247,7 @@ async function readOrCreate(dir: string, path: string): Promise<Buffer> {
     return await readFile(path);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-    const handle = await open(path, 'wx');
+    const handle = await open(path, 'wx', PRIVATE_FILE_MODE);
     await handle.sync();
     await handle.close();
     await fsyncDir(dir);
