@@ -86,7 +86,6 @@ Feature: Best practices
       Then at every moment of the drain at least 2 pods labelled "app=web" were Ready
       And at the end no pod labelled "app=web" is on node "n1"
 
-  @pending
   Rule: PRACTICE-PRIORITY-PREEMPTION — a high-priority Pod preempts lower-priority Pods when resources are short
     Source: 000_1662d8c5cea2447f.txt § 常见陷阱与最佳实践 / 最佳实践
     Claim: Give critical system components (CoreDNS, Ingress controller) high priority, so that under

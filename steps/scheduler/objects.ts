@@ -10,8 +10,17 @@ import { expandNs, expectSuccess } from '../kube/api.ts';
 
 export const POD_IMAGE = 'registry.k8s.io/pause:3.9';
 
+/** A pod's path: in the scenario's namespace, unless a step created it elsewhere and noted "namespace of <name>". */
 export function podPath(world: KubespecWorld, name = ''): string {
-  return `/api/v1/namespaces/${world.kube().namespace}/pods${name ? `/${encodeURIComponent(name)}` : ''}`;
+  let namespace = world.kube().namespace;
+  if (name) {
+    try {
+      namespace = world.recall<string>(`namespace of ${name}`);
+    } catch {
+      // made in the scenario's own namespace
+    }
+  }
+  return `/api/v1/namespaces/${namespace}/pods${name ? `/${encodeURIComponent(name)}` : ''}`;
 }
 
 export async function createNode(world: KubespecWorld, name: string, cpu: string, memory: string, labels: Record<string, string> = {}): Promise<void> {
