@@ -49,6 +49,8 @@ export interface ReferenceClusterOptions {
   log?: (line: string) => void;
   /** Run the scheduler (reference/wiring/scheduler.ts); default true. */
   scheduler?: boolean;
+  /** The API server's --max-mutating-requests-inflight (default 200). */
+  maxMutatingInFlight?: number;
 }
 
 /** The controller manager's User-Agent, shaped like upstream's (component/version (os/arch) ...). */
@@ -82,6 +84,7 @@ export class ReferenceCluster {
       timers: { after: (ms, fn) => opts.clock.after(ms, fn) },
       random,
       ...security?.options,
+      ...(opts.maxMutatingInFlight !== undefined ? { maxMutatingInFlight: opts.maxMutatingInFlight } : {}),
     });
     await api.ready;
     const http = await listen(api.handler, { port: opts.port ?? 0, host: opts.host ?? '127.0.0.1', tls: opts.tls });
