@@ -45,7 +45,7 @@ Then('the response is refused with a message containing {string}', function (thi
 Then('the response message names user {string}, verb {string} and resource {string}', function (this: KubespecWorld, user: string, verb: string, resource: string) {
   const res = last(this);
   const message = String(res.json?.message ?? '');
-  for (const part of [`User "${user}"`, `cannot ${verb} `, `resource "${resource}"`]) {
+  for (const part of [`User "${expandNs(this.kube(), user)}"`, `cannot ${verb} `, `resource "${resource}"`]) {
     assert.ok(message.includes(part), `message should contain ${JSON.stringify(part)}: ${shown(res)}`);
   }
 });
