@@ -55,9 +55,10 @@ Feature: Scheduler — taints and tolerations
     Claim: NoSchedule does not affect pods already running on the node.
     Quote: "（已运行的不受影响）"
 
-    @requires:kube.api @requires:controllers.nodelifecycle @requires:cluster.nodes @requires:clock.virtual
+    @requires:kube.api @requires:cluster.controllers @requires:cluster.nodes @requires:clock.virtual
     Scenario: an intolerant pod already on the node is not evicted
-      Given a cluster with the controllers running and node "n1" with 4 CPU and 8Gi memory
+      Given a cluster with the controllers running
+      And Node "n1" registered through the API with conditions Ready=True, heartbeating
       And Pod "old" is on Node "n1" with no tolerations of its own
       When Node "n1" is given taint "dedicated=gpu:NoSchedule"
       And 10 minutes of virtual time pass
@@ -142,22 +143,35 @@ Feature: Scheduler — taints and tolerations
     Claim: NoExecute: running pods without a matching toleration are evicted.
     Quote: "已运行且无 Toleration 的 Pod 会被驱逐"
 
-    @requires:kube.api @requires:controllers.nodelifecycle @requires:cluster.nodes @requires:clock.virtual
+    # The eviction half (the taint eviction controller); TAINT-NOEXECUTE-NO-NEW is the scheduling half.
+    @requires:kube.api @requires:controllers.tainteviction @requires:clock.virtual
     Scenario: the intolerant pod is evicted, the tolerant one stays
-      Given a cluster with the controllers running and node "n1" with 4 CPU and 8Gi memory
-      And Pod "plain" is on Node "n1" with no tolerations of its own
-      And Pod "tolerant" is on Node "n1" tolerating "quarantine=true:NoExecute"
-      When Node "n1" is given taint "quarantine=true:NoExecute"
-      Then within 10 s of virtual time Pod "plain" is marked for deletion
-      And after 10 minutes of virtual time Pod "tolerant" is still on Node "n1" and not marked for deletion
+      Given a cluster with the controllers running
+      And Node "n1" registered through the API with conditions Ready=True, heartbeating
+      And Pod "plain" was bound to Node "n1" by the test, with the default tolerations
+      And Pod "tolerant" was bound to Node "n1" by the test, tolerating "quarantine=true:NoExecute"
+      When the test taints Node "n1" "quarantine=true:NoExecute"
+      Then within 10 s of virtual time Pod "plain" is deleted or marked for deletion
+      And after 10 minutes of virtual time Pod "tolerant" is still there, not marked for deletion
 
-    @requires:kube.api @requires:controllers.nodelifecycle @requires:cluster.nodes @requires:clock.virtual
+    @requires:kube.api @requires:controllers.tainteviction @requires:clock.virtual
     Scenario: tolerationSeconds bounds how long a tolerant pod may stay
-      Given a cluster with the controllers running and node "n1" with 4 CPU and 8Gi memory
-      And Pod "brief" is on Node "n1" tolerating "quarantine=true:NoExecute" for 60 s
-      When Node "n1" is given taint "quarantine=true:NoExecute"
-      Then after 50 s of virtual time Pod "brief" is not marked for deletion
-      And within 70 s of virtual time after the taint Pod "brief" is marked for deletion
+      Given a cluster with the controllers running
+      And Node "n1" registered through the API with condition Ready=True and no kubelet behind it
+      And Pod "brief" was bound to Node "n1" by the test, tolerating "quarantine=true:NoExecute" for 60 s
+      When the test taints Node "n1" "quarantine=true:NoExecute"
+      Then at U + 50 s Pod "brief" is still there, not marked for deletion
+      And by U + 70 s Pod "brief" is deleted or marked for deletion
+
+    @requires:kube.api @requires:controllers.tainteviction @requires:clock.virtual
+    Scenario: removing the taint before tolerationSeconds runs out cancels the eviction
+      Given a cluster with the controllers running
+      And Node "n1" registered through the API with conditions Ready=True, heartbeating
+      And Pod "brief" was bound to Node "n1" by the test, tolerating "quarantine=true:NoExecute" for 60 s
+      When the test taints Node "n1" "quarantine=true:NoExecute"
+      And 30 s of virtual time pass
+      And the test removes the taint "quarantine" from Node "n1"
+      Then at U + 120 s Pod "brief" is still there, not marked for deletion
 
   @erratum
   Rule: TAINT-CONTROL-PLANE — control-plane nodes are tainted node-role.kubernetes.io/control-plane:NoSchedule
@@ -176,9 +190,10 @@ Feature: Scheduler — taints and tolerations
       Then each of them has a taint with key "node-role.kubernetes.io/control-plane" and effect "NoSchedule"
       And none of them has a taint with key "node-role.kubernetes.io/control-plane" and effect "NoExecute"
 
-    @requires:kube.api @requires:controllers.nodelifecycle @requires:cluster.nodes @requires:clock.virtual
+    @requires:kube.api @requires:cluster.controllers @requires:cluster.nodes @requires:clock.virtual
     Scenario: the control-plane taint does not evict pods already on the node
-      Given a cluster with the controllers running and node "cp1" with 4 CPU and 8Gi memory
+      Given a cluster with the controllers running
+      And Node "cp1" registered through the API with conditions Ready=True, heartbeating
       And Node "cp1" has taint "node-role.kubernetes.io/control-plane:NoSchedule"
       When Pod "static-like" is created with spec.nodeName "cp1" and no tolerations of its own
       And 10 minutes of virtual time pass
