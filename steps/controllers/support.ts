@@ -106,6 +106,8 @@ export async function markPodsReady(world: KubespecWorld): Promise<void> {
   for (const pod of await list(world, podsPath(kube))) {
     if (isDeleting(pod) || (pod.status?.conditions ?? []).some((c: any) => c.type === 'Ready' && c.status === 'True')) continue;
     if (world.recallOr<Set<string>>('never ready images', new Set()).has(pod.spec?.containers?.[0]?.image)) continue;
+    // The pod a scenario made not ready stays so: the test plays its kubelet, whose probe fails.
+    if (pod.metadata.name === world.recallOr<string | undefined>('not-ready pod', undefined)) continue;
     const now = new Date(world.session.clock?.now_ms() ?? Date.now()).toISOString().replace(/\.\d+Z$/, 'Z');
     pod.status = { ...pod.status, phase: 'Running', conditions: [{ type: 'Ready', status: 'True', lastTransitionTime: now }], containerStatuses: [{ name: 'c', ready: true, restartCount: 0, image: pod.spec.containers[0].image, imageID: '', started: true, state: { running: { startedAt: now } } }] };
     const res = await kube.request({ method: 'PUT', path: `${podsPath(kube, pod.metadata.name)}/status`, body: pod });
