@@ -22,9 +22,21 @@ const COMMANDS: Record<string, { options: Options; positionals?: boolean; run(va
       kubeconfig: { type: 'string' },
       'no-coverage': { type: 'boolean' },
       'scenario-budget': { type: 'string' },
+      loader: { type: 'string' },
+      config: { type: 'string' },
+      'dry-run': { type: 'boolean' },
     },
     async run(v) {
-      const result = await run({ ...v, etcdEndpoints: v['etcd-endpoints'], coverage: !v['no-coverage'], scenarioBudget: v['scenario-budget'] });
+      const result = await run({ ...v, etcdEndpoints: v['etcd-endpoints'], coverage: !v['no-coverage'], scenarioBudget: v['scenario-budget'], dryRun: v['dry-run'] });
+      return result.exitCode;
+    },
+  },
+  'check-target': {
+    options: { loader: { type: 'string' }, config: { type: 'string' }, 'etcd-endpoints': { type: 'string' }, kubeconfig: { type: 'string' } },
+    positionals: true,
+    async run(v, positionals) {
+      if (positionals.length !== 1) throw new UsageError('check-target takes one target', 'e.g. kubespec check-target ./my-target.ts');
+      const result = await run({ ...v, target: positionals[0]!, etcdEndpoints: v['etcd-endpoints'], dryRun: true });
       return result.exitCode;
     },
   },

@@ -21,6 +21,8 @@ export interface RunRecord {
   capabilities: string[];
   seed: number;
   command: string;
+  /** The contract version the target implements (the suite's own for built-in targets). */
+  contractVersion?: string;
 }
 
 export function targetDir(target: string): string {

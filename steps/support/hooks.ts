@@ -3,7 +3,7 @@
  * not-applicable from @requires tags, and on failure print the seed and the replay command.
  */
 import { AfterAll, After, Before, BeforeAll, Status, setDefaultTimeout } from '@cucumber/cucumber';
-import { TARGETS } from '../../adapters/registry.ts';
+import { createTargetFromEnv } from '../../adapters/registry.ts';
 import { DEFAULT_RUN_SEED, parseSeed, scenarioSeed } from '../../adapters/seed.ts';
 import type { Target } from '../../adapters/contract.ts';
 import { OUTCOME_MEDIA_TYPE, ruleIdOf, type OutcomeNote } from './outcome.ts';
@@ -13,13 +13,13 @@ import type { KubespecWorld } from './world.ts';
 setDefaultTimeout(120_000);
 
 const targetName = process.env.KUBESPEC_TARGET ?? 'reference';
+// What the person passed to --target (a plug-in's path or config name), for the replay command.
+const targetSpec = process.env.KUBESPEC_TARGET_SPEC ?? targetName;
 const runSeed = parseSeed(process.env.KUBESPEC_SEED) ?? DEFAULT_RUN_SEED;
 let target: Target | undefined;
 
 BeforeAll({ timeout: 180_000 }, async function () {
-  const info = TARGETS[targetName];
-  if (!info) throw new Error(`unknown target "${targetName}"`);
-  target = await info.create(process.env);
+  target = await createTargetFromEnv(process.env);
   await target.start();
 });
 
@@ -64,7 +64,7 @@ function attachOutcome(world: KubespecWorld, note: OutcomeNote): void {
 
 function reportReplay(world: KubespecWorld, scenarioName: string): void {
   const nameRegex = `^${scenarioName.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`;
-  const command = `npx kubespec run --target ${targetName} --seed ${runSeed} --name '${nameRegex.replace(/'/g, `'\\''`)}'`;
+  const command = `npx kubespec run --target ${targetSpec} --seed ${runSeed} --name '${nameRegex.replace(/'/g, `'\\''`)}'`;
   const facts = world.session.describe();
   attachOutcome(world, { kind: 'replay', seed: world.session.seed, runSeed, command, target: targetName, facts });
   world.log(`seed ${world.session.seed} (run seed ${runSeed}); replay: ${command}\nfacts: ${JSON.stringify(facts)}`);
