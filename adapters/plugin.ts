@@ -15,6 +15,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { isCapability } from './capabilities.ts';
 import { CONTRACT_VERSION, type Target } from './contract.ts';
+import * as publishedContract from '../contract/index.ts';
 
 /** How a TypeScript plug-in is loaded: tsx (no type check), or ts-node (type-checked against the contract). */
 export type PluginLoader = 'tsx' | 'ts-node';
@@ -114,8 +115,8 @@ export function checkTarget(target: Target | undefined, from: string): void {
 }
 
 /** Same major; the target's minor no newer than the suite's (a newer one may rely on facets we lack). */
-export function contractCompatible(targetVersion: string, suiteVersion: string): boolean {
-  const parse = (v: string) => /^(\d+)\.(\d+)$/.exec(v.trim())?.slice(1).map(Number);
+export function contractCompatible(targetVersion: unknown, suiteVersion: string): boolean {
+  const parse = (v: unknown) => /^(\d+)\.(\d+)$/.exec(String(v).trim())?.slice(1).map(Number);
   const t = parse(targetVersion);
   const s = parse(suiteVersion);
   if (!t || !s) return false;
@@ -148,6 +149,8 @@ function loadWithTsNode(file: string): unknown {
     const plainRequire = createRequire(abs);
     // Relative TypeScript imports are compiled by the same service; everything else as usual.
     m.require = Object.assign((id: string) => {
+      // The contract is the suite's own instance, so `instanceof CompactedError` holds in the steps.
+      if (id === 'kubespec/contract') return publishedContract;
       const resolved = id.startsWith('.') ? resolveTs(path.resolve(path.dirname(abs), id)) : undefined;
       return resolved ? load(resolved) : plainRequire(id);
     }, plainRequire) as NodeJS.Require;
