@@ -55,6 +55,13 @@ const COMMANDS: Record<string, { options: Options; positionals?: boolean; run(va
       return report.totals.scenarios.failed > 0 ? EXIT_FAILURES : EXIT_OK;
     },
   },
+  matrix: {
+    options: {},
+    async run() {
+      const { matrixCommand } = await import('./matrix.ts');
+      return matrixCommand();
+    },
+  },
   targets: {
     options: {},
     async run() {

@@ -59,6 +59,8 @@ export async function run(opts: RunOptions): Promise<RunResult> {
   const name = env.KUBESPEC_TARGET!;
   const dir = targetDir(name);
   fs.mkdirSync(dir, { recursive: true });
+  env.KUBESPEC_RUN_DIR = path.resolve(dir);
+  fs.rmSync(path.join(dir, 'versions.json'), { force: true });
   const rerunFile = path.join(dir, 'rerun.txt');
   if (opts.rerun && !hasRerunEntries(rerunFile)) {
     console.log(`kubespec: nothing failed in the last run against ${name}; nothing to rerun.`);

@@ -35,6 +35,10 @@ export const COMMAND_USAGE: Record<string, string> = {
       Run bench/NAME; print figures; write reports/bench/NAME.json.`,
   test: `  kubespec test
       Everything npm test runs: typecheck, unit tests, claims check, features; ends with "N passed, N failed".`,
+  matrix: `  kubespec matrix
+      From every saved run under reports/ (reports/<target>/messages.ndjson): one Rule × target
+      table (reports/claims-matrix.md, .html) and one combined reports/conformance-report.yaml,
+      validated against schemas/conformance-report.schema.json.`,
   targets: `  kubespec targets
       List the targets.`,
 };
