@@ -131,12 +131,13 @@ function targetEnv(opts: RunOptions, seed: number): NodeJS.ProcessEnv {
 
 function cucumberArgs(opts: RunOptions, dir: string, rerunFile?: string): string[] {
   const tags = opts.tags ? `(${ALWAYS_EXCLUDED}) and (${opts.tags})` : ALWAYS_EXCLUDED;
-  const progress = process.stdout.isTTY ? 'progress-bar' : 'progress';
   const args = [
     rerunFile ? `@${rerunFile}` : 'features/**/*.feature',
     '--import', 'steps/**/*.ts',
     '--tags', tags,
-    '--format', progress,
+    // kubespec's own console output (steps/support/formatter.ts): outcomes per Rule, a known
+    // deviation as one line with its reason; the summary after the run prints failure details.
+    '--format', './steps/support/formatter.ts',
     '--format', `message:${path.join(dir, 'messages.ndjson')}`,
     '--format', `html:${path.join(dir, 'cucumber.html')}`,
     '--format', `junit:${path.join(dir, 'junit.xml')}`,

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { compareVersions, versionMismatch, versionRanges } from './versions.ts';
+import { compareVersions, versionMismatch, versionRanges } from '../steps/support/versions.ts';
 
 test('a 1.31 cluster is judged by 1.31 behaviour: the >=1.32 scenario does not apply, the <1.32 one does', () => {
   assert.match(versionMismatch(['@k8s:>=1.32'], { kubernetes: 'v1.31.9' })!, /runs kubernetes v1.31.9; this scenario checks kubernetes >=1.32/);
