@@ -58,7 +58,9 @@ export function writeTargetReports(target: string): ConformanceReport {
 
 function writeMatrix(dir: string, claims: Claim[], reports: ConformanceReport[]): void {
   fs.writeFileSync(path.join(dir, 'claims-matrix.md'), matrixMarkdown(claims, reports));
-  fs.writeFileSync(path.join(dir, 'claims-matrix.html'), matrixHtml(claims, reports));
+  // The c8 report of the reference run, linked from the page when there is one.
+  const coverage = [path.join('coverage', 'index.html'), path.join('reference', 'coverage', 'index.html')].find((f) => fs.existsSync(path.join(dir, f)));
+  fs.writeFileSync(path.join(dir, 'claims-matrix.html'), matrixHtml(claims, reports, coverage ? { coverageHref: coverage } : {}));
 }
 
 /** Every target's last conformance report, for the combined matrix. */
