@@ -44,6 +44,8 @@ export interface ServeFlags {
   kubeconfig?: string;
   'insecure-http'?: boolean;
   'data-dir'?: string;
+  /** kube-apiserver's --anonymous-auth: 'true' (default) or 'false'. */
+  'anonymous-auth'?: string;
 }
 
 export interface ServeConfig {
@@ -54,6 +56,8 @@ export interface ServeConfig {
   kubeconfigPath: string;
   insecureHttp: boolean;
   dataDir?: string;
+  /** Requests without credentials are system:anonymous (else 401). */
+  anonymous: boolean;
   retention_ms: number;
   leaseRenew_ms: number;
 }
@@ -68,11 +72,20 @@ export function parseServeFlags(flags: ServeFlags, env: NodeJS.ProcessEnv = proc
     nodes: integerFlag('--nodes', flags.nodes ?? '1', 0, MAX_NODES, 'e.g. --nodes 3 registers node-1..node-3'),
     kubeconfigPath: resolve(base, nonEmpty('--kubeconfig', flags.kubeconfig ?? 'kubeconfig.kubespec')),
     insecureHttp: flags['insecure-http'] ?? false,
+    anonymous: booleanFlag('--anonymous-auth', flags['anonymous-auth'] ?? 'true'),
     retention_ms: integerFlag('KUBESPEC_SERVE_RETENTION_MS', env.KUBESPEC_SERVE_RETENTION_MS ?? String(DEFAULT_RETENTION_MS), 1, 2 ** 31 - 1, 'milliseconds of history to keep readable'),
     leaseRenew_ms: LEASE_RENEW_MS,
   };
+  if (config.insecureHttp && !config.anonymous) {
+    throw new UsageError('--insecure-http needs anonymous authentication: over plain HTTP no request carries credentials', 'drop --anonymous-auth=false, or serve HTTPS');
+  }
   if (flags['data-dir'] !== undefined) config.dataDir = resolve(base, nonEmpty('--data-dir', flags['data-dir']));
   return config;
+}
+
+function booleanFlag(name: string, text: string): boolean {
+  if (text === 'true' || text === 'false') return text === 'true';
+  throw new UsageError(`${name} must be true or false, got "${text}"`, `e.g. ${name}=false`);
 }
 
 function integerFlag(name: string, text: string, min: number, max: number, hint: string): number {
@@ -183,8 +196,8 @@ function startCluster(config: ServeConfig, clock: RealTimeScheduler, store: Stor
     port: config.port,
     host: config.host,
     ...(pki ? { tls: { cert: pki.server.certPem, key: pki.server.keyPem, ca: pki.ca.certPem } } : {}),
-    // Anonymous requests are on, as kube-apiserver's default; RBAC decides what they may do.
-    secure: { anonymous: true },
+    // Anonymous requests are on unless --anonymous-auth=false, as kube-apiserver's default; RBAC decides what they may do.
+    secure: { anonymous: config.anonymous },
     log,
   });
 }

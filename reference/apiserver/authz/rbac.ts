@@ -18,7 +18,7 @@ import type { Authorizer, Decision, RequestAttributes, UserInfo } from '../pipel
 import { SYSTEM_PRIVILEGED_GROUP } from '../authn/users.ts';
 import { aggregateClusterRoles } from './aggregation.ts';
 import { ruleAllows } from './rules.ts';
-import type { ClusterRole, PolicyRule, RbacLister, RoleBinding, Subject } from './types.ts';
+import type { ClusterRole, PolicyRule, RbacLister, Role, RoleBinding, Subject } from './types.ts';
 
 export interface RbacOptions {
   lister: RbacLister;
@@ -31,7 +31,7 @@ export interface RbacOptions {
   resolveAggregation?: boolean;
 }
 
-interface Resolution {
+export interface Resolution {
   rules: PolicyRule[];
   error?: string;
 }
@@ -55,6 +55,44 @@ export function rbacAuthorizer(opts: RbacOptions): Authorizer {
         }
       }
       return { allowed: false, reason: errors.length === 0 ? '' : `RBAC: ${aggregate(errors)}` };
+    },
+  };
+}
+
+/**
+ * What the escalation checks read (rule.go AuthorizationRuleResolver), over the same listers
+ * and the same effective ClusterRole rules as the authorizer, so "the rights a user holds"
+ * means exactly what authorization grants her.
+ */
+export interface RuleResolver {
+  /** RulesFor: every rule of the ClusterRoleBindings, and of the namespace's RoleBindings, that apply to the user. */
+  rulesFor(user: UserInfo, namespace: string): Promise<{ rules: PolicyRule[]; error?: string }>;
+  /** GetRoleReferenceRules: the rules a roleRef names, read in the binding's namespace ('' for a ClusterRoleBinding). */
+  roleRefRules(ref: RoleBinding['roleRef'], namespace: string): Promise<Resolution>;
+}
+
+export function ruleResolver(opts: RbacOptions): RuleResolver {
+  return {
+    async rulesFor(user, namespace) {
+      const clusterRoles = await clusterRoleRules(opts);
+      const rules: PolicyRule[] = [];
+      const errors: string[] = [];
+      const collect = (binding: RoleBinding, ns: string, roles: Role[]) => {
+        if (!(binding.subjects ?? []).some((s) => appliesToUser(user, s, ns))) return;
+        const resolved = roleRefRules(binding, clusterRoles, roles);
+        if (resolved.error) errors.push(resolved.error);
+        rules.push(...resolved.rules);
+      };
+      for (const binding of await opts.lister.clusterRoleBindings()) collect(binding, '', []);
+      if (namespace !== '') {
+        const roles = await opts.lister.roles(namespace);
+        for (const binding of await opts.lister.roleBindings(namespace)) collect(binding, namespace, roles);
+      }
+      return errors.length === 0 ? { rules } : { rules, error: aggregate(errors) };
+    },
+    async roleRefRules(ref, namespace) {
+      const roles = ref.kind === 'Role' && namespace !== '' ? await opts.lister.roles(namespace) : [];
+      return roleRefRules({ metadata: { name: '' }, roleRef: ref }, await clusterRoleRules(opts), roles);
     },
   };
 }
