@@ -65,3 +65,16 @@ test('a config file names targets with their module, options and loader; unknown
     fs.rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test('kubespec.config.ts default-exports the same shape', async () => {
+  const dir = scratch();
+  try {
+    fs.writeFileSync(path.join(dir, 'store.mjs'), 'export default () => ({})');
+    fs.writeFileSync(path.join(dir, 'kubespec.config.ts'), "const config: { targets: Record<string, { module: string; options?: object }> } = { targets: { typed: { module: './store.mjs', options: { n: 1 } } } };\nexport default config;\n");
+    const resolved = await resolveTarget('typed', { cwd: dir });
+    assert.equal(resolved.env.KUBESPEC_TARGET_MODULE, path.join(dir, 'store.mjs'));
+    assert.deepEqual(JSON.parse(resolved.env.KUBESPEC_TARGET_OPTIONS!), { n: 1 });
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});

@@ -72,3 +72,25 @@ test('a plug-in that implements another contract version is refused with exit 2 
     fs.rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test('check-target builds a plug-in, opens and closes one session, and lists what would run and what not', () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'kubespec-check-'));
+  try {
+    const file = path.join(dir, 'kv-only.mjs');
+    fs.writeFileSync(file, `let opened = 0, closed = 0;
+export function createTarget() { return {
+  name: 'kvonly', contractVersion: '${CONTRACT_VERSION}', capabilities: new Set(['kv', 'kv.members']), knownDeviations: new Map(),
+  async start() {}, async stop() { console.log('sessions opened ' + opened + ' closed ' + closed); },
+  async openSession(ctx) { opened++; return { seed: ctx.seed, waiter: { until: async () => {} }, kv: {}, describe: () => ({ store: 'none' }), close: async () => { closed++; } }; },
+}; }\n`);
+    const run = kubespec(['check-target', file], path.join(dir, 'reports'));
+    assert.equal(run.status, 1, 'kv.members is declared but the session has no members facet: a problem');
+    assert.match(run.stdout, /contract: target implements 1\.0; suite speaks 1\.0/);
+    assert.match(run.stdout, /Rules that would run \(\d+\):[\s\S]*MVCC-/);
+    assert.match(run.stdout, /Rules not-applicable \(\d+\), by what the target lacks:[\s\S]*lack kube\.api/);
+    assert.match(run.stdout, /problem: declares kv\.members but the session has no facet for it/);
+    assert.match(run.stdout, /sessions opened 1 closed 1/);
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});
