@@ -66,6 +66,11 @@ const COMMANDS: Record<string, { options: Options; positionals?: boolean; run(va
     options: {},
     async run() {
       for (const [name, info] of Object.entries(TARGETS)) console.log(`${name.padEnd(12)} ${info.summary}`);
+      // Plug-in targets named in the config file, as cucumber's profiles.
+      const { loadConfig } = await import('./config.ts');
+      const { file, config } = await loadConfig(process.env.KUBESPEC_CWD ?? '.').catch(() => ({ file: undefined, config: {} as { targets?: Record<string, { module: string }> } }));
+      for (const [name, entry] of Object.entries(config.targets ?? {})) console.log(`${name.padEnd(12)} plug-in ${entry.module} (${file})`);
+      console.log('or any module: --target ./my-target.ts (see docs/adapters.md)');
       return EXIT_OK;
     },
   },

@@ -17,6 +17,7 @@ import { EXIT_FAILURES, EXIT_OK, UsageError } from './usage.ts';
 import { saveRunRecord, targetDir, writeTargetReports } from './report/write.ts';
 import { closingEnvelopes, RunWatchdog, type Verdict, type WatchdogOptions } from './report/watchdog.ts';
 import { printRunSummary } from './summary.ts';
+import { SCHEMA_PATH, schemaProblems } from './report/schema.ts';
 
 export interface RunOptions {
   target: string;
@@ -76,13 +77,16 @@ export async function run(opts: RunOptions): Promise<RunResult> {
   if (verdict) console.error(`kubespec: ${verdict.message}`);
   const report = writeTargetReports(name);
   printRunSummary(report, dir);
+  // What the suite writes must read back under the schema it ships; a report that does not is a bug here.
+  const invalid = schemaProblems(report);
+  for (const p of invalid) console.error(`kubespec: conformance-report.yaml does not validate against ${SCHEMA_PATH}: ${p}`);
   const s = report.totals.scenarios;
   // Cucumber fails the process for known deviations too; any other non-zero exit with no failed
   // scenario to show for it (a crash in a hook, a bad option, a process that would not exit)
   // must still fail the run.
   const unexplained = code !== 0 && s.failed === 0 && s['known-deviation'] === 0;
   if (unexplained && !verdict) console.error(`kubespec: cucumber exited with ${code} without a failed scenario: see the output above`);
-  const failed = s.failed + (unexplained || verdict?.kind === 'no-exit' ? 1 : 0);
+  const failed = s.failed + (unexplained || verdict?.kind === 'no-exit' ? 1 : 0) + (invalid.length ? 1 : 0);
   return { exitCode: failed > 0 ? EXIT_FAILURES : EXIT_OK, passed: s.passed + s['known-deviation'], failed, skipped: s['not-applicable'] };
 }
 
