@@ -56,12 +56,15 @@ export const CAPABILITIES = {
   'kubelet': 'kubelets run pods through a container runtime and report status',
   'kubelet.probes': 'probe outcomes can be driven: a container can be made to fail liveness/readiness/startup',
   'cri': 'a CRI runtime service and image service can be called directly',
+  'cri.grpc': 'the CRI runtime is reached over its gRPC socket (runtime.v1 on the wire), not only through a client library',
+  'kubelet.probes.grpc': 'the kubelet runs grpc probes (the gRPC health protocol) against containers that serve it',
   // Service proxy.
   'proxy.rules': 'kube-proxy programs rules that can be read back (iptables chains, nft sets, IPVS virtual servers)',
   'proxy.iptables': 'kube-proxy in iptables mode',
   'proxy.ipvs': 'kube-proxy in IPVS mode (needs the kernel ip_vs modules)',
   'proxy.nftables': 'kube-proxy in nftables mode',
   'proxy.traffic': 'connections to a Service IP are really forwarded and can be counted per backend',
+  'proxy.dataplane': 'new connections can be sent through a node\'s proxy rules and the chosen backend read back (the reference evaluates the rules it generated in a model of the kernel\'s tables; a real node sends packets)',
 } as const;
 
 export type Capability = keyof typeof CAPABILITIES;

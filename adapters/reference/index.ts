@@ -11,6 +11,8 @@ import { ReferenceCluster } from '../../reference/wiring/cluster.ts';
 import { VirtualClock } from '../../reference/wiring/virtual-clock.ts';
 import { adminTokenCsv, openKubeSession } from './kube-session.ts';
 import { openStoreSession } from './store-session.ts';
+import { referenceProxyFacet } from './proxy.ts';
+import { referenceNodes } from './nodes.ts';
 import { referenceFaultSchedules } from './fault-schedules.ts';
 import { openHaSession } from './ha-session.ts';
 import { openCloudSession } from './cloud-session.ts';
@@ -44,6 +46,11 @@ const CAPABILITIES: Capability[] = [
   'cluster.ha',
   // A simulated cloud and the cloud-controller-manager (reference/cloud/), or none at all.
   'cluster.cloud', 'cluster.without-cloud',
+  // kube-proxy in every mode, its rules read back and its dataplane modelled (reference/proxy/).
+  // Not proxy.traffic: no real packet crosses the reference (see e2e/proxy-kernel.test.ts).
+  'proxy.rules', 'proxy.iptables', 'proxy.ipvs', 'proxy.nftables', 'proxy.dataplane',
+  // Kubelets with the fake CRI runtime, started per scenario node (nodes.ts).
+  'kubelet', 'kubelet.probes', 'cri',
 ];
 
 /**
@@ -108,6 +115,9 @@ async function openSession(seed: number, tags: readonly string[]): Promise<Sessi
     const replicated = topologyKind ? new RaftBackend({ seed, members: 3, onAdvance: (ms) => clock.advance(ms) }) : undefined;
     const cluster = await ReferenceCluster.start({
       seed, clock, secure: { tokenCsv, anonymous }, maxMutatingInFlight: MAX_MUTATING_IN_FLIGHT, ...(replicated ? { backend: replicated } : {}),
+      // kube-proxy with --iptables-min-sync-period=0 (every change synced at once, an upstream
+      // setting), so scenarios on virtual time do not wait out the 1 s batching between syncs.
+      proxyMinSyncPeriod_ms: 0,
     });
     if (fault !== 'leak-session') started.push(() => cluster.stop());
     if (fault === 'session-setup') throw new Error('reference session setup failed (fault seam KUBESPEC_REFERENCE_FAULT=session-setup)');
@@ -144,6 +154,8 @@ async function openSession(seed: number, tags: readonly string[]): Promise<Sessi
       ...(machines ? { ha: machines.ha } : {}),
       ...(cloud ? { cloud: cloud.cloud } : {}),
       controllerManager: { stop: async () => cluster.stopControllers(), start: () => cluster.startControllers() },
+      proxy: referenceProxyFacet(cluster, clock),
+      nodes: referenceNodes(cluster),
       describe: () => ({ url: cluster.url, revision: cluster.backend.currentRevision(), virtual_ms: clock.now_ms(), ...store.describe() }),
       close: stopAll,
     };

@@ -37,6 +37,9 @@ export const BOOTSTRAP_ANNOTATIONS: Readonly<Record<string, string>> = Object.fr
 /** The user the controller manager authenticates as (user.KubeControllerManager upstream). */
 export const KUBE_CONTROLLER_MANAGER_USER = 'system:kube-controller-manager';
 
+/** The user kube-proxy authenticates as (user.KubeProxy upstream), bound to system:node-proxier. */
+export const KUBE_PROXY_USER = 'system:kube-proxy';
+
 export interface Subject {
   kind: 'Group' | 'User';
   name: string;
@@ -138,6 +141,20 @@ export const CONTROLLER_ROLES: Readonly<Record<string, PolicyRule[]>> = {
 
 const CONTROLLER_ROLE_PREFIX = 'system:controller:';
 
+/**
+ * policy.go, the ClusterRole "system:node-proxier": kube-proxy lists and watches Services,
+ * Endpoints and EndpointSlices, reads Nodes, and records events
+ * (plugin/pkg/auth/authorizer/rbac/bootstrappolicy/policy.go).
+ */
+function nodeProxierRules(): PolicyRule[] {
+  return [
+    resourceRule(['list', 'watch'], [''], ['services', 'endpoints']),
+    resourceRule(['get', 'list', 'watch'], [''], ['nodes']),
+    eventsRule,
+    resourceRule(['list', 'watch'], ['discovery.k8s.io'], ['endpointslices']),
+  ];
+}
+
 export function bootstrapClusterRoles(): any[] {
   return [
     clusterRole('cluster-admin', [resourceRule(['*'], ['*'], ['*']), { verbs: ['*'], nonResourceURLs: ['*'] }]),
@@ -149,6 +166,7 @@ export function bootstrapClusterRoles(): any[] {
     clusterRole('system:public-info-viewer', [{ verbs: get, nonResourceURLs: ['/healthz', '/livez', '/readyz', '/version', '/version/'] }]),
     clusterRole(KUBE_CONTROLLER_MANAGER_USER, kubeControllerManagerRules()),
     ...Object.entries(CONTROLLER_ROLES).map(([name, rules]) => clusterRole(CONTROLLER_ROLE_PREFIX + name, rules)),
+    clusterRole('system:node-proxier', nodeProxierRules()),
   ];
 }
 
@@ -160,6 +178,7 @@ export function bootstrapClusterRoleBindings(): any[] {
     clusterRoleBinding('system:public-info-viewer', groups('system:authenticated', 'system:unauthenticated')),
     clusterRoleBinding(KUBE_CONTROLLER_MANAGER_USER, [{ kind: 'User', name: KUBE_CONTROLLER_MANAGER_USER }]),
     ...Object.keys(CONTROLLER_ROLES).map((name) => controllerRoleBinding(name)),
+    clusterRoleBinding('system:node-proxier', [{ kind: 'User', name: KUBE_PROXY_USER }]),
   ];
 }
 
