@@ -49,6 +49,7 @@ export const CAPABILITIES = {
   'controllers.stoppable': 'the controller manager can be stopped and started again through the control API (a fresh process: new lists and watches)',
   'cluster.scheduler': 'the scheduler runs and binds pods',
   'cluster.nodes': 'nodes can be added, stopped (heartbeats cease) and restarted through the control API',
+  'scheduler.recorder-profile': 'the scheduler runs a profile "kubespec-recorder" with an out-of-tree plugin at every extension point that writes down where it was called (annotation scheduler.kubespec.io/extension-points, Event PostBind) — reference-only, for the claims about the framework itself',
   'cluster.ha': 'several API servers, schedulers and controller managers run with leader election',
   'cluster.cloud': 'a cloud-controller-manager runs against a (simulated or real) cloud provider',
   'cluster.without-cloud': 'a scenario can have a cluster with no cloud provider integrated: no cloud-controller-manager, kubelets without --cloud-provider=external',

@@ -38,6 +38,8 @@ const CAPABILITIES: Capability[] = [
   'controllers.nodelifecycle',
   'controllers.tainteviction',
   'controllers.stoppable',
+  // The scheduler (reference/wiring/scheduler.ts); scenarios register their own Node objects.
+  'cluster.scheduler', 'cluster.nodes', 'scheduler.recorder-profile',
   'kv.fault-schedules',
   'disk.latency',
   'kube.http2', 'kube.inflight-limit', 'kube.metrics', 'kube.authn.webhook',
@@ -106,6 +108,8 @@ async function openSession(seed: number, tags: readonly string[]): Promise<Sessi
     const adminToken = `kubespec-admin-${seed.toString(16)}`;
     // Anonymous authentication is on (kube-apiserver's default) unless the scenario needs it off.
     const anonymous = !tags.includes('@requires:kube.authn.anonymous-off');
+    // The scheduler runs for the scenarios that ask for it; the others spare its lists and watches.
+    const scheduler = tags.includes('@requires:cluster.scheduler');
     // A scenario about the cloud gets a cloud and a cloud-controller-manager, with its own user.
     const withCloud = tags.includes('@requires:cluster.cloud');
     const ccmToken = withCloud ? `kubespec-ccm-${randomBytes(16).toString('base64url')}` : undefined;
@@ -118,6 +122,7 @@ async function openSession(seed: number, tags: readonly string[]): Promise<Sessi
       // kube-proxy with --iptables-min-sync-period=0 (every change synced at once, an upstream
       // setting), so scenarios on virtual time do not wait out the 1 s batching between syncs.
       proxyMinSyncPeriod_ms: 0,
+      scheduler,
     });
     if (fault !== 'leak-session') started.push(() => cluster.stop());
     if (fault === 'session-setup') throw new Error('reference session setup failed (fault seam KUBESPEC_REFERENCE_FAULT=session-setup)');

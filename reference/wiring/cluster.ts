@@ -16,13 +16,14 @@ import type { Backend } from '../store/backend.ts';
 import { LocalBackend } from '../store/local.ts';
 import { registryPrefix } from '../store/registry.ts';
 import { createApiServer, seededRandom, type ApiServer } from '../apiserver/server.ts';
-import { KUBE_CONTROLLER_MANAGER_USER, KUBE_PROXY_USER } from '../apiserver/bootstrap-policy.ts';
+import { KUBE_CONTROLLER_MANAGER_USER, KUBE_PROXY_USER, KUBE_SCHEDULER_USER } from '../apiserver/bootstrap-policy.ts';
 import { listen, type Listening, type TlsOptions } from '../apiserver/host/listen.ts';
 import { selectControllers } from '../controllers/registry.ts';
 import type { ControllerDef } from '../controllers/types.ts';
 import { ApiClient } from './api-client.ts';
 import { ControllerManager } from './controllers.ts';
 import { ProxyHost } from './proxy.ts';
+import { SchedulerHost } from './scheduler.ts';
 import type { Scheduler } from './virtual-clock.ts';
 import { referenceSecurity, type Security, type SecurityOptions } from './security.ts';
 import type { UserInfo } from '../apiserver/pipeline.ts';
@@ -53,12 +54,15 @@ export interface ReferenceClusterOptions {
   log?: (line: string) => void;
   /** kube-proxy's --iptables-min-sync-period (default 1 s, upstream's); see proxy.ts. */
   proxyMinSyncPeriod_ms?: number;
+  /** Run the scheduler (reference/wiring/scheduler.ts); default true. */
+  scheduler?: boolean;
   /** The API server's --max-mutating-requests-inflight (default 200). */
   maxMutatingInFlight?: number;
 }
 
 /** The controller manager's User-Agent, shaped like upstream's (component/version (os/arch) ...). */
 const CONTROLLER_MANAGER_AGENT = 'kube-controller-manager/v1.31.0 (linux/amd64) kubespec-reference';
+const SCHEDULER_AGENT = 'kube-scheduler/v1.31.0 (linux/amd64) kubespec-reference';
 
 export class ReferenceCluster {
   private constructor(
@@ -74,6 +78,9 @@ export class ReferenceCluster {
     readonly security?: Security,
     private readonly kubeletContext?: { hosts: Map<string, KubeletHost>; clock: Scheduler; seed: number; server: string; ca?: string | Buffer; tokens?: Map<string, UserInfo>; log?: (line: string) => void },
   ) {}
+
+  /** The scheduler, when the cluster runs one. */
+  scheduler?: SchedulerHost;
 
   get controllers(): ControllerManager {
     return this.manager;
@@ -114,8 +121,10 @@ export class ReferenceCluster {
     // and taking it from `random` would shift every uid the API server draws after it.
     const managerToken = opts.secure ? randomBytes(32).toString('base64url') : undefined;
     const proxyToken = opts.secure ? randomBytes(32).toString('base64url') : undefined;
+    const schedulerToken = opts.secure ? randomBytes(32).toString('base64url') : undefined;
     const liveTokens = opts.secure ? new Map<string, UserInfo>() : undefined;
-    const secure = opts.secure && { ...opts.secure, tokenCsv: withToken(withControllerManagerToken(opts.secure.tokenCsv, managerToken!), proxyToken!, KUBE_PROXY_USER), liveTokens };
+    const tokenCsv = opts.secure && withToken(withToken(withControllerManagerToken(opts.secure.tokenCsv, managerToken!), proxyToken!, KUBE_PROXY_USER), schedulerToken!, KUBE_SCHEDULER_USER);
+    const secure = opts.secure && { ...opts.secure, tokenCsv: tokenCsv as string, liveTokens };
     const security = secure ? referenceSecurity({ backend, clock: opts.clock, random, ...secure }) : undefined;
     // The API server reaches kubelets (pods/log) the way upstream dials a node's :10250: by node name.
     const hosts = new Map<string, KubeletHost>();
@@ -138,8 +147,15 @@ export class ReferenceCluster {
       ...(managerToken ? { token: managerToken } : {}),
       ...(opts.tls?.ca ? { ca: opts.tls.ca } : {}),
     });
+    const schedulerClient = new ApiClient({
+      server: loopbackUrl(http, opts),
+      userAgent: SCHEDULER_AGENT,
+      ...(schedulerToken ? { token: schedulerToken } : {}),
+      ...(opts.tls?.ca ? { ca: opts.tls.ca } : {}),
+    });
     const tap = storeChangeTap(backend, controllers);
     let manager: ControllerManager;
+    let scheduler: SchedulerHost | undefined;
     const managerRandom = seededRandom(opts.seed ^ 0x6b636d);
     // Fresh controller objects each time: their bookkeeping (expectations) is per process.
     const startManager = () => ControllerManager.start({ client, clock: opts.clock, random: managerRandom, controllers: selectControllers(opts.controllers), changedAt: tap.changedAt, ...(opts.log ? { log: opts.log } : {}) });
@@ -148,9 +164,11 @@ export class ReferenceCluster {
       // The first clients find what the controllers make of the bootstrap objects (`default` in
       // each system namespace) already there, as on a cluster that has been up for a moment.
       await manager.settled();
+      if (opts.scheduler !== false) scheduler = await SchedulerHost.start({ client: schedulerClient, clock: opts.clock, random: seededRandom(opts.seed ^ 0x736368), ...(opts.log ? { log: opts.log } : {}) });
     } catch (error) {
       tap.stop();
       client.close();
+      schedulerClient.close();
       await http.close();
       throw error;
     }
@@ -163,16 +181,19 @@ export class ReferenceCluster {
     const proxyTap = storeChangeTap(backend, [{ watches: PROXY_WATCHES }]);
     const proxies = new ProxyHost(proxyClient, opts.clock, opts.seed, proxyTap.changedAt, opts.proxyMinSyncPeriod_ms);
     const shutdown = () => {
+      scheduler?.stop();
       tap.stop();
       proxyTap.stop();
       proxies.stop();
       client.close();
       proxyClient.close();
+      schedulerClient.close();
     };
     const kubeletContext = { hosts, clock: opts.clock, seed: opts.seed ^ 0x6b6c74, server: loopbackUrl(http, opts), ...(opts.tls?.ca ? { ca: opts.tls.ca } : {}), ...(liveTokens ? { tokens: liveTokens } : {}), ...(opts.log ? { log: opts.log } : {}) };
     const cluster = new ReferenceCluster(backend, api, http, manager, shutdown, startManager, proxies, security, kubeletContext);
     for (const name of opts.kubelets ?? []) await cluster.addKubelet(name);
     cluster.controllerManagerCredentials = { ...(managerToken ? { token: managerToken } : {}), ...(opts.tls?.ca ? { ca: opts.tls.ca } : {}) };
+    cluster.scheduler = scheduler;
     return cluster;
   }
 
@@ -197,15 +218,15 @@ const PROXY_WATCHES = [{ group: '', version: 'v1', resource: 'services' }, { gro
 /** kube-proxy's User-Agent, as upstream's component name prints it. */
 const KUBE_PROXY_AGENT = 'kube-proxy/v1.31.0 (linux/amd64) kubespec-reference';
 
-/** The token file with one more line for `user` (no groups: kube-proxy's certificate has none either). */
-function withToken(tokenCsv: string, token: string, user: string): string {
-  return `${tokenCsv}${token},${user},${user}\n`;
-}
-
 /** The token file with one more line: the controller manager's token, for its user (no groups, as its certificate has no O). */
 function withControllerManagerToken(tokenCsv: string | undefined, token: string): string {
   const lines = tokenCsv && !tokenCsv.endsWith('\n') ? `${tokenCsv}\n` : (tokenCsv ?? '');
   return `${lines}${token},${KUBE_CONTROLLER_MANAGER_USER},${KUBE_CONTROLLER_MANAGER_USER}\n`;
+}
+
+/** The token file with one more line for `user` (no groups, as its client certificate would have no O). */
+function withToken(tokenCsv: string, token: string, user: string): string {
+  return `${tokenCsv}${token},${user},${user}\n`;
 }
 
 /** Where a component on this host reaches the API server: the listening port on loopback. */

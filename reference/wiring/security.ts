@@ -77,6 +77,7 @@ export function referenceSecurity(opts: SecurityOptions): Security {
     getServiceAccount: (ns, name) => read.one('serviceaccounts', ns, name),
     listPods: async (ns) => [...(await read.all('pods', ns))],
     volumeNameSuffix: () => randomSuffix(opts.random),
+    priorityClasses: { getPriorityClass: (name) => read.one('priorityclasses', '', name), listPriorityClasses: () => read.all('priorityclasses', '') },
     webhooks: {
       lister: {
         mutatingWebhookConfigurations: () => read.all('mutatingwebhookconfigurations', ''),

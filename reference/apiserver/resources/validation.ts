@@ -94,6 +94,29 @@ export function validatePodSpec(spec: any, path: string): FieldError[] {
   if (spec.restartPolicy !== undefined && !RESTART_POLICIES.includes(spec.restartPolicy)) {
     errs.push({ type: 'NotSupported', field: `${path}.restartPolicy`, value: spec.restartPolicy, detail: 'supported values: "Always", "Never", "OnFailure"' });
   }
+  if (Array.isArray(spec.tolerations)) errs.push(...validateTolerations(spec.tolerations, `${path}.tolerations`));
+  return errs;
+}
+
+const TAINT_EFFECTS = ['NoSchedule', 'PreferNoSchedule', 'NoExecute'];
+
+/**
+ * pkg/apis/core/validation/validation.go validateTolerations: an empty key needs operator
+ * Exists (it then matches every taint); tolerationSeconds only makes sense for NoExecute (it
+ * bounds how long a pod stays after the taint appears); Exists takes no value; the operator and
+ * the effect must be known ones.
+ */
+function validateTolerations(tolerations: any[], path: string): FieldError[] {
+  const errs: FieldError[] = [];
+  tolerations.forEach((t, i) => {
+    const at = `${path}[${i}]`;
+    if (!t || typeof t !== 'object') return;
+    if (!t.key && t.operator !== 'Exists') errs.push({ type: 'Invalid', field: `${at}.operator`, value: t.operator ?? '', detail: 'operator must be Exists when `key` is empty, which means "match all values and all keys"' });
+    if (t.tolerationSeconds !== undefined && t.tolerationSeconds !== null && t.effect !== 'NoExecute') errs.push({ type: 'Invalid', field: `${at}.effect`, value: t.effect ?? '', detail: "effect must be 'NoExecute' when `tolerationSeconds` is set" });
+    if (t.operator === 'Exists' && t.value) errs.push({ type: 'Invalid', field: `${at}.operator`, value: t, detail: "value must be empty when `operator` is 'Exists'" });
+    else if (t.operator !== undefined && t.operator !== '' && t.operator !== 'Equal' && t.operator !== 'Exists') errs.push({ type: 'NotSupported', field: `${at}.operator`, value: t.operator, detail: 'supported values: "Equal", "Exists"' });
+    if (t.effect && !TAINT_EFFECTS.includes(t.effect)) errs.push({ type: 'NotSupported', field: `${at}.effect`, value: t.effect, detail: 'supported values: "NoSchedule", "PreferNoSchedule", "NoExecute"' });
+  });
   return errs;
 }
 
