@@ -501,12 +501,25 @@ export interface ScenarioContext {
 
 export interface Target {
   readonly name: string;
+  /**
+   * The contract version this target was written against (CONTRACT_VERSION of the contract it
+   * imports). Plug-in targets must declare it; the CLI refuses a target whose major differs or
+   * whose minor is newer than the suite's, before any scenario runs.
+   */
+  readonly contractVersion?: string;
   readonly capabilities: ReadonlySet<Capability>;
   /**
    * Claims this target is known to deviate from, by Rule id, with the reason. Such a
    * scenario's failure is reported as known-deviation; passing is an error (stale entry).
    */
   readonly knownDeviations: ReadonlyMap<string, string>;
+  /**
+   * The versions of what the target runs, asked of the target itself (the kube target reads
+   * /version, an etcd target asks a member), e.g. { kubernetes: '1.31.2' } or { etcd: '3.4.23' }.
+   * Version-range tags on Rules (`@k8s:>=1.32`, `@etcd:<3.5`) are judged against these.
+   * Called after start().
+   */
+  versions?(): Promise<Record<string, string>>;
   /** Once per worker process, before the first scenario. */
   start(): Promise<void>;
   /** A fresh, isolated session per scenario. */
@@ -547,3 +560,9 @@ export class StoreUnavailableError extends Error {
     this.name = 'StoreUnavailableError';
   }
 }
+
+/**
+ * The version of this contract: major changes break targets written against an older one;
+ * minor ones add optional facets or capabilities. Every report states it.
+ */
+export const CONTRACT_VERSION = '1.0';

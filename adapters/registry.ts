@@ -4,6 +4,7 @@
  * worker processes build the same target the CLI was asked for.
  */
 import type { Target } from './contract.ts';
+import { createPluginTarget, type PluginLoader } from './plugin.ts';
 
 export interface TargetInfo {
   summary: string;
@@ -63,4 +64,20 @@ function kubeconfigPathFrom(env: NodeJS.ProcessEnv): string {
 
 export function targetNames(): string[] {
   return Object.keys(TARGETS);
+}
+
+/**
+ * The target the environment names: a plug-in module when KUBESPEC_TARGET_MODULE is set (the CLI
+ * resolved it), else the built-in KUBESPEC_TARGET. Used by the CLI and by every cucumber worker.
+ */
+export async function createTargetFromEnv(env: NodeJS.ProcessEnv): Promise<Target> {
+  const name = env.KUBESPEC_TARGET ?? 'reference';
+  if (env.KUBESPEC_TARGET_MODULE) {
+    const options = env.KUBESPEC_TARGET_OPTIONS ? (JSON.parse(env.KUBESPEC_TARGET_OPTIONS) as Record<string, unknown>) : {};
+    const loader = (env.KUBESPEC_TARGET_LOADER ?? 'tsx') as PluginLoader;
+    return createPluginTarget({ module: env.KUBESPEC_TARGET_MODULE, options, loader }, name);
+  }
+  const info = TARGETS[name];
+  if (!info) throw new Error(`unknown target "${name}"`);
+  return info.create(env);
 }

@@ -22,9 +22,21 @@ const COMMANDS: Record<string, { options: Options; positionals?: boolean; run(va
       kubeconfig: { type: 'string' },
       'no-coverage': { type: 'boolean' },
       'scenario-budget': { type: 'string' },
+      loader: { type: 'string' },
+      config: { type: 'string' },
+      'dry-run': { type: 'boolean' },
     },
     async run(v) {
-      const result = await run({ ...v, etcdEndpoints: v['etcd-endpoints'], coverage: !v['no-coverage'], scenarioBudget: v['scenario-budget'] });
+      const result = await run({ ...v, etcdEndpoints: v['etcd-endpoints'], coverage: !v['no-coverage'], scenarioBudget: v['scenario-budget'], dryRun: v['dry-run'] });
+      return result.exitCode;
+    },
+  },
+  'check-target': {
+    options: { loader: { type: 'string' }, config: { type: 'string' }, 'etcd-endpoints': { type: 'string' }, kubeconfig: { type: 'string' } },
+    positionals: true,
+    async run(v, positionals) {
+      if (positionals.length !== 1) throw new UsageError('check-target takes one target', 'e.g. kubespec check-target ./my-target.ts');
+      const result = await run({ ...v, target: positionals[0]!, etcdEndpoints: v['etcd-endpoints'], dryRun: true });
       return result.exitCode;
     },
   },
@@ -43,10 +55,22 @@ const COMMANDS: Record<string, { options: Options; positionals?: boolean; run(va
       return report.totals.scenarios.failed > 0 ? EXIT_FAILURES : EXIT_OK;
     },
   },
+  matrix: {
+    options: {},
+    async run() {
+      const { matrixCommand } = await import('./matrix.ts');
+      return matrixCommand();
+    },
+  },
   targets: {
     options: {},
     async run() {
       for (const [name, info] of Object.entries(TARGETS)) console.log(`${name.padEnd(12)} ${info.summary}`);
+      // Plug-in targets named in the config file, as cucumber's profiles.
+      const { loadConfig } = await import('./config.ts');
+      const { file, config } = await loadConfig(process.env.KUBESPEC_CWD ?? '.').catch(() => ({ file: undefined, config: {} as { targets?: Record<string, { module: string }> } }));
+      for (const [name, entry] of Object.entries(config.targets ?? {})) console.log(`${name.padEnd(12)} plug-in ${entry.module} (${file})`);
+      console.log('or any module: --target ./my-target.ts (see docs/adapters.md)');
       return EXIT_OK;
     },
   },

@@ -7,12 +7,17 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Envelope } from '@cucumber/messages';
-import { TARGETS } from '../adapters/registry.ts';
+import { createTargetFromEnv, TARGETS } from '../adapters/registry.ts';
+import { CONTRACT_VERSION } from '../adapters/contract.ts';
+import { TargetConfigError } from '../adapters/plugin.ts';
+import type { Target } from '../adapters/contract.ts';
+import { resolveTarget, type ResolvedTarget } from './config.ts';
 import { DEFAULT_RUN_SEED, parseSeed } from '../adapters/seed.ts';
 import { EXIT_FAILURES, EXIT_OK, UsageError } from './usage.ts';
 import { saveRunRecord, targetDir, writeTargetReports } from './report/write.ts';
 import { closingEnvelopes, RunWatchdog, type Verdict, type WatchdogOptions } from './report/watchdog.ts';
 import { printRunSummary } from './summary.ts';
+import { SCHEMA_PATH, schemaProblems } from './report/schema.ts';
 
 export interface RunOptions {
   target: string;
@@ -26,6 +31,12 @@ export interface RunOptions {
   coverage?: boolean;
   /** Seconds of wall time one scenario may take before the watchdog ends the run. */
   scenarioBudget?: string;
+  /** Plug-in targets: tsx (default) or ts-node. */
+  loader?: string;
+  /** A config file other than ./kubespec.config.{json,ts}. */
+  config?: string;
+  /** Build the target, open one session, list what would run; run nothing (check-target). */
+  dryRun?: boolean;
 }
 
 /** Rules not yet implemented, or that no scenario can check, are never run. */
@@ -39,37 +50,43 @@ export interface RunResult {
 }
 
 export async function run(opts: RunOptions): Promise<RunResult> {
-  const info = TARGETS[opts.target];
-  if (!info) throw new UsageError(`unknown target "${opts.target}"`, `choose one of: ${Object.keys(TARGETS).join(', ')}`);
   const seed = parseSeedOption(opts.seed);
-  const env = targetEnv(opts, seed);
-  const problem = await info.preflight?.(env);
-  if (problem) throw new UsageError(`the ${opts.target} target cannot run: ${problem}`);
-  const capabilities = [...(await info.create(env)).capabilities].sort();
-  const dir = targetDir(opts.target);
+  const { resolved, target, env } = await buildTarget(opts, seed);
+  if (opts.dryRun) {
+    const { checkTargetReport } = await import('./check-target.ts');
+    return { exitCode: await checkTargetReport(target, resolved), passed: 0, failed: 0, skipped: 0 };
+  }
+  const capabilities = [...target.capabilities].sort();
+  const name = env.KUBESPEC_TARGET!;
+  const dir = targetDir(name);
   fs.mkdirSync(dir, { recursive: true });
+  env.KUBESPEC_RUN_DIR = path.resolve(dir);
+  fs.rmSync(path.join(dir, 'versions.json'), { force: true });
   const rerunFile = path.join(dir, 'rerun.txt');
   if (opts.rerun && !hasRerunEntries(rerunFile)) {
-    console.log(`kubespec: nothing failed in the last run against ${opts.target}; nothing to rerun.`);
+    console.log(`kubespec: nothing failed in the last run against ${name}; nothing to rerun.`);
     return { exitCode: EXIT_OK, passed: 0, failed: 0, skipped: 0 };
   }
-  saveRunRecord({ target: opts.target, capabilities, seed, command: `kubespec ${process.argv.slice(2).join(' ')}` });
+  saveRunRecord({ target: name, capabilities, seed, contractVersion: target.contractVersion ?? CONTRACT_VERSION, command: `kubespec ${process.argv.slice(2).join(' ')}` });
   const args = cucumberArgs(opts, dir, opts.rerun ? rerunFile : undefined);
-  const coverage = opts.target === 'reference' && opts.coverage !== false;
+  const coverage = name === 'reference' && !resolved.env.KUBESPEC_TARGET_MODULE && opts.coverage !== false;
   const messages = path.join(dir, 'messages.ndjson');
   fs.rmSync(messages, { force: true }); // the watchdog must not read the last run's stream
   const watchdog = { ...watchdogOptions(opts), messages };
   const { code, verdict } = await spawnCucumber(args, env, watchdog, coverage ? path.join(dir, 'coverage') : undefined);
   if (verdict) console.error(`kubespec: ${verdict.message}`);
-  const report = writeTargetReports(opts.target);
+  const report = writeTargetReports(name);
   printRunSummary(report, dir);
+  // What the suite writes must read back under the schema it ships; a report that does not is a bug here.
+  const invalid = schemaProblems(report);
+  for (const p of invalid) console.error(`kubespec: conformance-report.yaml does not validate against ${SCHEMA_PATH}: ${p}`);
   const s = report.totals.scenarios;
   // Cucumber fails the process for known deviations too; any other non-zero exit with no failed
   // scenario to show for it (a crash in a hook, a bad option, a process that would not exit)
   // must still fail the run.
   const unexplained = code !== 0 && s.failed === 0 && s['known-deviation'] === 0;
   if (unexplained && !verdict) console.error(`kubespec: cucumber exited with ${code} without a failed scenario: see the output above`);
-  const failed = s.failed + (unexplained || verdict?.kind === 'no-exit' ? 1 : 0);
+  const failed = s.failed + (unexplained || verdict?.kind === 'no-exit' ? 1 : 0) + (invalid.length ? 1 : 0);
   return { exitCode: failed > 0 ? EXIT_FAILURES : EXIT_OK, passed: s.passed + s['known-deviation'], failed, skipped: s['not-applicable'] };
 }
 
@@ -78,6 +95,31 @@ function parseSeedOption(text: string | undefined): number {
     return parseSeed(text) ?? DEFAULT_RUN_SEED;
   } catch (error) {
     throw new UsageError((error as Error).message, 'pass --seed with the number a failure printed, e.g. --seed 20261130');
+  }
+}
+
+/**
+ * Resolves --target (built-in, config entry, module), runs the built-in's preflight, and builds
+ * the target once here, so that every configuration error — a bad module, a contract version
+ * mismatch, an unknown capability — is exit 2 with a hint before cucumber starts. The
+ * environment returned makes every worker build the same target; KUBESPEC_TARGET is the name
+ * reports are filed under (a plug-in's own name).
+ */
+export async function buildTarget(opts: RunOptions, seed: number): Promise<{ resolved: ResolvedTarget; target: Target; env: NodeJS.ProcessEnv }> {
+  try {
+    const resolved = await resolveTarget(opts.target, { cwd: process.env.KUBESPEC_CWD ?? '.', config: opts.config, loader: opts.loader });
+    const env = { ...targetEnv(opts, seed), ...resolved.env };
+    const problem = await resolved.builtin?.preflight?.(env);
+    if (problem) throw new UsageError(`the ${opts.target} target cannot run: ${problem}`);
+    const target = await createTargetFromEnv(env);
+    if (resolved.env.KUBESPEC_TARGET_MODULE) {
+      if (TARGETS[target.name]) throw new TargetConfigError(`the plug-in target calls itself "${target.name}", a built-in target's name`, 'give it a name of its own: reports are filed under reports/<name>/');
+      env.KUBESPEC_TARGET = target.name;
+    }
+    return { resolved, target, env };
+  } catch (error) {
+    if (error instanceof TargetConfigError) throw new UsageError(error.message, error.hint);
+    throw error;
   }
 }
 
@@ -93,12 +135,13 @@ function targetEnv(opts: RunOptions, seed: number): NodeJS.ProcessEnv {
 
 function cucumberArgs(opts: RunOptions, dir: string, rerunFile?: string): string[] {
   const tags = opts.tags ? `(${ALWAYS_EXCLUDED}) and (${opts.tags})` : ALWAYS_EXCLUDED;
-  const progress = process.stdout.isTTY ? 'progress-bar' : 'progress';
   const args = [
     rerunFile ? `@${rerunFile}` : 'features/**/*.feature',
     '--import', 'steps/**/*.ts',
     '--tags', tags,
-    '--format', progress,
+    // kubespec's own console output (steps/support/formatter.ts): outcomes per Rule, a known
+    // deviation as one line with its reason; the summary after the run prints failure details.
+    '--format', './steps/support/formatter.ts',
     '--format', `message:${path.join(dir, 'messages.ndjson')}`,
     '--format', `html:${path.join(dir, 'cucumber.html')}`,
     '--format', `junit:${path.join(dir, 'junit.xml')}`,

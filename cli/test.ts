@@ -32,6 +32,7 @@ export async function testAll(): Promise<number> {
     tallies.push({ suite: `features (${target})`, passed: result.passed, failed: result.failed, skipped: result.skipped });
   }
   tallies.push(await kubeTargetAgainstServe());
+  if (featureTargets.hasEtcd) tallies.push(...(await pluginExample()));
   return closingLine(tallies);
 }
 
@@ -57,13 +58,39 @@ async function kubeTargetAgainstServe(): Promise<Tally> {
   }
 }
 
+/**
+ * The worked plug-in example (examples/etcd-gateway-target: the kv contract over etcd's JSON
+ * gateway, starting its own etcd), loaded from outside as a user would: through tsx, and through
+ * ts-node, which type-checks it against kubespec/contract first (the real-time auto-compaction
+ * scenario runs once, on the tsx path).
+ */
+const EXAMPLE_DIR = path.join('examples', 'etcd-gateway-target');
+
+async function pluginExample(): Promise<Tally[]> {
+  const tallies: Tally[] = [];
+  for (const loader of ['tsx', 'ts-node'] as const) {
+    console.log(`\n== features on the plug-in example (etcd-gateway, --loader ${loader}) ==`);
+    // tsx: the module by path; ts-node: by its name in the example's config file, as a user would.
+    const how = loader === 'tsx'
+      ? { target: path.resolve(EXAMPLE_DIR, 'index.ts') }
+      : { target: 'gateway-ts-node', config: path.resolve(EXAMPLE_DIR, 'kubespec.config.json'), tags: 'not @slow' };
+    const result = await run({ ...how, coverage: false })
+      .catch((error: Error) => (console.error(`kubespec test: ${error.message}`), { passed: 0, failed: 1, skipped: 0 }));
+    tallies.push({ suite: `features (gateway, ${loader})`, passed: result.passed, failed: result.failed, skipped: result.skipped });
+  }
+  return tallies;
+}
+
 /** The reference always; etcd where the binary is installed (CI installs it). */
 function featureTargets(): string[] {
   const targets = ['reference'];
-  if (spawnSync('etcd', ['--version']).status === 0) targets.push('etcd');
+  featureTargets.hasEtcd = spawnSync('etcd', ['--version']).status === 0;
+  if (featureTargets.hasEtcd) targets.push('etcd');
   else console.log('kubespec test: etcd is not installed here, so the etcd target is not run (apt-get install etcd-server etcd-client)');
   return targets;
 }
+
+featureTargets.hasEtcd = false;
 
 async function single(suite: string, check: () => Promise<boolean>): Promise<Tally> {
   console.log(`\n== ${suite} ==`);

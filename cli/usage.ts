@@ -14,7 +14,14 @@ export const EXIT_USAGE = 2;
 export const COMMAND_USAGE: Record<string, string> = {
   run: `  kubespec run [--target NAME] [--tags EXPR] [--name REGEX] [--seed N] [--rerun] [--parallel N]
                [--etcd-endpoints URL,...] [--kubeconfig PATH] [--no-coverage] [--scenario-budget S]
-      Run the features against a target (reference, etcd, kube); write reports under reports/<target>/.`,
+               [--loader tsx|ts-node] [--config FILE] [--dry-run]
+      Run the features against a target; write reports under reports/<target>/. A target is a
+      built-in (reference, etcd, kube), a name in kubespec.config.json/.ts, or a module
+      (./my-target.ts, .js, or a package) exporting createTarget; see docs/adapters.md.
+      --dry-run: what check-target does.`,
+  'check-target': `  kubespec check-target TARGET [--loader tsx|ts-node] [--config FILE]
+      Build the target, open and close one session, list its capabilities and which Rules
+      would run or be not-applicable. Runs nothing.`,
   claims: `  kubespec claims [--check] [--summary] [--format text|json]
       List every claim (Rule) with its status; --check fails on inventory errors.`,
   report: `  kubespec report [--target NAME]
@@ -33,6 +40,10 @@ export const COMMAND_USAGE: Record<string, string> = {
       Run bench/NAME; print figures; write reports/bench/NAME.json.`,
   test: `  kubespec test
       Everything npm test runs: typecheck, unit tests, claims check, features; ends with "N passed, N failed".`,
+  matrix: `  kubespec matrix
+      From every saved run under reports/ (reports/<target>/messages.ndjson): one Rule × target
+      table (reports/claims-matrix.md, .html) and one combined reports/conformance-report.yaml,
+      validated against schemas/conformance-report.schema.json.`,
   targets: `  kubespec targets
       List the targets.`,
 };

@@ -115,6 +115,21 @@ export async function freeLoopbackPorts(count: number): Promise<number[]> {
 }
 
 /** Does this binary answer `--version`? Used to skip tests and to decide capabilities. */
+/**
+ * The tool for offline snapshot work (restore, status). etcd 3.5 moved these to `etcdutl`
+ * ("designed to operate directly on etcd data files": etcd-io/etcd etcdutl/README.md) and
+ * deprecated `etcdctl snapshot restore|status`, slated for removal in 3.6 (kubernetes/website
+ * content/en/docs/tasks/administer-cluster/configure-upgrade-etcd.md). etcd 3.4 — Debian 12's —
+ * ships only etcdctl. Use etcdutl where it is installed.
+ */
+export async function offlineSnapshotTool(etcdctlBin: string): Promise<{ bin: string; env: NodeJS.ProcessEnv }> {
+  snapshotToolCache ??= binaryAvailable('etcdutl');
+  return (await snapshotToolCache)
+    ? { bin: 'etcdutl', env: process.env }
+    : { bin: etcdctlBin, env: { ...process.env, ETCDCTL_API: '3' } };
+}
+let snapshotToolCache: Promise<boolean> | undefined;
+
 export async function binaryAvailable(bin: string): Promise<boolean> {
   try {
     await execFileAsync(bin, ['--version'], { timeout: 5_000 });
@@ -409,20 +424,21 @@ export class EtcdCluster {
   }
 
   /**
-   * `etcdctl snapshot restore` writes a member dir whose cluster membership is the new one
-   * (https://etcd.io/docs/v3.4/op-guide/recovery/#restoring-a-cluster): every member is restored
-   * from the same file with its own --name and peer URL, then started as usual.
+   * `snapshot restore` (etcdutl where installed, else etcdctl) writes a member dir whose cluster
+   * membership is the new one (https://etcd.io/docs/v3.4/op-guide/recovery/#restoring-a-cluster):
+   * every member is restored from the same file with its own --name and peer URL, then started as usual.
    */
   private async restoreDataDirs(snapshotPath: string): Promise<void> {
+    const tool = await offlineSnapshotTool(this.etcdctlBin);
     for (const m of this.managedMembers) {
-      await execFileAsync(this.etcdctlBin, [
+      await execFileAsync(tool.bin, [
         'snapshot', 'restore', snapshotPath,
         '--name', m.name,
         '--data-dir', m.dataDir,
         '--initial-cluster', this.initialCluster(),
         '--initial-cluster-token', this.token,
         '--initial-advertise-peer-urls', m.peerUrl,
-      ], { timeout: 30_000, env: { ...process.env, ETCDCTL_API: '3' } });
+      ], { timeout: 30_000, env: tool.env });
     }
   }
 }

@@ -76,6 +76,15 @@ class EtcdTarget implements Target {
     this.main = await EtcdCluster.start({ members: 3, ...this.binaries() });
   }
 
+  /** The member's own word: etcd answers GET /version on its client URL ({"etcdserver":"3.4.23",…}). */
+  async versions(): Promise<Record<string, string>> {
+    const endpoint = this.main?.liveEndpoints()[0];
+    if (!endpoint) return {};
+    const res = await fetch(`${endpoint}/version`, { signal: AbortSignal.timeout(5_000) });
+    const body = (await res.json()) as { etcdserver?: string };
+    return body.etcdserver ? { etcd: body.etcdserver } : {};
+  }
+
   async openSession(ctx: ScenarioContext): Promise<Session> {
     const cluster = await this.clusterFor(ctx);
     if (this.managed) await heal(cluster);

@@ -18,7 +18,7 @@ import { promisify } from 'node:util';
 import { Etcd3, type IHashKVResponse, type IKeyValue, type IWatchResponse, type Watcher } from 'etcd3';
 import { CompactedError, StoreUnavailableError } from '../contract.ts';
 import type { CompareAndSwap, KeyValue, KvEvent, KvFacet, KvWatch } from '../contract.ts';
-import { EtcdCluster } from './cluster.ts';
+import { EtcdCluster, offlineSnapshotTool } from './cluster.ts';
 import { pollUntil } from '../polling-waiter.ts';
 
 const execFileAsync = promisify(execFile);
@@ -161,14 +161,15 @@ export class EtcdKv implements KvFacet {
     return Number(res.compact_revision);
   }
 
-  /** `etcdctl snapshot save` from one live member, then `snapshot status` for its revision. */
+  /** `etcdctl snapshot save` from one live member, then `snapshot status` (etcdutl where installed) for its revision. */
   async snapshotSave(path: string): Promise<{ revision: number }> {
     const endpoint = this.current.liveEndpoints()[0];
     if (endpoint === undefined) throw new Error('snapshotSave: no live etcd member');
     const env = { ...process.env, ETCDCTL_API: '3' };
     const bin = this.current.etcdctlBin;
     await execFileAsync(bin, ['--endpoints', endpoint, 'snapshot', 'save', path], { timeout: 30_000, env });
-    const { stdout } = await execFileAsync(bin, ['snapshot', 'status', path, '-w', 'json'], { timeout: 30_000, env });
+    const offline = await offlineSnapshotTool(bin);
+    const { stdout } = await execFileAsync(offline.bin, ['snapshot', 'status', path, '-w', 'json'], { timeout: 30_000, env: offline.env });
     return { revision: Number((JSON.parse(stdout) as { revision: number }).revision) };
   }
 

@@ -41,6 +41,18 @@ export function createKubeTarget(opts: KubeTargetOptions): Target {
       endpoint = await endpointFrom(opts.kubeconfigPath);
       await assertReachable(endpoint);
     },
+    /** The cluster's own word: GET /version's gitVersion (e.g. v1.31.2 → kubernetes 1.31.2). */
+    async versions(): Promise<Record<string, string>> {
+      if (!endpoint) return {};
+      const client = new KubeHttpClient(endpoint);
+      try {
+        const res = await client.request({ method: 'GET', path: '/version' });
+        const git = (res.json as { gitVersion?: string } | undefined)?.gitVersion;
+        return git ? { kubernetes: git.replace(/^v/, '') } : {};
+      } finally {
+        client.close();
+      }
+    },
     async openSession(ctx) {
       if (!endpoint) throw new Error('the kube target was not started');
       const namespace = `ks-${ctx.seed.toString(16)}-${process.pid.toString(36)}-${++sessions}`;

@@ -3,6 +3,8 @@
  * inventory (every Rule, run or not) and the scenario results of one run.
  */
 import type { Claim } from '../claims/inventory.ts';
+import { CONTRACT_VERSION } from '../../adapters/contract.ts';
+import { SUITE_BASELINE } from '../../steps/support/versions.ts';
 import type { Outcome, ScenarioResult } from './scenarios.ts';
 
 export type RuleOutcome = Outcome | 'pending' | 'untestable' | 'not-run';
@@ -20,8 +22,22 @@ export interface RuleReport {
 export type Totals = Record<RuleOutcome, number>;
 
 export interface ConformanceReport {
-  suite: { name: string; version: string };
-  target: { name: string; capabilities: string[] };
+  suite: {
+    name: string;
+    version: string;
+    /** The target contract this suite speaks (kubespec/contract CONTRACT_VERSION). */
+    contract_version: string;
+    /** The upstream versions whose behaviour the scenarios check where a target states none. */
+    baseline: Record<string, string>;
+  };
+  target: {
+    name: string;
+    capabilities: string[];
+    /** The contract version the target implements. */
+    contract_version: string;
+    /** What the target said it runs (Target.versions()); empty when it did not say. */
+    versions: Record<string, string>;
+  };
   run: { seed: number; command: string; finished_at: string };
   totals: { rules: Totals; scenarios: Record<Outcome, number> };
   rules: RuleReport[];
@@ -29,7 +45,7 @@ export interface ConformanceReport {
 
 export interface ReportInput {
   version: string;
-  target: { name: string; capabilities: string[] };
+  target: ConformanceReport['target'];
   seed: number;
   command: string;
   finishedAt: string;
@@ -41,7 +57,7 @@ export function buildConformance(input: ReportInput): ConformanceReport {
   const byRule = groupBy(input.results, (r) => r.ruleId);
   const rules = input.claims.map((claim) => ruleReport(claim, byRule.get(claim.id) ?? []));
   return {
-    suite: { name: 'kubespec', version: input.version },
+    suite: { name: 'kubespec', version: input.version, contract_version: CONTRACT_VERSION, baseline: { ...SUITE_BASELINE } },
     target: input.target,
     run: { seed: input.seed, command: input.command, finished_at: input.finishedAt },
     totals: { rules: countRules(rules), scenarios: countScenarios(input.results) },

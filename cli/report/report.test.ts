@@ -1,4 +1,6 @@
 import { test } from 'node:test';
+import { schemaProblems } from './schema.ts';
+import { CONTRACT_VERSION } from '../../adapters/contract.ts';
 import assert from 'node:assert/strict';
 import type { Envelope } from '@cucumber/messages';
 import { OUTCOME_MEDIA_TYPE } from '../../steps/support/outcome.ts';
@@ -75,11 +77,17 @@ test('a rule whose examples are all not-applicable is not-applicable; pending an
 
 test('the conformance report totals rules and scenarios by outcome', () => {
   const report = buildConformance({
-    version: '0', target: { name: 't', capabilities: ['kv'] }, seed: 1, command: 'c', finishedAt: 'now',
+    version: '0', target: { name: 't', capabilities: ['kv'], contract_version: '1.0', versions: { etcd: '3.4.23' } }, seed: 1, command: 'c', finishedAt: '2026-11-30T18:00:00.000Z',
     claims: [claim(), { ...claim('pending'), id: 'R-TWO' }],
     results: scenarioResults(stream([{ name: 'a' }, { name: 'b' }])),
   });
   assert.equal(report.totals.rules.passed, 1);
   assert.equal(report.totals.rules.pending, 1);
   assert.equal(report.totals.scenarios.passed, 2);
+  assert.deepEqual(schemaProblems(report), [], 'the report validates against schemas/conformance-report.schema.json');
+  assert.equal(report.suite.contract_version, CONTRACT_VERSION, 'every report states the contract version');
+  assert.ok(report.suite.baseline.kubernetes, 'and the upstream baseline');
+  const broken = { ...report, totals: { ...report.totals, rules: { ...report.totals.rules, passed: -1 } } };
+  assert.match(schemaProblems(broken).join('\n'), /totals\/rules\/passed must be >= 0/, 'the schema is not a rubber stamp');
+  assert.ok(schemaProblems({ ...report, rules: [{ ...report.rules[0], outcome: 'great' }] }).length > 0);
 });

@@ -82,7 +82,7 @@ function resultOf(pickle: Pickle, ruleId: string | undefined, run: Run | undefin
   const base = { ruleId: ruleId ?? '(no rule)', name: pickle.name, uri: pickle.uri };
   if (!run || !run.finished) return { ...base, outcome: 'failed', detail: 'did not finish: the run stopped before this scenario completed' };
   const na = run.notes.find((n) => n.kind === 'not-applicable');
-  if (na?.kind === 'not-applicable') return { ...base, outcome: 'not-applicable', detail: `target lacks ${na.missing.join(', ')}` };
+  if (na?.kind === 'not-applicable') return { ...base, outcome: 'not-applicable', detail: na.reason ?? `target lacks ${na.missing.join(', ')}` };
   const deviation = run.notes.find((n) => n.kind === 'known-deviation');
   const replay = run.notes.find((n) => n.kind === 'replay');
   const why = [run.error, replay?.kind === 'replay' ? `replay: ${replay.command}` : undefined].filter(Boolean).join('\n');

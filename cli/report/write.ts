@@ -6,6 +6,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import YAML from 'yaml';
+import { CONTRACT_VERSION } from '../../adapters/contract.ts';
 import { readInventory, type Claim } from '../claims/inventory.ts';
 import { buildConformance, type ConformanceReport } from './conformance.ts';
 import { matrixHtml, matrixMarkdown } from './matrix.ts';
@@ -21,6 +22,8 @@ export interface RunRecord {
   capabilities: string[];
   seed: number;
   command: string;
+  /** The contract version the target implements (the suite's own for built-in targets). */
+  contractVersion?: string;
 }
 
 export function targetDir(target: string): string {
@@ -40,7 +43,7 @@ export function writeTargetReports(target: string): ConformanceReport {
   const { claims } = readInventory(FEATURES_DIR);
   const report = buildConformance({
     version: packageVersion(),
-    target: { name: target, capabilities: record.capabilities },
+    target: { name: target, capabilities: record.capabilities, contract_version: record.contractVersion ?? CONTRACT_VERSION, versions: readVersions(dir) },
     seed: record.seed,
     command: record.command,
     finishedAt: fs.statSync(messages).mtime.toISOString(),
@@ -55,7 +58,9 @@ export function writeTargetReports(target: string): ConformanceReport {
 
 function writeMatrix(dir: string, claims: Claim[], reports: ConformanceReport[]): void {
   fs.writeFileSync(path.join(dir, 'claims-matrix.md'), matrixMarkdown(claims, reports));
-  fs.writeFileSync(path.join(dir, 'claims-matrix.html'), matrixHtml(claims, reports));
+  // The c8 report of the reference run, linked from the page when there is one.
+  const coverage = [path.join('coverage', 'index.html'), path.join('reference', 'coverage', 'index.html')].find((f) => fs.existsSync(path.join(dir, f)));
+  fs.writeFileSync(path.join(dir, 'claims-matrix.html'), matrixHtml(claims, reports, coverage ? { coverageHref: coverage } : {}));
 }
 
 /** Every target's last conformance report, for the combined matrix. */
@@ -68,6 +73,51 @@ export function allReports(): ConformanceReport[] {
     .map((file) => YAML.parse(fs.readFileSync(file, 'utf8')) as ConformanceReport);
 }
 
+/** What the target's workers said it runs (steps/support/hooks.ts writes versions.json). */
+function readVersions(dir: string): Record<string, string> {
+  const file = path.join(dir, 'versions.json');
+  return fs.existsSync(file) ? (JSON.parse(fs.readFileSync(file, 'utf8')) as Record<string, string>) : {};
+}
+
 export function packageVersion(): string {
   return (JSON.parse(fs.readFileSync('package.json', 'utf8')) as { version: string }).version;
+}
+
+/** Target directories under reports/ with a saved message stream and run record. */
+export function savedRuns(): string[] {
+  if (!fs.existsSync(REPORTS_DIR)) return [];
+  return fs
+    .readdirSync(REPORTS_DIR)
+    .filter((name) => ['messages.ndjson', 'run.json'].every((f) => fs.existsSync(path.join(REPORTS_DIR, name, f))))
+    .sort();
+}
+
+export interface CombinedReport {
+  kind: 'combined';
+  suite: ConformanceReport['suite'];
+  generated_at: string;
+  targets: ConformanceReport[];
+  /** Rule id → target → outcome. */
+  matrix: Record<string, Record<string, string>>;
+}
+
+/**
+ * `kubespec matrix`: every saved run's report rebuilt from its message stream, then one Rule ×
+ * target table (reports/claims-matrix.md, .html) and one combined reports/conformance-report.yaml.
+ */
+export function writeCombinedReports(now: Date = new Date()): { reports: ConformanceReport[]; combined: CombinedReport } {
+  const reports = savedRuns().map((name) => writeTargetReports(name));
+  const { claims } = readInventory(FEATURES_DIR);
+  writeMatrix(REPORTS_DIR, claims, reports);
+  const matrix: CombinedReport['matrix'] = {};
+  for (const claim of claims) matrix[claim.id] = Object.fromEntries(reports.map((r) => [r.target.name, r.rules.find((x) => x.id === claim.id)?.outcome ?? 'not-run']));
+  const combined: CombinedReport = {
+    kind: 'combined',
+    suite: reports[0]?.suite ?? buildConformance({ version: packageVersion(), target: { name: '-', capabilities: [], contract_version: CONTRACT_VERSION, versions: {} }, seed: 0, command: '', finishedAt: '', claims: [], results: [] }).suite,
+    generated_at: now.toISOString(),
+    targets: reports,
+    matrix,
+  };
+  fs.writeFileSync(path.join(REPORTS_DIR, 'conformance-report.yaml'), YAML.stringify(combined, { lineWidth: 0 }));
+  return { reports, combined };
 }

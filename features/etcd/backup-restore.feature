@@ -28,11 +28,18 @@ Feature: etcd — backup, compaction and restore
       And the snapshot is restored into a fresh store
       Then the fresh store holds keys "/seq/0001" … "/seq/n" for some n, and no other "/seq/" key
 
+  @erratum
   Rule: ETCD-RESTORE — a restored store serves the snapshot's data and accepts new writes
     Source: 000_1662d8c5cea2447f.txt § 控制平面 / etcd / 备份与恢复策略
     Claim: Recovery: `etcdctl snapshot restore` restores the data into a new directory, then the etcd
       process is restarted on it.
     Quote: "恢复流程：etcdctl snapshot restore 恢复数据到新目录 → 重启 etcd 进程。"
+    Upstream: the tool changed: since etcd 3.5 offline restore is `etcdutl snapshot restore`;
+      `etcdctl snapshot restore` was deprecated in 3.5 and slated for removal in 3.6
+      (etcd-io/etcd etcdutl/README.md; kubernetes/website
+      content/en/docs/tasks/administer-cluster/configure-upgrade-etcd.md). The restore itself — a new
+      data directory with the snapshot's data, then a restart — is unchanged and is what the scenarios
+      check; the etcd adapter restores with etcdutl where the installed etcd has it, etcdctl on 3.4.
 
     @requires:kv @requires:kv.snapshot
     Scenario: after restore, old keys read back and new writes continue the revision sequence

@@ -6,7 +6,7 @@
 export const OUTCOME_MEDIA_TYPE = 'application/vnd.kubespec.outcome+json';
 
 export type OutcomeNote =
-  | { kind: 'not-applicable'; missing: string[] }
+  | { kind: 'not-applicable'; missing: string[]; reason?: string }
   | { kind: 'known-deviation'; reason: string }
   | { kind: 'replay'; seed: number; runSeed: number; command: string; target: string; facts: Record<string, unknown> };
 
