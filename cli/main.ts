@@ -56,6 +56,7 @@ const COMMANDS: Record<string, { options: Options; positionals?: boolean; run(va
       kubeconfig: { type: 'string', default: 'kubeconfig.kubespec' },
       'insecure-http': { type: 'boolean' },
       'data-dir': { type: 'string' },
+      retention: { type: 'string' },
     },
     async run(v) {
       const { serve } = await import('./serve.ts');

@@ -11,8 +11,8 @@
  * kubelet's renew interval) — there is no kubelet behind them yet. With --insecure-http it also
  * binds cluster-admin to system:unauthenticated (kubespec:insecure-anonymous-admin).
  *
- * Hidden knobs (for tests): KUBESPEC_SERVE_RETENTION_MS sets the auto-compaction retention
- * (default 5 minutes, as etcd's periodic mode with --auto-compaction-retention=5m).
+ * --retention D sets how much history stays readable before auto-compaction (default 5m, as
+ * etcd's periodic mode with --auto-compaction-retention=5m).
  */
 import { existsSync } from 'node:fs';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
@@ -29,6 +29,7 @@ import { RetentionCompactor, tickRetention } from '../reference/store/retention.
 import { ReferenceCluster } from '../reference/wiring/cluster.ts';
 import { RealTimeScheduler } from '../reference/wiring/realtime.ts';
 import { EXIT_OK, UsageError } from './usage.ts';
+import { componentsLine, parseDuration_ms, startedComponentsOf } from './serve-banner.ts';
 
 export const ADMIN_USER = 'kubespec-admin';
 export const ADMIN_GROUP = 'system:masters';
@@ -44,6 +45,7 @@ export interface ServeFlags {
   kubeconfig?: string;
   'insecure-http'?: boolean;
   'data-dir'?: string;
+  retention?: string;
 }
 
 export interface ServeConfig {
@@ -68,11 +70,19 @@ export function parseServeFlags(flags: ServeFlags, env: NodeJS.ProcessEnv = proc
     nodes: integerFlag('--nodes', flags.nodes ?? '1', 0, MAX_NODES, 'e.g. --nodes 3 registers node-1..node-3'),
     kubeconfigPath: resolve(base, nonEmpty('--kubeconfig', flags.kubeconfig ?? 'kubeconfig.kubespec')),
     insecureHttp: flags['insecure-http'] ?? false,
-    retention_ms: integerFlag('KUBESPEC_SERVE_RETENTION_MS', env.KUBESPEC_SERVE_RETENTION_MS ?? String(DEFAULT_RETENTION_MS), 1, 2 ** 31 - 1, 'milliseconds of history to keep readable'),
+    retention_ms: retentionFlag(flags.retention),
     leaseRenew_ms: LEASE_RENEW_MS,
   };
   if (flags['data-dir'] !== undefined) config.dataDir = resolve(base, nonEmpty('--data-dir', flags['data-dir']));
   return config;
+}
+
+/** --retention: a duration with a unit, at least 1 ms, at most what a timer can wait (2^31-1 ms). */
+function retentionFlag(text: string | undefined): number {
+  if (text === undefined) return DEFAULT_RETENTION_MS;
+  const ms = parseDuration_ms(text);
+  if (ms === undefined || ms < 1 || ms > 2 ** 31 - 1) throw new UsageError(`--retention must be a duration from 1ms to 596h, got "${text}"`, 'e.g. --retention 5m (also 90s, 500ms, 1h)');
+  return ms;
 }
 
 function integerFlag(name: string, text: string, min: number, max: number, hint: string): number {
@@ -154,6 +164,7 @@ async function startLocked(config: ServeConfig, log: (line: string) => void, loc
   const retention = startRetention(clock, store, config.retention_ms, log);
   await writeServeKubeconfig(config, cluster.url, pki);
   announce(config, cluster.url, log);
+  log(componentsLine(startedComponentsOf(cluster)));
   let stopped: Promise<void> | undefined;
   return {
     url: cluster.url,

@@ -181,6 +181,16 @@ function streamWriter(res: ServerResponse, req: IncomingMessage): (line: string)
   };
 }
 
+/**
+ * A reply body on the wire: text as it is, bytes (a protobuf envelope) as they are, an object as
+ * JSON with a trailing newline, as upstream's JSON serializer writes it (json.Encoder.Encode in
+ * k8s.io/apimachinery/pkg/runtime/serializer/json/json.go).
+ */
+function bodyBytes(body: unknown): string | Uint8Array {
+  if (typeof body === 'string' || body instanceof Uint8Array) return body;
+  return JSON.stringify(body) + '\n';
+}
+
 function writeAnswer(res: ServerResponse, req: IncomingMessage, answer: Answer, extra: Record<string, string>): void {
   if (answer.kind === 'stream') {
     res.writeHead(200, { ...answer.headers, ...extra, 'transfer-encoding': 'chunked' });
@@ -197,7 +207,7 @@ function writeAnswer(res: ServerResponse, req: IncomingMessage, answer: Answer, 
     res.on('close', stop);
     return;
   }
-  const text = typeof answer.body === 'string' ? answer.body : JSON.stringify(answer.body);
+  const text = bodyBytes(answer.body);
   res.writeHead(answer.status, { 'content-type': 'application/json', ...answer.headers, ...extra, 'content-length': Buffer.byteLength(text) });
   res.end(req.method === 'HEAD' ? undefined : text);
 }

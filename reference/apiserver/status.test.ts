@@ -27,7 +27,7 @@ test('a missing object is 404 with upstream\'s `pods "x" not found`', async () =
   const r = await h.call('GET', `${PODS}/x`);
   isStatus(r.json, 404, 'NotFound');
   assert.equal(r.json.message, 'pods "x" not found');
-  assert.deepEqual(r.json.details, { name: 'x', group: '', kind: 'pods' });
+  assert.deepEqual(r.json.details, { name: 'x', kind: 'pods' });
   const d = await h.call('GET', '/apis/apps/v1/namespaces/default/deployments/x');
   assert.equal(d.json.message, 'deployments.apps "x" not found');
 });

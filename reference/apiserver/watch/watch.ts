@@ -15,6 +15,7 @@
  * - timeoutSeconds: the server ends the stream after that long (needs injected timers).
  */
 import { apiVersionOf, type ResourceDef } from '../resources/registry.ts';
+import { queryBool, queryOptionalBool } from '../query-params.ts';
 import { decodeObject } from '../storage/codec.ts';
 import { errors } from '../status.ts';
 import type { Env, ResourceCall, StreamReply, WatchSink } from '../types.ts';
@@ -55,10 +56,10 @@ async function planWatch(env: Env, call: ResourceCall): Promise<WatchPlan> {
   const filter = parseFilter(call);
   const prefix = env.store.prefix(def, call.info.namespace);
   const rv = parseResourceVersion(query.get('resourceVersion'));
-  const sendInitial = query.get('sendInitialEvents');
-  const plan: WatchPlan = { filter, prefix, initial: [], startRevision: 0, expired: false, bookmarks: query.get('allowWatchBookmarks') === 'true', timeout_s: parseTimeout(query.get('timeoutSeconds')) };
-  const wantsInitial = sendInitial === 'true' || (sendInitial !== 'false' && (rv === undefined || rv === 0));
-  if (rv !== undefined && rv > 0 && sendInitial !== 'true') {
+  const sendInitial = queryOptionalBool(query, 'sendInitialEvents');
+  const plan: WatchPlan = { filter, prefix, initial: [], startRevision: 0, expired: false, bookmarks: queryBool(query, 'allowWatchBookmarks'), timeout_s: parseTimeout(query.get('timeoutSeconds')) };
+  const wantsInitial = sendInitial === true || (sendInitial !== false && (rv === undefined || rv === 0));
+  if (rv !== undefined && rv > 0 && sendInitial !== true) {
     const oldest = env.backend.compactRevision() - 1;
     if (rv < oldest) {
       plan.expired = true;
@@ -74,7 +75,7 @@ async function planWatch(env: Env, call: ResourceCall): Promise<WatchPlan> {
       const obj = decodeObject(kv);
       if (matches(filter, obj)) plan.initial.push({ type: 'ADDED', object: obj });
     }
-    if (sendInitial === 'true') plan.initial.push(bookmark(def, page.revision, true));
+    if (sendInitial === true) plan.initial.push(bookmark(def, page.revision, true));
   }
   return plan;
 }

@@ -1,0 +1,58 @@
+/**
+ * The API surface against `kubespec serve`, with the real kubectl and with raw requests shaped
+ * like other official client libraries': capitalised booleans, the banner that says what runs,
+ * the protobuf kubectl 1.32 sends, and the APIs kubectl's everyday commands call.
+ */
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { clientFor, kubectl, kubectlMissing, startServeProcess, tempDir, type ServeProcess } from './harness.ts';
+import type { KubeHttpClient } from '../adapters/kube/http-client.ts';
+
+const missing = kubectlMissing();
+const skip = missing ? { skip: missing } : {};
+
+let serve: ServeProcess;
+let client: KubeHttpClient;
+const scratch = tempDir('api-surface');
+let caches = 0;
+
+function k(args: string[], input?: string) {
+  return kubectl(args, { kubeconfig: serve.kubeconfigPath, cacheDir: join(scratch.path, `cache-${++caches}`), input });
+}
+
+async function until(check: () => boolean, budget_ms = 10_000): Promise<void> {
+  const deadline = Date.now() + budget_ms;
+  while (!check() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+  assert.ok(check(), 'timed out');
+}
+
+before(async () => {
+  serve = await startServeProcess({ kubeconfigPath: join(scratch.path, 'kubeconfig.kubespec'), args: ['--retention', '10m'] });
+  client = await clientFor(serve.kubeconfigPath);
+});
+
+after(async () => {
+  client?.close();
+  if (serve) assert.equal(await serve.stop(), 0, serve.output());
+  scratch.remove();
+});
+
+test('the banner says what runs behind the API server and what does not, and the retention set by --retention', () => {
+  assert.match(serve.output(), /kubespec serve: running: kube-apiserver, kube-controller-manager \([^)]*serviceaccount[^)]*\).*; not running: /);
+  assert.match(serve.output(), /history kept 600 s/);
+});
+
+test('a watch asked for with ?watch=True (as other official clients send it) streams events', async () => {
+  const path = '/api/v1/namespaces/default/configmaps';
+  const list = await client.request({ method: 'GET', path });
+  const w = await client.watch(`${path}?watch=True&allowWatchBookmarks=True&resourceVersion=${list.json.metadata.resourceVersion}`);
+  try {
+    assert.equal(w.status, 200);
+    const created = await client.request({ method: 'POST', path, body: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'watch-true' } } });
+    assert.equal(created.status, 201, created.text);
+    await until(() => w.events.some((e) => e.type === 'ADDED' && e.object.metadata.name === 'watch-true'));
+  } finally {
+    await w.close();
+  }
+});
