@@ -56,3 +56,20 @@ test('a watch asked for with ?watch=True (as other official clients send it) str
     await w.close();
   }
 });
+
+test('kubectl 1.32 create rolebinding and create clusterrolebinding (protobuf bodies) succeed, and the bindings read back', skip, async () => {
+  const rb = await k(['create', 'rolebinding', 'pb-rb', '--clusterrole=view', '--user=alice', '--serviceaccount=default:robot']);
+  assert.equal(rb.code, 0, rb.stderr);
+  assert.match(rb.stdout, /rolebinding.rbac.authorization.k8s.io\/pb-rb created/);
+  const crb = await k(['create', 'clusterrolebinding', 'pb-crb', '--clusterrole=view', '--group=readers']);
+  assert.equal(crb.code, 0, crb.stderr);
+  const got = await client.request({ method: 'GET', path: '/apis/rbac.authorization.k8s.io/v1/namespaces/default/rolebindings/pb-rb' });
+  assert.deepEqual(got.json.roleRef, { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'view' });
+  assert.deepEqual(got.json.subjects, [
+    { kind: 'User', apiGroup: 'rbac.authorization.k8s.io', name: 'alice' },
+    { kind: 'ServiceAccount', name: 'robot', namespace: 'default' },
+  ]);
+  const again = await k(['create', 'clusterrolebinding', 'pb-crb', '--clusterrole=view', '--group=readers']);
+  assert.equal(again.code, 1);
+  assert.match(again.stderr, /clusterrolebindings.rbac.authorization.k8s.io "pb-crb" already exists/);
+});

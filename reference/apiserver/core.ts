@@ -11,6 +11,7 @@ import { attributesOf, authenticate, authorize } from './stages.ts';
 import { impersonate } from './impersonation.ts';
 import { ApiError, errors } from './status.ts';
 import { TraceRecorder } from './trace.ts';
+import { protobufAnswer } from './protobuf/respond.ts';
 import type { Answer, ApiRequest, Call, Env } from './types.ts';
 import { reply } from './types.ts';
 
@@ -46,6 +47,7 @@ async function pipeline(env: Env, req: ApiRequest, trace: TraceRecorder, call: P
   trace.user = user.name;
   const info = parseRequestInfo(call.method!, url.pathname, url.searchParams);
   await authorize(env, attributesOf(user, info), trace);
+  call.output = output;
   const full: Call = { req, method: call.method!, path: url.pathname, query: url.searchParams, info, user, trace, warnings: call.warnings!, output };
   return route(env, full);
 }
@@ -62,6 +64,7 @@ export async function handleRequest(env: Env, req: ApiRequest, onInternalError?:
   } catch (e) {
     answer = errorAnswer(e, onInternalError);
   }
+  answer = protobufAnswer(answer, call.output);
   const code = answer.kind === 'reply' ? answer.status : answer.status;
   trace.finish(env.traces, ++nextTraceId, method, call.path ?? req.url, code, call.query?.toString());
   const headers: Record<string, string> = {};

@@ -171,14 +171,19 @@ function chunkOf(line: string): Buffer {
  * (The burst of initial events is corked by writeAnswer instead.) The response still ends
  * through res.end(), which sends the last (empty) chunk.
  */
-function streamWriter(res: ServerResponse, req: IncomingMessage): (line: string) => void {
+function streamWriter(res: ServerResponse, req: IncomingMessage): (line: string | Uint8Array) => void {
   const socket = res.socket;
   // Only where node itself frames the body in chunks (not for HEAD, nor an HTTP/1.0 client).
   const chunked = (res as ServerResponse & { chunkedEncoding?: boolean }).chunkedEncoding === true;
   if (!socket || !chunked || req.method === 'HEAD') return (line) => void res.write(line);
   return (line) => {
-    if (!socket.destroyed && socket.writable) socket.write(chunkOf(line));
+    if (!socket.destroyed && socket.writable) socket.write(typeof line === 'string' ? chunkOf(line) : binaryChunk(line));
   };
+}
+
+/** A protobuf frame as one chunk (not shared: each watcher's frames are few and made for it). */
+function binaryChunk(data: Uint8Array): Buffer {
+  return Buffer.concat([Buffer.from(`${data.length.toString(16)}\r\n`, 'latin1'), data, CRLF]);
 }
 
 /**

@@ -28,7 +28,8 @@ export interface Reply {
 
 /** Where a watch writes its events; the HTTP layer turns each into one chunk. */
 export interface WatchSink {
-  write(line: string): void;
+  /** One event: a JSON line, or a length-prefixed protobuf frame. */
+  write(line: string | Uint8Array): void;
   end(): void;
 }
 

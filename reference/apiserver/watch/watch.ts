@@ -16,6 +16,7 @@
  */
 import { apiVersionOf, type ResourceDef } from '../resources/registry.ts';
 import { queryBool, queryOptionalBool } from '../query-params.ts';
+import { encodeWatchFrame, hasProtobuf, PROTOBUF_MEDIA_TYPE } from '../protobuf/codec.ts';
 import { decodeObject } from '../storage/codec.ts';
 import { errors } from '../status.ts';
 import type { Env, ResourceCall, StreamReply, WatchSink } from '../types.ts';
@@ -37,6 +38,8 @@ interface WatchPlan {
   timeout_s: number;
   /** Applied to every event on its way out (Table rendering). */
   transform?: (ev: ApiWatchEvent) => ApiWatchEvent;
+  /** How an event goes on the wire: a JSON line (default) or a protobuf frame. */
+  encode?: (ev: ApiWatchEvent) => string | Uint8Array;
 }
 
 function bookmark(def: ResourceDef, revision: number, initialEnd = false): ApiWatchEvent {
@@ -90,8 +93,9 @@ function startStream(env: Env, def: ResourceDef, plan: WatchPlan, sink: WatchSin
     for (const s of stops.splice(0)) s();
     sink.end();
   };
+  const encode = plan.encode ?? encodeEvent;
   const send = (ev: ApiWatchEvent): void => {
-    if (open) sink.write(encodeEvent(plan.transform ? plan.transform(ev) : ev));
+    if (open) sink.write(encode(plan.transform ? plan.transform(ev) : ev));
   };
   for (const ev of plan.initial) send(ev);
   if (plan.expired) {
@@ -151,10 +155,18 @@ function tableEvents(env: Env, call: ResourceCall): (ev: ApiWatchEvent) => ApiWa
 export async function watch(env: Env, call: ResourceCall, asTable = false): Promise<StreamReply> {
   const plan = await planWatch(env, call);
   if (asTable) plan.transform = tableEvents(env, call);
+  const protobuf = !asTable && call.output.preferred === 'protobuf' && hasProtobuf(apiVersionOf(call.def), call.def.kind);
+  if (!asTable && !protobuf && !call.output.jsonOk) throw errors.notAcceptable(['application/json']);
+  if (protobuf) plan.encode = protobufFrame;
   return {
     kind: 'stream',
     status: 200,
-    headers: { 'content-type': 'application/json', 'cache-control': 'no-cache, private' },
+    headers: { 'content-type': protobuf ? `${PROTOBUF_MEDIA_TYPE};stream=watch` : 'application/json', 'cache-control': 'no-cache, private' },
     start: (sink) => startStream(env, call.def, plan, sink),
   };
+}
+
+/** A protobuf watch frame; an event whose object has no protobuf form (a Status) is one still. */
+function protobufFrame(ev: ApiWatchEvent): Uint8Array {
+  return encodeWatchFrame(ev.type, ev.object) ?? encodeWatchFrame(ev.type, errors.internal('object has no protobuf form').toStatus())!;
 }
