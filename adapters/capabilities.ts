@@ -29,6 +29,11 @@ export const CAPABILITIES = {
   'kube.storage': 'the keys the API server writes in its store are readable (/registry/...)',
   'kube.podsecurity': 'Pod Security admission runs: pod-security.kubernetes.io/enforce|warn|audit namespace labels apply the Pod Security Standards (on by default since Kubernetes 1.25)',
   'kubectl': 'the real kubectl binary can be pointed at the target',
+  'kube.inflight-limit': 'the API server\'s max-in-flight limit for mutating requests is known and small enough to reach (KubeFacet.maxMutatingInFlight)',
+  'kv.metrics': 'the store serves its own Prometheus metrics (etcd\'s /metrics: etcd_disk_wal_fsync_duration_seconds, etcd_server_leader_changes_seen_total, …)',
+  'kube.authn.webhook': 'the API server\'s webhook token authentication can be pointed at a TokenReview service the suite hosts',
+  'kube.metrics': 'GET /metrics on the API server answers its Prometheus metrics (apiserver_request_total, apiserver_request_duration_seconds, etcd_request_duration_seconds)',
+  'kube.http2': 'the API is served over HTTP/2 too (TLS with ALPN h2), and a watch can be read as one HTTP/2 stream',
   // Cluster behaviour.
   'cluster.controllers': 'the controller manager runs: deployment, replicaset, job, ttl-after-finished, node (incl. taint-based eviction), endpointslice, serviceaccount, namespace, garbage-collector and clusterrole-aggregation controllers',
   // One capability per controller as the reference grows them, so a target that runs only some

@@ -212,6 +212,8 @@ export interface RequestTraceEntry {
   query?: string;
   /** The user the request acted as (after impersonation), when authentication got that far. */
   user?: string;
+  /** For a create answered 201, the name of the object it stored (audit's objectRef.name). */
+  objectName?: string;
   /** The HTTP status of the answer. */
   code: number;
   /** The stages the request passed, in the order it passed them; the last may be the one that refused it. */
@@ -242,6 +244,8 @@ export interface KubeFacet {
   compact?(): Promise<void>;
   /** Read a raw key of the backing store (`kube.storage`). */
   storageGet?(key: string): Promise<string | undefined>;
+  /** The keys of the backing store under a prefix, read from the store itself (`kube.storage`). */
+  storageKeys?(prefix: string): Promise<string[]>;
   /** A kubeconfig file for the real kubectl (`kubectl`), acting as the default identity. */
   readonly kubeconfigPath?: string;
   /**
@@ -257,7 +261,15 @@ export interface KubeFacet {
    */
   traces?(): Promise<RequestTraceEntry[]>;
   /** A GET whose response is read raw as it streams (`kube.watch`), for the wire-format claims. */
-  stream?(path: string): Promise<KubeRawStream>;
+  /**
+   * Point the API server's webhook token authentication at a TokenReview service (`kube.authn.webhook`):
+   * what --authentication-token-webhook-config-file sets on a real cluster. caBundle: base64 PEM.
+   */
+  configureTokenWebhook?(config: { url: string; caBundle: string }): Promise<void>;
+  /** The API server's --max-mutating-requests-inflight, when the target knows it (`kube.inflight-limit`). */
+  readonly maxMutatingInFlight?: number;
+  /** `http2`: over an HTTP/2 stream (TLS with ALPN h2) instead of HTTP/1.1 (`kube.http2`). */
+  stream?(path: string, opts?: { http2?: boolean }): Promise<KubeRawStream>;
 }
 
 /**

@@ -21,9 +21,10 @@ const COMMANDS: Record<string, { options: Options; positionals?: boolean; run(va
       'etcd-endpoints': { type: 'string' },
       kubeconfig: { type: 'string' },
       'no-coverage': { type: 'boolean' },
+      'scenario-budget': { type: 'string' },
     },
     async run(v) {
-      const result = await run({ ...v, etcdEndpoints: v['etcd-endpoints'], coverage: !v['no-coverage'] });
+      const result = await run({ ...v, etcdEndpoints: v['etcd-endpoints'], coverage: !v['no-coverage'], scenarioBudget: v['scenario-budget'] });
       return result.exitCode;
     },
   },

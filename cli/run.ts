@@ -6,10 +6,12 @@
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import type { Envelope } from '@cucumber/messages';
 import { TARGETS } from '../adapters/registry.ts';
 import { DEFAULT_RUN_SEED, parseSeed } from '../adapters/seed.ts';
 import { EXIT_FAILURES, EXIT_OK, UsageError } from './usage.ts';
 import { saveRunRecord, targetDir, writeTargetReports } from './report/write.ts';
+import { closingEnvelopes, RunWatchdog, type Verdict, type WatchdogOptions } from './report/watchdog.ts';
 import { printRunSummary } from './summary.ts';
 
 export interface RunOptions {
@@ -22,6 +24,8 @@ export interface RunOptions {
   etcdEndpoints?: string;
   kubeconfig?: string;
   coverage?: boolean;
+  /** Seconds of wall time one scenario may take before the watchdog ends the run. */
+  scenarioBudget?: string;
 }
 
 /** Rules not yet implemented, or that no scenario can check, are never run. */
@@ -52,15 +56,20 @@ export async function run(opts: RunOptions): Promise<RunResult> {
   saveRunRecord({ target: opts.target, capabilities, seed, command: `kubespec ${process.argv.slice(2).join(' ')}` });
   const args = cucumberArgs(opts, dir, opts.rerun ? rerunFile : undefined);
   const coverage = opts.target === 'reference' && opts.coverage !== false;
-  const code = await spawnCucumber(args, env, coverage ? path.join(dir, 'coverage') : undefined);
+  const messages = path.join(dir, 'messages.ndjson');
+  fs.rmSync(messages, { force: true }); // the watchdog must not read the last run's stream
+  const watchdog = { ...watchdogOptions(opts), messages };
+  const { code, verdict } = await spawnCucumber(args, env, watchdog, coverage ? path.join(dir, 'coverage') : undefined);
+  if (verdict) console.error(`kubespec: ${verdict.message}`);
   const report = writeTargetReports(opts.target);
   printRunSummary(report, dir);
   const s = report.totals.scenarios;
   // Cucumber fails the process for known deviations too; any other non-zero exit with no failed
-  // scenario to show for it (a crash in a hook, a bad option) must still fail the run.
+  // scenario to show for it (a crash in a hook, a bad option, a process that would not exit)
+  // must still fail the run.
   const unexplained = code !== 0 && s.failed === 0 && s['known-deviation'] === 0;
-  if (unexplained) console.error(`kubespec: cucumber exited with ${code} without a failed scenario: see the output above`);
-  const failed = s.failed + (unexplained ? 1 : 0);
+  if (unexplained && !verdict) console.error(`kubespec: cucumber exited with ${code} without a failed scenario: see the output above`);
+  const failed = s.failed + (unexplained || verdict?.kind === 'no-exit' ? 1 : 0);
   return { exitCode: failed > 0 ? EXIT_FAILURES : EXIT_OK, passed: s.passed + s['known-deviation'], failed, skipped: s['not-applicable'] };
 }
 
@@ -109,16 +118,94 @@ function hasRerunEntries(file: string): boolean {
   return fs.existsSync(file) && fs.readFileSync(file, 'utf8').trim().length > 0;
 }
 
-function spawnCucumber(args: string[], env: NodeJS.ProcessEnv, coverageDir?: string): Promise<number> {
+/** Default scenario budgets: the reference runs on virtual time; real targets wait in real time. */
+const REFERENCE_SCENARIO_BUDGET_S = 60;
+const REAL_TARGET_SCENARIO_BUDGET_S = 600;
+
+function watchdogOptions(opts: RunOptions): WatchdogOptions {
+  const budget_s = opts.scenarioBudget !== undefined
+    ? Number(positiveInt(opts.scenarioBudget, '--scenario-budget'))
+    : opts.target === 'reference' ? REFERENCE_SCENARIO_BUDGET_S : REAL_TARGET_SCENARIO_BUDGET_S;
+  // Hidden knob for the watchdog's own test: how long a finished run may take to exit.
+  const grace_ms = Number(process.env.KUBESPEC_EXIT_GRACE_MS ?? 20_000);
+  return { scenarioBudget_ms: budget_s * 1000, exitGrace_ms: grace_ms };
+}
+
+/** How often the watchdog reads the message stream and checks the clock. */
+const WATCHDOG_POLL_MS = 250;
+
+function spawnCucumber(args: string[], env: NodeJS.ProcessEnv, wd: WatchdogOptions & { messages: string }, coverageDir?: string): Promise<{ code: number; verdict?: Verdict }> {
   const cucumber = path.join('node_modules', '@cucumber', 'cucumber', 'bin', 'cucumber.js');
   const command = coverageDir
     ? [path.join('node_modules', 'c8', 'bin', 'c8.js'), ...c8Args(coverageDir), process.execPath, cucumber, ...args]
     : [cucumber, ...args];
+  // Its own process group, so the watchdog can end cucumber and whatever it started (c8's child).
   const child = spawn(process.execPath, command, {
     stdio: 'inherit',
+    detached: true,
     env: { ...env, NODE_OPTIONS: `${env.NODE_OPTIONS ?? ''} --import tsx`.trim() },
   });
-  return new Promise((resolve) => child.on('exit', (code, signal) => resolve(code ?? (signal ? 128 : 1))));
+  const killGroup = (signal: NodeJS.Signals): void => {
+    try {
+      process.kill(-child.pid!, signal);
+    } catch {
+      // already gone
+    }
+  };
+  // A detached group no longer gets the terminal's Ctrl-C: pass it on.
+  const forward = (signal: NodeJS.Signals) => () => killGroup(signal);
+  const onInt = forward('SIGINT');
+  const onTerm = forward('SIGTERM');
+  process.on('SIGINT', onInt).on('SIGTERM', onTerm);
+  const tail = new StreamTail(wd.messages);
+  const dog = new RunWatchdog(wd);
+  let verdict: Verdict | undefined;
+  const timer = setInterval(() => {
+    if (verdict) return;
+    for (const e of tail.read()) dog.take(e, Date.now());
+    verdict = dog.check(Date.now());
+    if (verdict) killGroup('SIGKILL');
+  }, WATCHDOG_POLL_MS);
+  return new Promise((resolve) =>
+    child.on('exit', (code, signal) => {
+      clearInterval(timer);
+      process.off('SIGINT', onInt).off('SIGTERM', onTerm);
+      killGroup('SIGKILL'); // anything cucumber left behind in its group
+      if (verdict?.kind === 'scenario-over-budget') appendEnvelopes(wd.messages, closingEnvelopes(verdict, Date.now()));
+      resolve({ code: code ?? (signal ? 128 : 1), ...(verdict ? { verdict } : {}) });
+    }),
+  );
+}
+
+/** Reads the envelopes appended to a growing NDJSON file since the last read. */
+class StreamTail {
+  private offset = 0;
+  private partial = '';
+  constructor(private readonly file: string) {}
+
+  read(): Envelope[] {
+    if (!fs.existsSync(this.file)) return [];
+    const fd = fs.openSync(this.file, 'r');
+    try {
+      const size = fs.fstatSync(fd).size;
+      if (size <= this.offset) return [];
+      const buf = Buffer.alloc(size - this.offset);
+      fs.readSync(fd, buf, 0, buf.length, this.offset);
+      this.offset = size;
+      const lines = (this.partial + buf.toString('utf8')).split('\n');
+      this.partial = lines.pop() ?? '';
+      return lines.filter((l) => l.trim()).map((l) => JSON.parse(l) as Envelope);
+    } finally {
+      fs.closeSync(fd);
+    }
+  }
+}
+
+/** Adds envelopes after a killed writer's last complete line (a half-written one is dropped by the reader). */
+function appendEnvelopes(file: string, envelopes: Envelope[]): void {
+  const text = fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : '';
+  const lead = text === '' || text.endsWith('\n') ? '' : '\n';
+  fs.appendFileSync(file, lead + envelopes.map((e) => JSON.stringify(e)).join('\n') + '\n');
 }
 
 function c8Args(reportsDir: string): string[] {

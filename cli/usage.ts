@@ -13,7 +13,7 @@ export const EXIT_USAGE = 2;
 /** Each command's own usage: what `kubespec NAME --help` prints (and a section of USAGE). */
 export const COMMAND_USAGE: Record<string, string> = {
   run: `  kubespec run [--target NAME] [--tags EXPR] [--name REGEX] [--seed N] [--rerun] [--parallel N]
-               [--etcd-endpoints URL,...] [--kubeconfig PATH] [--no-coverage]
+               [--etcd-endpoints URL,...] [--kubeconfig PATH] [--no-coverage] [--scenario-budget S]
       Run the features against a target (reference, etcd, kube); write reports under reports/<target>/.`,
   claims: `  kubespec claims [--check] [--summary] [--format text|json]
       List every claim (Rule) with its status; --check fails on inventory errors.`,

@@ -5,6 +5,7 @@
  */
 import http from 'node:http';
 import https from 'node:https';
+import http2 from 'node:http2';
 import { LineReader, parseJson, readAll } from '../../reference/wiring/http-body.ts';
 import type { Identity, KubeRawStream, KubeRequest, KubeResponse, KubeWatch, KubeWatchEvent } from '../contract.ts';
 
@@ -42,8 +43,23 @@ export class KubeHttpClient {
   }
 
   /** A GET read raw as it streams: what the wire carries, headers and chunks, before any parsing. */
-  async stream(path: string, opts: { as?: Identity } = {}): Promise<KubeRawStream> {
+  async stream(path: string, opts: { as?: Identity; http2?: boolean } = {}): Promise<KubeRawStream> {
+    if (opts.http2) return this.streamHttp2(path, this.baseHeaders(opts.as));
     return new RawStream(await this.send('GET', path, this.baseHeaders(opts.as)));
+  }
+
+  /** The same GET on its own HTTP/2 connection (ALPN h2 over TLS); the stream owns the session. */
+  private streamHttp2(path: string, headers: Record<string, string | string[]>): Promise<KubeRawStream> {
+    if (!this.isTls()) return Promise.reject(new Error(`HTTP/2 needs TLS here (h2 by ALPN), and ${this.url.origin} is plain HTTP`));
+    const e = this.endpoint;
+    const session = http2.connect(this.url.origin, { ca: e.ca, cert: e.cert, key: e.key, rejectUnauthorized: !e.insecureSkipTlsVerify });
+    return new Promise((resolve, reject) => {
+      session.once('error', reject);
+      const req = session.request({ ':method': 'GET', ':path': path, ...headers });
+      req.once('error', reject);
+      req.once('response', (h) => resolve(new Http2RawStream(session, req, h)));
+      req.end();
+    });
   }
 
   close(): void {
@@ -123,6 +139,30 @@ class RawStream implements KubeRawStream {
 
   async close(): Promise<void> {
     this.res.destroy();
+  }
+}
+
+/** A raw response read from one HTTP/2 stream; closing it closes its session. */
+class Http2RawStream implements KubeRawStream {
+  readonly status: number;
+  readonly headers: Record<string, string> = {};
+  readonly httpVersion = '2.0';
+  body = '';
+  ended = false;
+
+  constructor(private readonly session: http2.ClientHttp2Session, stream: http2.ClientHttp2Stream, headers: http2.IncomingHttpHeaders) {
+    this.status = Number(headers[':status'] ?? 0);
+    for (const [name, value] of Object.entries(headers)) {
+      if (!name.startsWith(':') && value !== undefined) this.headers[name] = Array.isArray(value) ? value.join(', ') : String(value);
+    }
+    stream.setEncoding('utf8');
+    stream.on('data', (chunk: string) => (this.body += chunk));
+    stream.on('end', () => (this.ended = true));
+    stream.on('error', () => (this.ended = true));
+  }
+
+  async close(): Promise<void> {
+    this.session.destroy();
   }
 }
 

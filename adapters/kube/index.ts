@@ -18,7 +18,7 @@ import { withBackoff } from './retry.ts';
 const DEFAULT_SA_BUDGET_MS = 120_000;
 
 // PodSecurity admission is on by default in every supported Kubernetes (GA and default-on since 1.25).
-const CAPABILITIES: Capability[] = ['kube.api', 'kube.watch', 'kube.rbac', 'kubectl', 'controllers.serviceaccount', 'kube.podsecurity'];
+const CAPABILITIES: Capability[] = ['kube.api', 'kube.watch', 'kube.rbac', 'kubectl', 'controllers.serviceaccount', 'kube.podsecurity', 'kube.metrics'];
 
 export interface KubeTargetOptions {
   kubeconfigPath: string;
@@ -29,7 +29,8 @@ export function createKubeTarget(opts: KubeTargetOptions): Target {
   let sessions = 0;
   return {
     name: 'kube',
-    capabilities: new Set(CAPABILITIES),
+    // HTTP/2 is negotiated by ALPN over TLS: a plain-HTTP server (serve --insecure-http) has none.
+    capabilities: new Set<Capability>(httpsServer(opts.kubeconfigPath) ? [...CAPABILITIES, 'kube.http2'] : CAPABILITIES),
     knownDeviations: new Map(),
     async start() {
       endpoint = await endpointFrom(opts.kubeconfigPath);
@@ -42,6 +43,16 @@ export function createKubeTarget(opts: KubeTargetOptions): Target {
     },
     async stop() {},
   };
+}
+
+function httpsServer(kubeconfigPath: string): boolean {
+  try {
+    const config = new KubeConfig();
+    config.loadFromFile(kubeconfigPath);
+    return config.getCurrentCluster()?.server.startsWith('https://') ?? false;
+  } catch {
+    return false; // start() reports the unreadable kubeconfig
+  }
 }
 
 /** Read the kubeconfig's current context with client-node, which knows every way to give credentials. */
@@ -79,17 +90,25 @@ export async function assertReachable(endpoint: Endpoint): Promise<void> {
 async function openSession(endpoint: Endpoint, namespace: string, seed: number, kubeconfigPath: string): Promise<Session> {
   const client = new KubeHttpClient(endpoint);
   const request: KubeFacet['request'] = (req) => withBackoff((r) => client.request(r), req);
-  const created = await request({ method: 'POST', path: '/api/v1/namespaces', body: { apiVersion: 'v1', kind: 'Namespace', metadata: { name: namespace } } });
-  if (created.status !== 201) throw new Error(`could not create namespace ${namespace}: ${created.status} ${created.text.slice(0, 300)}`);
-  // Until the serviceaccounts controller has made `default`, ServiceAccount admission refuses
-  // every pod in the namespace; wait for it, as the Kubernetes e2e framework does
-  // (test/e2e/framework: WaitForDefaultServiceAccountInNamespace).
-  await pollUntil(`ServiceAccount ${namespace}/default`, async () =>
-    (await request({ method: 'GET', path: `/api/v1/namespaces/${namespace}/serviceaccounts/default` })).status === 200, DEFAULT_SA_BUDGET_MS);
+  let created: Awaited<ReturnType<KubeFacet['request']>> | undefined;
+  try {
+    created = await request({ method: 'POST', path: '/api/v1/namespaces', body: { apiVersion: 'v1', kind: 'Namespace', metadata: { name: namespace } } });
+    if (created.status !== 201) throw new Error(`could not create namespace ${namespace}: ${created.status} ${created.text.slice(0, 300)}`);
+    // Until the serviceaccounts controller has made `default`, ServiceAccount admission refuses
+    // every pod in the namespace; wait for it, as the Kubernetes e2e framework does
+    // (test/e2e/framework: WaitForDefaultServiceAccountInNamespace).
+    await pollUntil(`ServiceAccount ${namespace}/default`, async () =>
+      (await request({ method: 'GET', path: `/api/v1/namespaces/${namespace}/serviceaccounts/default` })).status === 200, DEFAULT_SA_BUDGET_MS);
+  } catch (error) {
+    // A failed setup removes what it made and closes its connections, so the run can end.
+    if (created?.status === 201) await request({ method: 'DELETE', path: `/api/v1/namespaces/${namespace}` }).catch(() => undefined);
+    client.close();
+    throw error;
+  }
   return {
     seed,
     waiter: createPollingWaiter(),
-    kube: { namespace, request, watch: (path, o) => client.watch(path, o), stream: (path) => client.stream(path), kubeconfigPath },
+    kube: { namespace, request, watch: (path, o) => client.watch(path, o), stream: (path, o) => client.stream(path, o), kubeconfigPath },
     describe: () => ({ server: endpoint.server, namespace }),
     async close() {
       // Namespace deletion finishes in the background on a real cluster; nothing waits for it.

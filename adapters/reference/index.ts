@@ -23,8 +23,15 @@ const CAPABILITIES: Capability[] = [
   'controllers.serviceaccount',
   'kv.fault-schedules',
   'disk.latency',
+  'kube.http2', 'kube.inflight-limit', 'kube.metrics', 'kube.authn.webhook',
   'kube.podsecurity',
 ];
+
+/**
+ * The scenario cluster's --max-mutating-requests-inflight: small, so a scenario can fill it with
+ * requests held in a webhook; only identities outside system:masters take seats.
+ */
+const MAX_MUTATING_IN_FLIGHT = 4;
 
 /** The real kubectl is offered when it is on the PATH (kube-session.ts writes its kubeconfig). */
 function kubectlOnPath(): boolean {
@@ -47,29 +54,53 @@ export function createReferenceTarget(): Target {
   };
 }
 
+/**
+ * Fault seams for the run's own tests (cli/watchdog.test.ts): `KUBESPEC_REFERENCE_FAULT` names
+ * one — `session-setup` makes every session's setup throw after its cluster started;
+ * `leak-session` leaves each session's cluster running after the scenario.
+ */
+export type ReferenceFault = 'session-setup' | 'leak-session';
+
+function faultFromEnv(): ReferenceFault | undefined {
+  const name = process.env.KUBESPEC_REFERENCE_FAULT;
+  return name === 'session-setup' || name === 'leak-session' ? name : undefined;
+}
+
 async function openSession(seed: number, tags: readonly string[]): Promise<Session> {
   const clock = new VirtualClock();
-  // The full pipeline, as a real cluster runs it: authentication, RBAC, admission with webhooks.
-  const adminToken = `kubespec-admin-${seed.toString(16)}`;
-  const cluster = await ReferenceCluster.start({ seed, clock, secure: { tokenCsv: adminTokenCsv(adminToken), anonymous: true } });
-  const kubectl = tags.includes('@requires:kubectl');
-  const { kube, close: closeKube } = await openKubeSession(cluster, `ks-${seed.toString(16)}`, adminToken, { kubectl });
-  // The kv side (single or Raft-replicated store, members, raft) is sized from the tags: store-session.ts.
-  const store = openStoreSession({ seed, tags, clock, backend: cluster.backend });
-  return {
-    seed,
-    waiter: store.waiter,
-    kv: store.kv,
-    ...(store.members ? { members: store.members } : {}),
-    ...(store.raft ? { raft: store.raft } : {}),
-    faultSchedules: referenceFaultSchedules,
-    clock: store.clock,
-    kube,
-    describe: () => ({ url: cluster.url, revision: cluster.backend.currentRevision(), virtual_ms: clock.now_ms(), ...store.describe() }),
-    async close() {
-      await store.close();
-      await closeKube();
-      await cluster.stop();
-    },
+  const fault = faultFromEnv();
+  // Everything started so far, stopped in reverse order by close() — or at once, if a later
+  // part of the setup throws: a leaked listener keeps the cucumber process from ever exiting.
+  const started: Array<() => Promise<void>> = [];
+  const stopAll = async (): Promise<void> => {
+    for (const stop of started.reverse()) await stop().catch(() => undefined);
   };
+  try {
+    // The full pipeline, as a real cluster runs it: authentication, RBAC, admission with webhooks.
+    const adminToken = `kubespec-admin-${seed.toString(16)}`;
+    const cluster = await ReferenceCluster.start({ seed, clock, secure: { tokenCsv: adminTokenCsv(adminToken), anonymous: true }, maxMutatingInFlight: MAX_MUTATING_IN_FLIGHT });
+    if (fault !== 'leak-session') started.push(() => cluster.stop());
+    if (fault === 'session-setup') throw new Error('reference session setup failed (fault seam KUBESPEC_REFERENCE_FAULT=session-setup)');
+    const kubectl = tags.includes('@requires:kubectl');
+    const { kube, close: closeKube } = await openKubeSession(cluster, `ks-${seed.toString(16)}`, adminToken, { kubectl });
+    started.push(closeKube);
+    // The kv side (single or Raft-replicated store, members, raft) is sized from the tags: store-session.ts.
+    const store = openStoreSession({ seed, tags, clock, backend: cluster.backend });
+    started.push(() => store.close());
+    return {
+      seed,
+      waiter: store.waiter,
+      kv: store.kv,
+      ...(store.members ? { members: store.members } : {}),
+      ...(store.raft ? { raft: store.raft } : {}),
+      faultSchedules: referenceFaultSchedules,
+      clock: store.clock,
+      kube: { ...kube, maxMutatingInFlight: MAX_MUTATING_IN_FLIGHT },
+      describe: () => ({ url: cluster.url, revision: cluster.backend.currentRevision(), virtual_ms: clock.now_ms(), ...store.describe() }),
+      close: stopAll,
+    };
+  } catch (error) {
+    await stopAll();
+    throw error;
+  }
 }

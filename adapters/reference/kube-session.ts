@@ -20,7 +20,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { stringify } from 'yaml';
-import type { Identity, KubeCredentials, KubeFacet, KubeRequest, KubeResponse, RequestTraceEntry } from '../contract.ts';
+import type { Identity, KubeCredentials, KubeFacet, KubeRawStream, KubeRequest, KubeResponse, RequestTraceEntry } from '../contract.ts';
 import { KubeHttpClient } from '../kube/http-client.ts';
 import type { ReferenceCluster } from '../../reference/wiring/cluster.ts';
 import { SERVICE_ACCOUNT_CONTROLLER } from '../../reference/controllers/serviceaccount/index.ts';
@@ -41,19 +41,30 @@ export interface KubeSession {
 
 export async function openKubeSession(cluster: ReferenceCluster, namespace: string, adminToken: string, opts: { kubectl: boolean }): Promise<KubeSession> {
   const client = new KubeHttpClient({ server: cluster.url, token: adminToken });
-  await createNamespace(client, cluster, namespace);
   const credentialed = new CredentialedRequests(cluster);
-  const kubeconfig = opts.kubectl ? writeKubeconfig(await credentialed.tlsUrl(), (await workerPki()).ca.certPem, adminToken, namespace) : undefined;
+  let kubeconfig: { dir: string; path: string } | undefined;
+  try {
+    await createNamespace(client, cluster, namespace);
+    if (opts.kubectl) kubeconfig = writeKubeconfig(await credentialed.tlsUrl(), (await workerPki()).ca.certPem, adminToken, namespace);
+  } catch (error) {
+    // A setup that fails half way stops what it started: an open client or listener would keep
+    // the run's process alive after its last scenario.
+    client.close();
+    await credentialed.close();
+    throw error;
+  }
   const kube: KubeFacet = {
     namespace,
     identity: ADMIN,
     request: (req) => client.request(req),
     watch: (path, opts) => client.watch(path, opts),
-    stream: (path) => client.stream(path),
+    stream: (path, o) => (o?.http2 ? credentialed.adminHttp2Stream(path, adminToken) : client.stream(path)),
     compact: () => cluster.backend.compact(cluster.backend.currentRevision()),
     storageGet: async (key) => (await cluster.backend.get(key))?.value,
+    storageKeys: async (prefix) => (await cluster.backend.range(prefix)).kvs.map((kv) => kv.key),
     requestWithCredentials: (creds, req) => credentialed.request(creds, req),
     traces: async () => cluster.api.traces.map(traceEntry),
+    configureTokenWebhook: async ({ url, caBundle }) => cluster.security?.tokenWebhook.configure({ url, caBundlePem: Buffer.from(caBundle, 'base64').toString('utf8') }),
     ...(kubeconfig ? { kubeconfigPath: kubeconfig.path } : {}),
   };
   return {
@@ -70,6 +81,7 @@ function traceEntry(t: ReferenceCluster['api']['traces'][number]): RequestTraceE
   const entry: RequestTraceEntry = { id: t.id, method: t.method, path: t.path, code: t.code, stages: t.stages.map((s) => ({ ...s })) };
   if (t.query) entry.query = t.query;
   if (t.user !== undefined) entry.user = t.user;
+  if (t.objectName !== undefined) entry.objectName = t.objectName;
   if (t.annotations) entry.annotations = { ...t.annotations };
   return entry;
 }
@@ -90,6 +102,16 @@ class CredentialedRequests {
 
   async close(): Promise<void> {
     if (this.tls) await (await this.tls).close();
+  }
+
+  /** A GET as the admin over HTTP/2: plain HTTP has no h2 here, so it goes to the TLS listener. */
+  async adminHttp2Stream(path: string, token: string): Promise<KubeRawStream> {
+    const client = new KubeHttpClient({ server: await this.tlsUrl(), ca: (await workerPki()).ca.certPem, token });
+    try {
+      return await client.stream(path, { http2: true });
+    } finally {
+      client.close(); // the HTTP/2 stream owns its own session
+    }
   }
 
   /** The TLS listener's URL, started on first use. */

@@ -34,7 +34,8 @@ export function readMessages(file: string): Envelope[] {
     try {
       envelopes.push(JSON.parse(line) as Envelope);
     } catch {
-      break; // A crash can leave the last line half written; everything before it is sound.
+      // A crash can leave a line half written; the watchdog appends its verdict after it.
+      continue;
     }
   }
   return envelopes;

@@ -16,6 +16,7 @@ Feature: API Server — the single entry point, and why
   @pending
   Rule: API-SINGLE-ENTRY — kubectl, kubelet, scheduler and controller manager talk only to the API server
     Source: 000_1662d8c5cea2447f.txt § 控制平面 / API Server
+      — also 003_83c2ae260ce54bb3.txt § 控制平面组件 / kube-apiserver (was OVERVIEW-APISERVER-ONLY-ENTRY; seed 003 makes the same claim there)
     Claim: Every component (kubectl, kubelet, Controller Manager, Scheduler) communicates only with the
       API server; none of them operates on etcd directly.
     Quote: "所有组件——kubectl、kubelet、Controller Manager、Scheduler——都只和 API Server 通信，绝不直接操作 etcd。"
@@ -93,3 +94,39 @@ Feature: API Server — the single entry point, and why
       And the client deletes ConfigMap "a"
       Then the request trace holds exactly 3 completed entries made by the scenario's client
       And their response codes are 201, 404 and 200 in that order
+
+  Rule: API-RATE-LIMIT — a client over its share of the API server's concurrent requests is answered 429 Too Many Requests with Retry-After
+    Source: 000_1662d8c5cea2447f.txt § 控制平面 / API Server / 为什么这样设计？
+    Claim: Because all traffic enters through the API server, request rate limiting is governed in one
+      place. Upstream's two throttles both answer 429 with a Retry-After header: the max-in-flight filter
+      (--max-mutating-requests-inflight, default 200, and --max-requests-inflight, default 400; a request
+      beyond them is refused at once with `Retry-After: 1` and "Too many requests, please try again later.";
+      watches and other long-running requests take no seat, and system:masters is never refused —
+      staging/src/k8s.io/apiserver/pkg/server/filters/maxinflight.go), and API Priority and Fairness
+      when a priority level's queues are full (staging/src/k8s.io/apiserver/pkg/server/filters/priority-and-fairness.go).
+      The scenarios fill the mutating seats with creates held in an admission webhook, so the limit is
+      reached without a load test; a target declares its limit through `kube.inflight-limit`.
+    Quote: "集中入口便于审计日志、请求速率限制等横向关注点的统一治理。"
+
+    @requires:kube.api @requires:kube.rbac @requires:kube.admission @requires:kube.inflight-limit
+    Scenario: with every mutating seat held, one more create is 429 with Retry-After; once released, the seats are free again
+      Given a Role "writer" in the scenario's namespace allowing "create" on "configmaps"
+      And a RoleBinding binding Role "writer" to user "dora"
+      And a validating webhook "gate" that holds every configmap create until released
+      When "dora" starts as many ConfigMap creates as the server's mutating in-flight limit, all held by webhook "gate"
+      And "dora" creates ConfigMap "one-more"
+      Then the response status is 429 with a Retry-After header of at least 1 second
+      When webhook "gate" releases the held creates
+      Then every create "dora" started is answered 201
+      And "dora" creating ConfigMap "after" is answered 201
+
+    @requires:kube.api @requires:kube.rbac @requires:kube.admission @requires:kube.inflight-limit
+    Scenario: while the mutating seats are full, reads and system:masters' writes are still served
+      Given a Role "writer" in the scenario's namespace allowing "create, list" on "configmaps"
+      And a RoleBinding binding Role "writer" to user "dora"
+      And a validating webhook "gate" that holds every configmap create until released
+      When "dora" starts as many ConfigMap creates as the server's mutating in-flight limit, all held by webhook "gate"
+      Then "dora" listing ConfigMaps in the scenario's namespace is answered 200
+      And a ConfigMap create by the scenario's admin (system:masters) reaches webhook "gate" instead of a 429
+      When webhook "gate" releases the held creates
+      Then every create "dora" started is answered 201

@@ -44,12 +44,21 @@ Feature: API Server — how it uses etcd
       Then within 30 s the request trace holds a watch of pods by user "system:kube-scheduler"
       And a watch of nodes by user "system:kube-scheduler"
 
-  Rule: API-CACHE-CONSISTENT — reads served by the API server's cache never return state older than a write the reader already saw complete
+  Rule: API-CACHE-CONSISTENT — a cache layer in the API server serves reads; a read without a resourceVersion is still the latest state, a resourceVersion="0" read may come from the cache
     Source: 000_1662d8c5cea2447f.txt § 控制平面 / API Server / 与 etcd 的交互
-    Claim: The API server has an "apiserver cache" layer that speeds up reads. A read that names no
-      resourceVersion is still a consistent read: the cache is only a speed-up, never a source of
-      stale answers for such a read.
+    Claim: The API server has an "apiserver cache" layer that serves reads to speed them up. Upstream
+      says what each read may return (api-concepts, "Semantics for get and list"): a get or list with no
+      resourceVersion is a consistent read — the latest state, so never older than a write the reader saw
+      complete (served from the cache only once the cache has caught up with etcd, the
+      ConsistentListFromCache feature); a read with resourceVersion="0" may be served from the cache at
+      any state it holds, so it can lag but is never refused as too old (LIST-RESOURCEVERSION), and it
+      catches up with the writes.
     Quote: "API Server 内部有 apiserver cache 层优化读性能。"
+
+    @requires:kube.api
+    Scenario: a resourceVersion="0" list catches up with a create within seconds
+      When ConfigMap "fresh" is created and its resourceVersion is noted as "R"
+      Then within 5 s a list of ConfigMaps at resourceVersion "0" contains ConfigMap "fresh"
 
     @requires:kube.api
     Scenario: a list made right after a create includes the created object

@@ -45,7 +45,7 @@ Feature: API Server — the watch stream
       Then within 5 s the watch delivers 20 MODIFIED events whose "n" values are 1 to 20 in order
       And their resourceVersions strictly increase as integers
 
-  Rule: WATCH-CHUNKED-STREAM — one HTTP response carries the events as newline-delimited JSON over chunked transfer
+  Rule: WATCH-CHUNKED-STREAM — one HTTP response carries the events as newline-delimited JSON: chunked transfer over HTTP/1.1, one stream over HTTP/2
     Source: 000_1662d8c5cea2447f.txt § 控制平面 / API Server / Watch 机制
     Claim: Events are serialized and pushed to the client over HTTP chunked transfer encoding (HTTP/1.1)
       or an HTTP/2 stream, one response for many events.
@@ -58,3 +58,69 @@ Feature: API Server — the watch stream
       Then the watch response status is 200 with header "Transfer-Encoding: chunked"
       And within 5 s the response body holds a line for each of them, every line a JSON object with keys "type" and "object"
       And the response has not ended
+
+    @requires:kube.api @requires:kube.watch @requires:kube.http2
+    Scenario: a watch over HTTP/2 is one stream of {"type","object"} lines, with no chunked coding
+      When the client opens GET "/api/v1/namespaces/{ns}/configmaps?watch=true" over HTTP/2
+      And ConfigMaps "x" and "y" are created
+      Then the watch response status is 200 without a "Transfer-Encoding" header
+      And within 5 s the response body holds a line for each of them, every line a JSON object with keys "type" and "object"
+      And the response has not ended
+
+  Rule: WATCH-INITIAL-STATE — a watch with no resourceVersion, or from "0", first delivers the current objects as ADDED events, never the history
+    Source: 000_1662d8c5cea2447f.txt § 控制平面 / API Server / Watch 机制
+    Claim: Which changes a watch delivers depends on its resourceVersion (api-concepts, "Semantics for
+      watch"): unset — "Get State and Start at Most Recent": one synthetic ADDED event per object that
+      exists now, then every later change; "0" — "Get State and Start at Any": the same from any state
+      the server's cache holds, never refused as too old; N — every change after N (WATCH-FROM-RESOURCEVERSION).
+      Neither unset nor "0" replays the history of changes before the watch.
+    Quote: "客户端发送 GET /api/v1/pods?watch=true&resourceVersion=12345。"
+
+    @requires:kube.api @requires:kube.watch
+    Scenario Outline: a watch <from> starts with one ADDED per existing object, then the changes
+      Given ConfigMaps "a" and "b" labelled "set=ks"
+      And the ConfigMap "a" is updated 2 times
+      When a client watches ConfigMaps labelled "set=ks" <from>
+      And ConfigMaps "c" labelled "set=ks"
+      Then within 5 s the watch delivers ADDED for "a" and "b" in any order, then exactly: ADDED "c"
+
+      Examples:
+        | from                         |
+        | with no resourceVersion      |
+        | from resourceVersion "0"     |
+
+    @requires:kube.api @requires:kube.watch @requires:kube.compaction
+    Scenario: a watch from "0" after a compaction starts from the current state, not with 410
+      Given ConfigMaps "a" and "b" labelled "set=ks"
+      And the ConfigMap "a" is updated 2 times
+      When the API server's store is compacted
+      And a client watches ConfigMaps labelled "set=ks" from resourceVersion "0"
+      And ConfigMaps "c" labelled "set=ks"
+      Then within 5 s the watch delivers ADDED for "a" and "b" in any order, then exactly: ADDED "c"
+
+  Rule: WATCH-BOOKMARKS — a client that allows bookmarks may get BOOKMARK events that carry only a resourceVersion; one that does not gets none
+    Source: 000_1662d8c5cea2447f.txt § 控制平面 / API Server / Watch 机制
+    Claim: With `allowWatchBookmarks=true` the server may send BOOKMARK events, which tell the client how
+      far the stream has got so it can resume without a 410: the object is of the watched kind and carries
+      only apiVersion, kind and metadata.resourceVersion (plus, for the end of the initial events of a
+      `sendInitialEvents` watch, the annotation `k8s.io/initial-events-end: "true"`) — no name, no spec or
+      data (api-concepts, "Watch bookmarks" and "Streaming lists"; staging/src/k8s.io/apiserver/pkg/storage/cacher).
+      Without `allowWatchBookmarks` no BOOKMARK is sent.
+    Quote: "API Server 从 etcd 的 Watch 流中获取变更事件，经序列化后通过 HTTP chunked transfer / HTTP/2 stream 推送给客户端。"
+
+    @requires:kube.api @requires:kube.watch
+    Scenario: a streaming list ends its initial events with a bookmark that carries only the resourceVersion and the end annotation
+      Given ConfigMaps "a" and "b" labelled "set=ks"
+      When a client watches ConfigMaps labelled "set=ks" with "sendInitialEvents=true&allowWatchBookmarks=true&resourceVersionMatch=NotOlderThan"
+      Then within 5 s the watch delivers ADDED for "a" and "b" in any order, then a BOOKMARK
+      And every BOOKMARK carries only kind "ConfigMap", apiVersion "v1" and metadata.resourceVersion, and annotation "k8s.io/initial-events-end"
+      And the BOOKMARK's resourceVersion is at least that of every ADDED event before it
+
+    @requires:kube.api @requires:kube.watch @requires:clock.virtual
+    Scenario: over two quiet minutes a watch that allows bookmarks gets them, and one that does not gets none
+      Given ConfigMaps "a" labelled "set=ks"
+      And a client watches ConfigMaps labelled "set=ks" from the current resourceVersion with "allowWatchBookmarks=true", kept as "with bookmarks"
+      And a client watches ConfigMaps labelled "set=ks" from the current resourceVersion with "", kept as "without"
+      When 2 minutes of virtual time pass
+      Then the watch "with bookmarks" has delivered at least 1 BOOKMARK, each carrying only kind "ConfigMap", apiVersion "v1" and metadata.resourceVersion
+      And the watch "without" has delivered no BOOKMARK

@@ -10,6 +10,7 @@ Feature: Controller Manager — the Job controller
   @pending
   Rule: JOB-COMPLETIONS — a Job is Complete once .spec.completions of its pods have succeeded
     Source: 000_1662d8c5cea2447f.txt § 控制平面 / Controller Manager / 常见控制器详解 / Job Controller
+      — also 003_83c2ae260ce54bb3.txt § 控制平面组件 / kube-controller-manager (was OVERVIEW-JOB-CONTROLLER; seed 003 makes the same claim there)
     Claim: The Job controller manages the lifecycle of batch work and ensures the Job's pods succeed the
       specified number of times (.spec.completions).
     Quote: "确保 Job 中的 Pod 成功运行指定次数（.spec.completions）。"

@@ -34,6 +34,7 @@ Feature: Controller Manager — the Node controller
   @pending @erratum
   Rule: NODE-READY-UNKNOWN — a node silent for longer than the grace period (50 s) has its Ready condition set to Unknown
     Source: 000_1662d8c5cea2447f.txt § 控制平面 / Controller Manager / 常见控制器详解 / Node Controller
+      — also 003_83c2ae260ce54bb3.txt § 控制平面组件 / kube-controller-manager (was OVERVIEW-NODE-CONTROLLER; seed 003 makes the same claim there)
     Claim: When no heartbeat arrives for 40 s (default), the node's Ready condition becomes Unknown and
       the node is marked NodeNotReady.
     Quote: "当 Node 的 Ready 条件变为 Unknown（默认 40 秒未收到心跳）时，标记为 NodeNotReady。"

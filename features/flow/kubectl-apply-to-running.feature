@@ -219,3 +219,54 @@ Feature: Request flow — from `kubectl apply` to a Running Pod
       Then pod "web" has lastTransitionTime on conditions "PodScheduled", "Initialized", "ContainersReady" and "Ready"
       And the events of pod "web" with reasons "Scheduled", "Created" and "Started" have non-decreasing timestamps in that order
       And "kubectl describe pod web" prints a "Conditions:" section and an "Events:" section listing "Scheduled" and "Started"
+
+  Rule: FLOW-APPLY-MERGES — re-applying a changed manifest patches the live object: lists such as containers are merged by name, not replaced
+    Source: 000_1662d8c5cea2447f.txt § 请求流转全过程; § 控制平面 / Controller Manager / 声明式控制循环
+    Claim: `kubectl apply` is declarative: it says what is wanted, not how to get there. Applying a
+      changed manifest to an object that exists sends the difference as a strategic merge patch
+      (`PATCH`, `application/strategic-merge-patch+json`), which merges lists that carry a merge key —
+      a pod template's containers by `name` — element by element
+      (k8s.io/apimachinery/pkg/util/strategicpatch; `patchMergeKey:"name"` on PodSpec.Containers). A field
+      another client set on one container (here with `kubectl set env`) survives a re-apply that changes
+      a different container.
+    Quote: "不要告诉系统"怎么做"（命令式），而是告诉它"要什么"（声明式），系统自行收敛到期望状态。"
+
+    @requires:kubectl @requires:kube.api
+    Scenario: a re-apply that changes one container keeps what kubectl set env added to the other
+      When I run "kubectl apply -n {ns} -f -" with the input:
+        """
+        apiVersion: apps/v1
+        kind: Deployment
+        metadata: {name: web}
+        spec:
+          replicas: 1
+          selector: {matchLabels: {app: web}}
+          template:
+            metadata: {labels: {app: web}}
+            spec:
+              containers:
+              - {name: app, image: "busybox:1.36", command: ["sleep", "3600"]}
+              - {name: sidecar, image: "busybox:1.36", command: ["sleep", "3600"]}
+        """
+      Then kubectl exits with code 0
+      When I run "kubectl set env -n {ns} deployment/web -c sidecar MODE=debug"
+      Then kubectl exits with code 0
+      When I run "kubectl apply -n {ns} -f -" with the input:
+        """
+        apiVersion: apps/v1
+        kind: Deployment
+        metadata: {name: web}
+        spec:
+          replicas: 1
+          selector: {matchLabels: {app: web}}
+          template:
+            metadata: {labels: {app: web}}
+            spec:
+              containers:
+              - {name: app, image: "busybox:1.37", command: ["sleep", "3600"]}
+              - {name: sidecar, image: "busybox:1.36", command: ["sleep", "3600"]}
+        """
+      Then kubectl exits with code 0
+      And Deployment "web" has containers "app" and "sidecar", in that order
+      And container "app" of Deployment "web" has image "busybox:1.37" and command "sleep 3600"
+      And container "sidecar" of Deployment "web" has env "MODE=debug"

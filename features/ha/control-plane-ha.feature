@@ -32,6 +32,7 @@ Feature: High availability — several masters, one leader per controller
   @pending
   Rule: HA-APISERVER-STATELESS — API servers are stateless; any instance behind the load balancer serves the same state
     Source: 000_1662d8c5cea2447f.txt § 高可用架构 / 组件高可用机制
+      — also 003_83c2ae260ce54bb3.txt § 控制平面组件 / kube-apiserver (was OVERVIEW-APISERVER-HORIZONTAL; seed 003 makes the same claim there)
     Claim: The API server is stateless and scales horizontally: several instances behind a load
       balancer, each serving the state kept in etcd.
     Quote: "**API Server** | 多实例 + 负载均衡 | 无状态组件，可水平扩展"

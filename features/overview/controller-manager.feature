@@ -4,59 +4,10 @@ Feature: Overview — kube-controller-manager and its common controllers
 
   Seed 003 calls the controller manager the cluster's "executor": many controllers, each keeping
   one kind of resource in its desired state, logically independent but compiled into one process.
-  Its table names four controllers — Node, Job, EndpointSlice and ServiceAccount. Seed 000's deeper
-  treatment of the Node and Job controllers lives in features/controllers; the Rules here check
-  seed 003's one-line descriptions.
-
-  @pending
-  Rule: OVERVIEW-KCM-ONE-PROCESS — many independent controllers run inside one process
-    Source: 003_83c2ae260ce54bb3.txt § 控制平面组件 / kube-controller-manager
-    Claim: kube-controller-manager runs many controllers, each maintaining one kind of resource;
-      their logic is independent but they run in the same process (one binary, one leader lease).
-    Quote: "多个控制器逻辑独立 - 但运行在同一个进程中（简化架构）"
-
-    @requires:kube.api @requires:cluster.controllers
-    Scenario: one controller-manager lease covers the work of several controllers
-      Given a cluster with node "n1"
-      When I create the web Deployment, a Job "once" and a Namespace "team-a"
-      Then within 20 seconds a ReplicaSet for "web", a Pod for Job "once" and ServiceAccount "team-a/default" exist
-      And kube-system has exactly one Lease for the controller manager, "kube-controller-manager"
-
-    @requires:kube.api @requires:cluster.controllers
-    Scenario: controllers are independent — disabling one leaves the others working
-      Given a controller manager started with controllers "*,-serviceaccount"
-      When I create the web Deployment and Namespace "team-b"
-      Then within 20 seconds a ReplicaSet for "web" exists
-      And after 10 seconds Namespace "team-b" still has no ServiceAccount "default"
-
-  @pending
-  Rule: OVERVIEW-NODE-CONTROLLER — the node controller notices and responds when a node fails
-    Source: 003_83c2ae260ce54bb3.txt § 控制平面组件 / kube-controller-manager
-    Claim: The Node controller notices when nodes fail and responds.
-    Quote: "Node Controller | 负责在节点出现故障时进行通知和响应"
-
-    @requires:kube.api @requires:cluster.controllers @requires:cluster.nodes @requires:clock.virtual
-    Scenario: a node that stops heartbeating is marked Unknown and tainted unreachable
-      Given a cluster with nodes "n1" and "n2"
-      When node "n1" stops sending heartbeats
-      And 60 seconds pass
-      Then node "n1" has condition "Ready" with status "Unknown" and reason "NodeStatusUnknown"
-      And node "n1" has taint "node.kubernetes.io/unreachable" with effect "NoExecute"
-      And node "n2" has condition "Ready" with status "True"
-
-  @pending
-  Rule: OVERVIEW-JOB-CONTROLLER — the Job controller creates Pods for a Job until it completes
-    Source: 003_83c2ae260ce54bb3.txt § 控制平面组件 / kube-controller-manager
-    Claim: The Job controller watches Job objects (one-off tasks) and creates Pods to run them to
-      completion.
-    Quote: "Job Controller | 监测代表一次性任务的 Job 对象，然后创建 Pod 来运行这些任务直至完成"
-
-    @requires:kube.api @requires:cluster.controllers @requires:cluster.scheduler @requires:kubelet
-    Scenario: a Job with completions 3 runs three successful pods and is Complete
-      Given a cluster with node "n1"
-      When I create Job "once" with completions 3, parallelism 1 and a container running "sh -c 'exit 0'"
-      Then within 60 seconds Job "once" has status.succeeded 3 and condition "Complete" with status "True"
-      And exactly 3 pods with label "job-name=once" exist, all with phase "Succeeded"
+  Its table names four controllers — Node, Job, EndpointSlice and ServiceAccount. The one-process
+  claim and the Node and Job controllers are seed 000's too, and live once in features/controllers
+  (CTRL-ONE-PER-KIND, NODE-READY-UNKNOWN, JOB-COMPLETIONS, whose Sources name seed 003); the Rules
+  here are the ones only seed 003 makes.
 
   @pending
   Rule: EPS-POPULATE — the EndpointSlice controller fills EndpointSlices linking a Service to its Pods

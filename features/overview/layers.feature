@@ -10,6 +10,7 @@ Feature: Overview — a control plane that decides, a data plane that runs
   @untestable
   Rule: ARCH-TWO-LAYERS — Kubernetes is layered into a control plane and a data plane
     Source: 000_1662d8c5cea2447f.txt § 概述
+      — also 003_83c2ae260ce54bb3.txt § 集群结构 (was OVERVIEW-CLUSTER-TWO-PARTS; seed 003 makes the same claim there)
     Claim: Kubernetes uses a control plane (global decisions: scheduling, orchestration, convergence of
       state) over a data plane (per-node agents that run Pods and forward their traffic).
     Quote: "Kubernetes 采用经典的**控制平面 + 数据平面**分层架构。"
@@ -18,6 +19,7 @@ Feature: Overview — a control plane that decides, a data plane that runs
   @pending
   Rule: ARCH-DECISIONS-IN-CONTROL-PLANE — every declarative write, decision and reconciliation happens in the control plane
     Source: 000_1662d8c5cea2447f.txt § 控制平面（Control Plane）
+      — also 003_83c2ae260ce54bb3.txt § 控制平面组件 (was OVERVIEW-CONTROL-PLANE-ROLE; seed 003 makes the same claim there)
     Claim: All writes of declarative state, all decisions and all coordination are done in the control
       plane; nodes only carry them out.
     Quote: "所有声明式状态的写入、决策与协调均在此完成。"

@@ -15,6 +15,7 @@ Feature: Scheduler — filter, score, bind
   @pending
   Rule: SCHED-UNBOUND-ONLY — the scheduler places only pods whose spec.nodeName is empty
     Source: 000_1662d8c5cea2447f.txt § 控制平面 / Scheduler
+      — also 003_83c2ae260ce54bb3.txt § 控制平面组件 / kube-scheduler (was OVERVIEW-SCHED-WATCHES-UNASSIGNED; seed 003 makes the same claim there)
     Claim: The Scheduler chooses a node for each Pod not yet bound to a Node; a pod created with
       spec.nodeName already set is not scheduled.
     Quote: "Scheduler 负责为每个未绑定 Node 的 Pod 选择最优节点。"
@@ -38,6 +39,7 @@ Feature: Scheduler — filter, score, bind
   @pending
   Rule: SCHED-FILTER-RESOURCES — a node without enough unrequested CPU or memory is filtered out
     Source: 000_1662d8c5cea2447f.txt § 控制平面 / Scheduler / 调度流程
+      — also 003_83c2ae260ce54bb3.txt § 控制平面组件 / kube-scheduler (was OVERVIEW-SCHED-RESOURCES; seed 003 makes the same claim there)
     Claim: Filtering removes nodes that fail hard conditions, e.g. insufficient resources.
     Quote: "移除不满足硬性条件的节点 … 例：资源不足"
 

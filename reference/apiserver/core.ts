@@ -12,6 +12,7 @@ import { impersonate } from './impersonation.ts';
 import { ApiError, errors } from './status.ts';
 import { TraceRecorder } from './trace.ts';
 import { protobufAnswer } from './protobuf/respond.ts';
+import { reportedVerb } from './metrics/metrics.ts';
 import type { Answer, ApiRequest, Call, Env } from './types.ts';
 import { reply } from './types.ts';
 
@@ -41,21 +42,35 @@ async function pipeline(env: Env, req: ApiRequest, trace: TraceRecorder, call: P
   const url = parseUrl(req.url);
   call.path = url.pathname;
   call.query = url.searchParams;
-  const output = negotiateOutput(headerValue(req.headers, 'accept'));
+  // Plain-text endpoints answer whatever the Accept header says, as kube-apiserver's do (a
+  // Prometheus scraper asks for text/plain or OpenMetrics, a load balancer for anything).
+  const output = PLAIN_TEXT_PATHS.test(url.pathname) ? PLAIN_TEXT_OUTPUT : negotiateOutput(headerValue(req.headers, 'accept'));
   if (req.body.length > env.maxBodyBytes) throw errors.tooLarge(`limit is ${env.maxBodyBytes}`);
   const user = await impersonate(env, req, await authenticate(env, req, trace), trace);
   trace.user = user.name;
   const info = parseRequestInfo(call.method!, url.pathname, url.searchParams);
-  await authorize(env, attributesOf(user, info), trace);
+  call.info = info;
   call.output = output;
-  const full: Call = { req, method: call.method!, path: url.pathname, query: url.searchParams, info, user, trace, warnings: call.warnings!, output };
-  return route(env, full);
+  // The max-in-flight filter sits between impersonation and authorization (DefaultBuildHandlerChain).
+  const seat = env.maxInFlight.admit(info, url.searchParams, user.groups);
+  if ('refused' in seat) return seat.refused;
+  try {
+    await authorize(env, attributesOf(user, info), trace);
+    const full: Call = { req, method: call.method!, path: url.pathname, query: url.searchParams, info, user, trace, warnings: call.warnings!, output };
+    return await route(env, full);
+  } finally {
+    seat.release();
+  }
 }
+
+const PLAIN_TEXT_PATHS = /^\/(metrics|healthz|livez|readyz)(\/|$)/;
+const PLAIN_TEXT_OUTPUT = { preferred: 'json', jsonOk: true } as const;
 
 let nextTraceId = 0;
 
 export async function handleRequest(env: Env, req: ApiRequest, onInternalError?: (e: unknown) => void): Promise<CoreResult> {
   const trace = new TraceRecorder();
+  const start_ms = env.clock.now_ms();
   const method = (req.method || 'GET').toUpperCase();
   const call: Partial<Call> = { method, path: req.url, warnings: [] };
   let answer: Answer;
@@ -64,10 +79,19 @@ export async function handleRequest(env: Env, req: ApiRequest, onInternalError?:
   } catch (e) {
     answer = errorAnswer(e, onInternalError);
   }
-  answer = protobufAnswer(answer, call.output);
   const code = answer.kind === 'reply' ? answer.status : answer.status;
+  // Audit's objectRef.name: for a create, the name of the object the server stored (which may
+  // have come from generateName), as upstream's audit LogRequestObject/LogResponseObject fill it.
+  if (answer.kind === 'reply' && method === 'POST' && answer.status === 201) trace.objectName = createdName(answer.body);
   trace.finish(env.traces, ++nextTraceId, method, call.path ?? req.url, code, call.query?.toString());
+  const verb = reportedVerb(method, call.info, headerValue(req.headers, 'content-type'));
+  env.metrics.request(verb, call.info, code, (env.clock.now_ms() - start_ms) / 1000, call.query?.get('dryRun') === 'All');
   const headers: Record<string, string> = {};
   if (call.warnings!.length > 0) headers.warning = call.warnings!.map((w) => `299 - ${JSON.stringify(w)}`).join(', ');
-  return { answer, headers };
+  return { answer: protobufAnswer(answer, call.output), headers };
+}
+
+function createdName(body: unknown): string | undefined {
+  const name = (body as { metadata?: { name?: unknown } } | undefined)?.metadata?.name;
+  return typeof name === 'string' ? name : undefined;
 }

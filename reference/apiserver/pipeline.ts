@@ -121,6 +121,8 @@ export interface RequestTrace {
   /** The query without "?", when there was one: what tells a watch from a list (audit's requestURI). */
   query?: string;
   user?: string;
+  /** For a create answered 201, the stored object's name (audit's objectRef.name). */
+  objectName?: string;
   code: number;
   stages: StageRecord[];
   /** Audit annotations admission plugins added (e.g. pod-security.kubernetes.io/audit-violations). */

@@ -48,7 +48,7 @@ function openapi(env: Env, call: Call): Answer {
 }
 
 function rootPaths(): Answer {
-  const paths = ['/api', '/api/v1', '/apis', ...groupVersions().filter((g) => g.group).map((g) => `/apis/${g.group}/${g.version}`), '/healthz', '/livez', '/openapi/v3', '/readyz', '/version'];
+  const paths = ['/api', '/api/v1', '/apis', ...groupVersions().filter((g) => g.group).map((g) => `/apis/${g.group}/${g.version}`), '/healthz', '/livez', '/metrics', '/openapi/v3', '/readyz', '/version'];
   return reply(200, { paths });
 }
 
@@ -67,6 +67,9 @@ function nonResource(env: Env, call: Call): Answer {
 
 export async function route(env: Env, call: Call): Promise<Answer> {
   if (call.info.isResourceRequest && call.info.resource) return handleResource(env, call);
+  // Prometheus text format 0.0.4, as kube-apiserver's /metrics (legacyregistry) answers it,
+  // whatever the scraper's Accept header asks for.
+  if (call.path === '/metrics' && call.method === 'GET') return reply(200, env.metrics.render(), { 'content-type': 'text/plain; version=0.0.4; charset=utf-8' });
   if (!call.output.jsonOk) throw errors.notAcceptable(['application/json']);
   return nonResource(env, call);
 }

@@ -3,6 +3,8 @@
  * (core.ts) decides every answer; this file reads bodies (bounded), writes replies and watch
  * streams, and assembles the server's environment from its options.
  */
+import { ApiServerMetrics } from './metrics/metrics.ts';
+import { DEFAULT_MAX_MUTATING_IN_FLIGHT, DEFAULT_MAX_READ_ONLY_IN_FLIGHT, MaxInFlight } from './inflight/max-in-flight.ts';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { TLSSocket } from 'node:tls';
 import type { Backend } from '../store/backend.ts';
@@ -41,6 +43,9 @@ export interface ApiServerOptions {
   bootstrap?: boolean;
   /** Called with any non-Status error (a 500): a bug to report. */
   onInternalError?: (e: unknown) => void;
+  /** --max-mutating-requests-inflight / --max-requests-inflight (default 200 / 400). */
+  maxMutatingInFlight?: number;
+  maxReadOnlyInFlight?: number;
 }
 
 export interface ApiServer {
@@ -108,7 +113,13 @@ function buildEnv(opts: ApiServerOptions): Env {
     gitVersion: opts.gitVersion ?? DEFAULT_GIT_VERSION,
     allocationLock: mutex(),
     traces: [],
+    metrics: new ApiServerMetrics(),
+    maxInFlight: new MaxInFlight({
+      mutating: opts.maxMutatingInFlight ?? DEFAULT_MAX_MUTATING_IN_FLIGHT,
+      readOnly: opts.maxReadOnlyInFlight ?? DEFAULT_MAX_READ_ONLY_IN_FLIGHT,
+    }),
   };
+  env.store.timing = { now_ms: () => env.clock.now_ms(), record: (op, type, s) => env.metrics.storeCall(op, type, s) };
   if (opts.authorizer) env.authorizer = opts.authorizer;
   if (opts.timers) env.timers = opts.timers;
   return env;
@@ -198,10 +209,13 @@ function bodyBytes(body: unknown): string | Uint8Array {
 
 function writeAnswer(res: ServerResponse, req: IncomingMessage, answer: Answer, extra: Record<string, string>): void {
   if (answer.kind === 'stream') {
-    res.writeHead(200, { ...answer.headers, ...extra, 'transfer-encoding': 'chunked' });
+    // HTTP/2 has no chunked transfer coding (RFC 9113 § 8.2.2 forbids the header): the events are
+    // DATA frames of one stream, written through the response.
+    const h2 = req.httpVersionMajor === 2;
+    res.writeHead(200, h2 ? { ...answer.headers, ...extra } : { ...answer.headers, ...extra, 'transfer-encoding': 'chunked' });
     res.flushHeaders();
     // The initial events (a list, or a replay of history) go out together, in one write.
-    const socket = res.socket;
+    const socket = h2 ? undefined : res.socket;
     socket?.cork();
     let stop: () => void;
     try {

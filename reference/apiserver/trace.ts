@@ -15,6 +15,8 @@ export const TRACE_RING_SLACK = TRACE_RING_SIZE / 4;
 export class TraceRecorder {
   readonly stages: StageRecord[] = [];
   user?: string;
+  /** The created object's name, for a create answered 201 (audit's objectRef.name). */
+  objectName?: string;
   /** Audit annotations, created on the first one (most requests have none). */
   private annotations?: Record<string, string>;
 
@@ -35,6 +37,7 @@ export class TraceRecorder {
     const t: RequestTrace = { id, method, path, code, stages: this.stages };
     if (query) t.query = query;
     if (this.user !== undefined) t.user = this.user;
+    if (this.objectName !== undefined) t.objectName = this.objectName;
     if (this.annotations) t.annotations = this.annotations;
     ring.push(t);
     if (ring.length > TRACE_RING_SIZE + TRACE_RING_SLACK) ring.splice(0, ring.length - TRACE_RING_SIZE);

@@ -1,3 +1,5 @@
+import type { ApiServerMetrics } from './metrics/metrics.ts';
+import type { MaxInFlight } from './inflight/max-in-flight.ts';
 /**
  * The server core's own request/response shapes. The core never touches a socket: the HTTP
  * adapter (server.ts) turns node's IncomingMessage into an ApiRequest and writes the reply.
@@ -71,6 +73,10 @@ export interface Env {
   /** Serialises allocations (service cluster IPs and node ports) so two creates never pick the same one. */
   allocationLock: { run<T>(fn: () => Promise<T>): Promise<T> };
   traces: RequestTrace[];
+  /** Seats for requests in flight (inflight/max-in-flight.ts). */
+  maxInFlight: MaxInFlight;
+  /** What GET /metrics serves (metrics/metrics.ts). */
+  metrics: ApiServerMetrics;
 }
 
 /** One request on its way through the pipeline. */

@@ -46,6 +46,8 @@ export interface ReferenceClusterOptions {
   controllers?: readonly string[];
   /** Where the controller manager reports failed reconciles. */
   log?: (line: string) => void;
+  /** The API server's --max-mutating-requests-inflight (default 200). */
+  maxMutatingInFlight?: number;
 }
 
 /** The controller manager's User-Agent, shaped like upstream's (component/version (os/arch) ...). */
@@ -76,6 +78,7 @@ export class ReferenceCluster {
       timers: { after: (ms, fn) => opts.clock.after(ms, fn) },
       random,
       ...security?.options,
+      ...(opts.maxMutatingInFlight !== undefined ? { maxMutatingInFlight: opts.maxMutatingInFlight } : {}),
     });
     await api.ready;
     const http = await listen(api.handler, { port: opts.port ?? 0, host: opts.host ?? '127.0.0.1', tls: opts.tls });

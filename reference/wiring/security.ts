@@ -7,6 +7,7 @@
  * (cached-reader.ts): a binding just created still takes effect on the next request, but a
  * request no longer re-reads and re-parses every Role, binding and webhook configuration.
  */
+import { webhookTokenAuthenticator, type WebhookTokenAuthenticator } from '../apiserver/authn/webhook-token.ts';
 import type { Backend } from '../store/backend.ts';
 import type { ApiServerOptions } from '../apiserver/server.ts';
 import { uuidFrom } from '../apiserver/server.ts';
@@ -38,6 +39,8 @@ export interface Security {
   options: Pick<ApiServerOptions, 'authenticators' | 'authorizer' | 'mutating' | 'validating' | 'anonymous'>;
   /** Mint a token for a ServiceAccount (as the TokenRequest API or the kubelet would). */
   mintServiceAccountToken(namespace: string, name: string): Promise<string>;
+  /** Webhook token authentication, off until configured (--authentication-token-webhook-config-file). */
+  tokenWebhook: WebhookTokenAuthenticator;
 }
 
 export function referenceSecurity(opts: SecurityOptions): Security {
@@ -49,7 +52,9 @@ export function referenceSecurity(opts: SecurityOptions): Security {
     getServiceAccount: (ns, name) => read.one('serviceaccounts', ns, name),
     getPod: (ns, name) => read.one('pods', ns, name),
   });
-  const authenticators: Authenticator[] = [x509Authenticator(), tokens.authenticator];
+  // Before the token file: its "rejected" for an unknown token would end the union first.
+  const tokenWebhook = webhookTokenAuthenticator(httpWebhookCaller());
+  const authenticators: Authenticator[] = [x509Authenticator(), tokens.authenticator, tokenWebhook];
   if (opts.tokenCsv) authenticators.push(tokenFileAuthenticator({ csv: opts.tokenCsv }));
   if (opts.anonymous) authenticators.push(anonymousAuthenticator());
   const chain = admissionChain({
@@ -68,6 +73,7 @@ export function referenceSecurity(opts: SecurityOptions): Security {
     },
   });
   return {
+    tokenWebhook,
     options: {
       authenticators,
       anonymous: opts.anonymous,

@@ -95,3 +95,13 @@ Then('its data {string} is {string}', function (this: KubespecWorld, key: string
   const obj = this.recall<any>('got');
   assert.equal(obj.data?.[key], value, `data: ${JSON.stringify(obj.data)}`);
 });
+
+Then('within {int} s a list of ConfigMaps at resourceVersion {string} contains ConfigMap {string}', async function (this: KubespecWorld, seconds: number, rv: string, name: string) {
+  let names: string[] = [];
+  await this.eventually(`a resourceVersion=${rv} list to hold "${name}"`, async () => {
+    const res = await this.kube().request({ method: 'GET', path: `${configMapsPath(this.kube())}?resourceVersion=${encodeURIComponent(rv)}` });
+    assert.equal(res.status, 200, `a resourceVersion=${rv} list is answered: ${res.status} ${res.text.slice(0, 300)}`);
+    names = (res.json?.items ?? []).map((i: any) => i.metadata.name);
+    return names.includes(name);
+  }, seconds * 1000);
+});

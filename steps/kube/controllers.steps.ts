@@ -32,42 +32,45 @@ Given('a cluster with the controllers running', function (this: KubespecWorld) {
 
 // ---- what is stored, and the requests that stored it ---------------------------------------
 
-/** A registry prefix the steps can also read through the API: /registry/<resource>/<namespace>/. */
+/** A registry prefix of a namespaced core resource: /registry/<resource>/<namespace>/. */
 function parsePrefix(prefix: string): { resource: string; namespace: string } {
   const m = /^\/registry\/(pods|serviceaccounts|configmaps)\/([^/]+)\/$/.exec(prefix);
   assert.ok(m, `say a prefix as /registry/<pods|serviceaccounts|configmaps>/<namespace>/, not "${prefix}"`);
   return { resource: m[1]!, namespace: m[2]! };
 }
 
-/** The keys under the prefix, found by listing through the API and read back from the store one by one. */
+/** The keys under the prefix, read from the store itself: an object the API would not list still counts. */
 async function storedKeys(world: KubespecWorld, prefix: string): Promise<string[]> {
   const kube = world.kube();
-  assert.ok(kube.storageGet, 'this target declares kube.storage but offers no storageGet()');
-  const { resource, namespace } = parsePrefix(prefix);
-  const list = await kube.request({ method: 'GET', path: collectionPath('', resource, namespace) });
-  const keys: string[] = [];
-  for (const item of list.status === 200 ? (list.json?.items ?? []) : []) {
-    const key = `${prefix}${item.metadata.name}`;
-    if ((await kube.storageGet(key)) !== undefined) keys.push(key);
-  }
-  return keys;
+  assert.ok(kube.storageKeys, 'this target declares kube.storage but offers no storageKeys()');
+  return (await kube.storageKeys(prefix)).sort();
 }
 
 Then('within {int} s the store holds {int} key(s) under {string}', async function (this: KubespecWorld, seconds: number, count: number, rawPrefix: string) {
   const prefix = expandNs(this.kube(), rawPrefix);
   let keys: string[] = [];
-  await this.eventually(`${count} keys under ${prefix}`, async () => (keys = await storedKeys(this, prefix)).length === count, seconds * 1000);
+  if (count === 0) {
+    // "None" must hold for the whole window, not only at its first instant.
+    await this.holdsFor(`no key under ${prefix}`, async () => (keys = await storedKeys(this, prefix)).length === 0, seconds * 1000);
+  } else {
+    await this.eventually(`${count} keys under ${prefix}`, async () => (keys = await storedKeys(this, prefix)).length === count, seconds * 1000);
+  }
   this.note('stored keys', { prefix, keys });
 });
 
 Then(/^for each of those keys the request trace holds a completed POST creating that (pod|ServiceAccount), answered 201$/, async function (this: KubespecWorld, _kind: string) {
   const { prefix, keys } = this.recall<{ prefix: string; keys: string[] }>('stored keys');
+  assert.ok(keys.length > 0, `no keys under ${prefix}: nothing to match against the trace`);
   const { resource, namespace } = parsePrefix(prefix);
   const path = collectionPath('', resource, namespace);
-  // A create names its object in the body, which the trace does not keep (generateName may even
-  // leave the name to the server): each stored object needs its own 201 POST to the collection.
   const created = (await traceSinceMark(this)).filter((t) => t.method === 'POST' && t.path === path && t.code === 201);
-  assert.ok(created.length >= keys.length, `${keys.length} keys under ${prefix} (${keys.join(', ')}), but the trace holds ${created.length} POST ${path} answered 201`);
+  // One 201 POST per stored name (audit's objectRef.name, filled from the stored object even when
+  // the name came from generateName): two creates of one name cannot stand for two objects.
+  for (const key of keys) {
+    const name = key.slice(prefix.length);
+    const mine = created.filter((t) => t.objectName === name);
+    assert.equal(mine.length, 1, `key ${key}: the trace holds ${mine.length} POST ${path} answered 201 creating "${name}" (creates seen: ${created.map((t) => t.objectName ?? '?').join(', ') || 'none'})`);
+  }
 });
 
 // ---- the controller manager's requests pass the same pipeline as anyone's ------------------------
@@ -86,6 +89,7 @@ Then('the controller manager\'s POST to {string} in the request trace passed the
 });
 
 Then(/^within (\d+) s webhook "([^"]*)" has recorded exactly (\d+) (configmap|pod|serviceaccount) creates?$/, async function (this: KubespecWorld, seconds: string, name: string, count: string, kind: Kind) {
+  assert.ok(Number(count) > 0, 'a wait for 0 creates would end at once: say "records no … create while … " with a positive control instead');
   await this.eventually(`webhook "${name}" to record ${count} ${kind} creates`, () => creates(this, name, kind).length >= Number(count), Number(seconds) * 1000);
   const seen = creates(this, name, kind);
   assert.equal(seen.length, Number(count), `webhook "${name}" saw: ${JSON.stringify(seen.map((r) => r.object?.metadata?.name))}`);
@@ -156,7 +160,12 @@ function resourceList(text: string): string[] {
 Then(/^the request trace holds no list of ([a-z, ]+) by the controller manager$/, async function (this: KubespecWorld, resources: string) {
   const entries = await traceSinceMark(this);
   for (const resource of resourceList(resources)) {
-    const { lists } = collectionReads(entries, resource);
+    const { lists, watches } = collectionReads(entries, resource);
+    // The positive control: the controller manager is in the window, recognised, and reading this
+    // resource (its watches time out and are re-opened); an empty trace or an identity the steps
+    // do not know would otherwise show "no list" too.
+    const users = [...new Set(entries.map((t) => t.user ?? '(unauthenticated)'))].join(', ');
+    assert.ok(watches.length > 0, `the trace window holds no watch of ${resource} by the controller manager (${entries.length} entries, users: ${users || 'none'}): "no list" would prove nothing`);
     assert.deepEqual(lists.map((t) => `GET ${t.path}?${t.query ?? ''}`), [], `the controller manager listed ${resource} while nothing changed`);
   }
 });

@@ -72,6 +72,21 @@ When('the client opens GET {string} over HTTP\\/1.1', async function (this: Kube
   assert.equal(stream.httpVersion, '1.1', 'the response should be HTTP/1.1');
 });
 
+When('the client opens GET {string} over HTTP\\/2', async function (this: KubespecWorld, rawPath: string) {
+  const kube = this.kube();
+  assert.ok(kube.stream, 'this target declares kube.http2 but offers no stream()');
+  const stream = await kube.stream(expandNs(kube, rawPath), { http2: true });
+  this.onCleanup(() => stream.close());
+  this.note('raw stream', stream);
+  assert.equal(stream.httpVersion, '2.0', 'the response should come over HTTP/2');
+});
+
+Then('the watch response status is {int} without a {string} header', function (this: KubespecWorld, code: number, header: string) {
+  const stream = rawStream(this);
+  assert.equal(stream.status, code, `HTTP ${stream.status}: ${stream.body.slice(0, 300)}`);
+  assert.equal(stream.headers[header.toLowerCase()], undefined, `headers: ${JSON.stringify(stream.headers)}`);
+});
+
 When('ConfigMaps {names} are created', async function (this: KubespecWorld, names: string[]) {
   for (const name of names) await createConfigMap(this.kube(), name);
   this.note('created configmaps', names);

@@ -2,7 +2,6 @@
 import assert from 'node:assert/strict';
 import { Given, Then, When } from '@cucumber/cucumber';
 import type { KubeWatch } from '../../adapters/contract.ts';
-import { Reflector } from '../../adapters/kube/reflector.ts';
 import type { KubespecWorld } from '../support/world.ts';
 import { configMapsPath, createConfigMap, expectSuccess, getConfigMap } from './api.ts';
 
@@ -65,17 +64,6 @@ Then('the watch delivers {int} MODIFIED events for {string} with increasing reso
   await watch.close();
 });
 
-Given('an informer on ConfigMaps has listed and is watching', async function (this: KubespecWorld) {
-  const informer = new Reflector(this.kube(), configMapsPath(this.kube()));
-  await informer.list();
-  await informer.watchFromLast();
-  this.note('informer', informer);
-});
-
-When('the informer is disconnected', async function (this: KubespecWorld) {
-  await this.recall<Reflector>('informer').disconnect();
-});
-
 When('ConfigMap {string} is created and ConfigMap {string} is deleted', async function (this: KubespecWorld, created: string, deleted: string) {
   await createConfigMap(this.kube(), created);
   expectSuccess(await this.kube().request({ method: 'DELETE', path: configMapsPath(this.kube(), deleted) }), `delete ConfigMap "${deleted}"`);
@@ -85,25 +73,102 @@ When('ConfigMap {string} is created', async function (this: KubespecWorld, name:
   await createConfigMap(this.kube(), name);
 });
 
-When('the informer reconnects from its last resourceVersion', async function (this: KubespecWorld) {
-  await this.recall<Reflector>('informer').watchFromLast();
+
+// ---- where a watch starts, and bookmarks (WATCH-INITIAL-STATE, WATCH-BOOKMARKS, WATCH-410) --------
+
+function watchPath(world: KubespecWorld, selector: string, query: string): string {
+  const q = new URLSearchParams(query);
+  q.set('watch', 'true');
+  q.set('labelSelector', selector);
+  return `${configMapsPath(world.kube())}?${q.toString()}`;
+}
+
+When(/^a client watches ConfigMaps labelled "([^"]*)" (with no resourceVersion|from resourceVersion "0")$/, async function (this: KubespecWorld, selector: string, from: string) {
+  this.note('watch', await this.kube().watch(watchPath(this, selector, from.includes('"0"') ? 'resourceVersion=0' : '')));
 });
 
-Then('the informer is told 410 Expired and lists again', async function (this: KubespecWorld) {
-  const informer = this.recall<Reflector>('informer');
-  const listsBefore = informer.log.lists;
-  await this.eventually('the informer to see 410 and re-list', async () => (await informer.sync()) || informer.log.expired > 0);
-  assert.equal(informer.log.expired, 1, 'exactly one expiry');
-  assert.equal(informer.log.lists, listsBefore + 1, 'one more list after the expiry');
+When('a client watches ConfigMaps labelled {string} with {string}', async function (this: KubespecWorld, selector: string, query: string) {
+  this.note('watch', await this.kube().watch(watchPath(this, selector, query)));
 });
 
-Then("the informer's cache holds exactly the ConfigMaps {names}", async function (this: KubespecWorld, names: string[]) {
-  const informer = this.recall<Reflector>('informer');
-  const expected = names.map((n) => `${this.kube().namespace}/${n}`).sort();
-  const cached = () => [...informer.cache.keys()].sort();
-  await this.eventually(`the informer's cache to hold ${expected.join(', ')}`, async () => {
-    await informer.sync();
-    return JSON.stringify(cached()) === JSON.stringify(expected);
-  });
-  assert.deepEqual(cached(), expected);
+When("a client watches ConfigMaps labelled {string} from the list's resourceVersion", async function (this: KubespecWorld, selector: string) {
+  const rv = this.recall<any>('list').metadata.resourceVersion as string;
+  this.note('watch', await this.kube().watch(watchPath(this, selector, `resourceVersion=${encodeURIComponent(rv)}`)));
+});
+
+Given("the list's resourceVersion is noted as {string}", function (this: KubespecWorld, label: string) {
+  this.note(label, this.recall<any>('list').metadata.resourceVersion);
+});
+
+Given('a client watches ConfigMaps labelled {string} from the current resourceVersion with {string}, kept as {string}', async function (this: KubespecWorld, selector: string, query: string, name: string) {
+  const list = expectSuccess(await this.kube().request({ method: 'GET', path: `${configMapsPath(this.kube())}?labelSelector=${encodeURIComponent(selector)}` }), 'list ConfigMaps');
+  const watch = await this.kube().watch(watchPath(this, selector, `${query}&resourceVersion=${list.metadata.resourceVersion}`));
+  this.onCleanup(() => watch.close());
+  this.note(`watch ${name}`, watch);
+});
+
+function shownEvents(watch: KubeWatch): string {
+  return watch.events.map((e) => `${e.type} "${e.object?.metadata?.name ?? ''}"@${e.object?.metadata?.resourceVersion}`).join(', ') || '(none)';
+}
+
+/** The initial ADDED events, in any order, then what follows, as "TYPE "name"" strings. */
+async function initialThen(world: KubespecWorld, seconds: number, initial: string[], rest: number): Promise<{ head: string[]; tail: string[] }> {
+  const watch = world.recall<KubeWatch>('watch');
+  const want = initial.length + rest;
+  await world.eventually(`${want} watch events`, () => watch.events.length >= want || watch.ended, seconds * 1000);
+  const shown = watch.events.map((e) => (e.type === 'BOOKMARK' ? 'BOOKMARK' : `${e.type} "${e.object?.metadata?.name}"`));
+  const head = shown.slice(0, initial.length);
+  assert.deepEqual([...head].sort(), initial.map((n) => `ADDED "${n}"`).sort(), `the first events should be one ADDED per existing object: ${shownEvents(watch)}`);
+  return { head, tail: shown.slice(initial.length) };
+}
+
+Then(/^within (\d+) s the watch delivers ADDED for ((?:"[^"]*"(?:, | and )?)+) in any order, then exactly: (.+)$/, async function (this: KubespecWorld, seconds: string, names: string, after: string) {
+  const initial = [...names.matchAll(/"([^"]*)"/g)].map((m) => m[1]!);
+  const expected = [...after.matchAll(/(ADDED|MODIFIED|DELETED) "([^"]*)"/g)].map((m) => `${m[1]} "${m[2]}"`);
+  const { tail } = await initialThen(this, Number(seconds), initial, expected.length);
+  assert.deepEqual(tail.filter((e) => e !== 'BOOKMARK'), expected, `events: ${shownEvents(this.recall<KubeWatch>('watch'))}`);
+});
+
+Then(/^within (\d+) s the watch delivers ADDED for ((?:"[^"]*"(?:, | and )?)+) in any order, then a BOOKMARK$/, async function (this: KubespecWorld, seconds: string, names: string) {
+  const initial = [...names.matchAll(/"([^"]*)"/g)].map((m) => m[1]!);
+  const { tail } = await initialThen(this, Number(seconds), initial, 1);
+  assert.equal(tail[0], 'BOOKMARK', `events: ${shownEvents(this.recall<KubeWatch>('watch'))}`);
+});
+
+/** A bookmark's object: the kind, apiVersion and a metadata of resourceVersion (and the allowed annotation) only. */
+function assertBareBookmark(ev: { object: any }, kind: string, apiVersion: string, annotation?: string): void {
+  const o = ev.object ?? {};
+  const shown = JSON.stringify(o);
+  assert.deepEqual(Object.keys(o).sort(), ['apiVersion', 'kind', 'metadata'], `a BOOKMARK carries only kind, apiVersion and metadata: ${shown}`);
+  assert.equal(o.kind, kind, shown);
+  assert.equal(o.apiVersion, apiVersion, shown);
+  assert.match(String(o.metadata?.resourceVersion ?? ''), /^\d+$/, `a BOOKMARK carries a resourceVersion: ${shown}`);
+  const allowed = annotation ? ['annotations', 'resourceVersion'] : ['resourceVersion'];
+  assert.deepEqual(Object.keys(o.metadata).sort(), allowed, `a BOOKMARK's metadata is only its resourceVersion${annotation ? ' and the annotation' : ''}: ${shown}`);
+  if (annotation) assert.deepEqual(o.metadata.annotations, { [annotation]: 'true' }, shown);
+}
+
+Then('every BOOKMARK carries only kind {string}, apiVersion {string} and metadata.resourceVersion, and annotation {string}', function (this: KubespecWorld, kind: string, apiVersion: string, annotation: string) {
+  const bookmarks = this.recall<KubeWatch>('watch').events.filter((e) => e.type === 'BOOKMARK');
+  assert.ok(bookmarks.length > 0, 'no BOOKMARK arrived');
+  for (const b of bookmarks) assertBareBookmark(b, kind, apiVersion, annotation);
+});
+
+Then("the BOOKMARK's resourceVersion is at least that of every ADDED event before it", function (this: KubespecWorld) {
+  const events = this.recall<KubeWatch>('watch').events;
+  const at = events.findIndex((e) => e.type === 'BOOKMARK');
+  const rv = BigInt(events[at]!.object.metadata.resourceVersion);
+  for (const e of events.slice(0, at)) assert.ok(BigInt(e.object.metadata.resourceVersion) <= rv, `bookmark ${rv} is older than ${shownEvents(this.recall<KubeWatch>('watch'))}`);
+});
+
+Then('the watch {string} has delivered at least {int} BOOKMARK(s), each carrying only kind {string}, apiVersion {string} and metadata.resourceVersion', function (this: KubespecWorld, name: string, min: number, kind: string, apiVersion: string) {
+  const watch = this.recall<KubeWatch>(`watch ${name}`);
+  const bookmarks = watch.events.filter((e) => e.type === 'BOOKMARK');
+  assert.ok(bookmarks.length >= min, `bookmarks: ${bookmarks.length}; events: ${shownEvents(watch)}`);
+  for (const b of bookmarks) assertBareBookmark(b, kind, apiVersion);
+});
+
+Then('the watch {string} has delivered no BOOKMARK', function (this: KubespecWorld, name: string) {
+  const watch = this.recall<KubeWatch>(`watch ${name}`);
+  assert.equal(watch.events.filter((e) => e.type === 'BOOKMARK').length, 0, `events: ${shownEvents(watch)}`);
 });

@@ -9,7 +9,7 @@
  * (pkg/apis/admissionregistration/validation/validation.go, validateWebhook).
  */
 import assert from 'node:assert/strict';
-import { Given, Then } from '@cucumber/cucumber';
+import { Given, Then, When } from '@cucumber/cucumber';
 import type { KubespecWorld } from '../support/world.ts';
 import { webhookServer, type HookBehaviour, type JsonPatchOp, type RegisteredHook } from '../support/webhook-server.ts';
 import { expectSuccess } from './api.ts';
@@ -82,6 +82,8 @@ export function creates(world: KubespecWorld, name: string, kind: Kind) {
 }
 
 Then(/^webhook "([^"]*)" has recorded exactly (\d+) (configmap|pod|serviceaccount) creates?$/, function (this: KubespecWorld, name: string, count: string, kind: Kind) {
+  // Zero alone also passes when the webhook never matched anything: say it with a positive control.
+  assert.ok(Number(count) > 0, `"exactly 0" proves nothing on its own: use 'webhook "${name}" has recorded no ${kind} create, though it records the client's create of ConfigMap "…"'`);
   const seen = creates(this, name, kind);
   assert.equal(seen.length, Number(count), `webhook "${name}" saw: ${JSON.stringify(seen.map((r) => r.object?.metadata?.name))}`);
 });
@@ -91,4 +93,50 @@ Then('the configmap recorded by webhook {string} has label {string}', function (
   const seen = creates(this, name, 'configmap');
   assert.equal(seen.length, 1, `webhook "${name}" should have seen one configmap create, saw ${seen.length}`);
   assert.equal(seen[0]!.object?.metadata?.labels?.[key], value, `labels the webhook saw: ${JSON.stringify(seen[0]!.object?.metadata?.labels)}`);
+});
+
+// The positive control beside a "none": the same webhook, in the same scenario, does see an
+// ordinary create — so its silence about the earlier request means it was not called, not that
+// it was never reachable or never matched.
+Then(/^webhook "([^"]*)" has recorded no configmap create, though it records the client's create of ConfigMap "([^"]*)"$/, async function (this: KubespecWorld, name: string, control: string) {
+  const before = creates(this, name, 'configmap');
+  assert.deepEqual(before.map((r) => r.object?.metadata?.name), [], `webhook "${name}" saw creates it should not have`);
+  const kube = this.kube();
+  const res = await kube.request({ method: 'POST', path: `/api/v1/namespaces/${kube.namespace}/configmaps`, body: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: control } } });
+  expectSuccess(res, `the control create of ConfigMap "${control}"`);
+  const after = creates(this, name, 'configmap').map((r) => r.object?.metadata?.name);
+  assert.deepEqual(after, [control], `webhook "${name}" should have recorded exactly the control create of "${control}"`);
+});
+
+// A gate: the webhook answers nothing until the scenario releases it, so the requests it holds
+// stay in flight on the API server.
+Given(/^a validating webhook "([^"]*)" that holds every configmap create until released$/, async function (this: KubespecWorld, name: string) {
+  let release!: () => void;
+  const gate = new Promise<void>((resolve) => (release = resolve));
+  this.note(`gate ${name}`, release);
+  this.onCleanup(async () => release()); // never leave a request hanging past the scenario
+  await registerWebhook(this, 'validating', name, 'configmap', { hold: () => gate });
+});
+
+When('webhook {string} releases the held creates', function (this: KubespecWorld, name: string) {
+  this.recall<() => void>(`gate ${name}`)();
+});
+
+// ---- a TokenReview service for webhook token authentication (PIPE-AUTHN-EXTERNAL) ----------------
+
+Given('a TokenReview service {string} that authenticates token {string} as user {string} in group {string}', async function (this: KubespecWorld, name: string, token: string, user: string, group: string) {
+  const kube = this.kube();
+  assert.ok(kube.configureTokenWebhook, 'this target declares kube.authn.webhook but offers no configureTokenWebhook()');
+  const server = await webhookServer();
+  const id = `${kube.namespace}/token-${name}`;
+  const hook = server.register(id, { tokenReview: (t) => (t === token ? { username: user, uid: `${user}-uid`, groups: [group] } : undefined) });
+  this.onCleanup(async () => server.unregister(id));
+  this.note(`token service ${name}`, hook);
+  await kube.configureTokenWebhook({ url: hook.url, caBundle: server.caBundle });
+});
+
+Then('TokenReview service {string} was asked about token {string}', function (this: KubespecWorld, name: string, token: string) {
+  const hook = this.recall<RegisteredHook>(`token service ${name}`);
+  const reviews = hook.records as unknown as Array<{ apiVersion?: string; kind?: string; spec?: { token?: string } }>;
+  assert.ok(reviews.some((r) => r.kind === 'TokenReview' && r.apiVersion === 'authentication.k8s.io/v1' && r.spec?.token === token), `reviews the service got: ${JSON.stringify(reviews.map((r) => r.spec?.token))}`);
 });

@@ -37,6 +37,10 @@ export interface HookBehaviour {
   patch?(object: any): JsonPatchOp[];
   /** Refuse with this message. */
   deny?: string;
+  /** Answer only once this settles: keeps the request in flight on the API server meanwhile. */
+  hold?: () => Promise<void>;
+  /** A TokenReview service instead of an admission webhook: who a token is, or undefined for "not authenticated". */
+  tokenReview?: (token: string) => { username: string; uid?: string; groups?: string[] } | undefined;
 }
 
 /** One AdmissionReview request as the hook received it. */
@@ -117,10 +121,20 @@ export class WebhookServer {
         res.writeHead(400).end();
         return;
       }
+      if (hook.behaviour.tokenReview) {
+        hook.records.push(structuredClone(review) as AdmissionRecord);
+        const user = hook.behaviour.tokenReview(String(review?.spec?.token ?? ''));
+        const status = user ? { authenticated: true, user } : { authenticated: false };
+        const tokenBody = JSON.stringify({ apiVersion: 'authentication.k8s.io/v1', kind: 'TokenReview', status });
+        res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(tokenBody) }).end(tokenBody);
+        return;
+      }
       const request = review?.request ?? {};
       hook.records.push(structuredClone(request) as AdmissionRecord);
       const body = JSON.stringify({ apiVersion: 'admission.k8s.io/v1', kind: 'AdmissionReview', response: answer(request, hook.behaviour) });
-      res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) }).end(body);
+      const send = () => void res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) }).end(body);
+      if (hook.behaviour.hold) void hook.behaviour.hold().then(send, send);
+      else send();
     });
   }
 }

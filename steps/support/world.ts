@@ -52,6 +52,32 @@ export class KubespecWorld extends World {
   async eventually(what: string, condition: () => Promise<boolean> | boolean, budget_ms = 10_000): Promise<void> {
     await this.session.waiter.until(what, condition, budget_ms);
   }
+
+  /**
+   * Check that a condition holds at every sample over the whole budget (virtual time on the
+   * reference, real time elsewhere): what "never" and "none within N s" mean. A wait for a
+   * count of 0 would otherwise end at its first sample.
+   */
+  async holdsFor(what: string, condition: () => Promise<boolean> | boolean, budget_ms: number): Promise<void> {
+    let broken: string | undefined;
+    let samples = 0;
+    try {
+      await this.session.waiter.until(what, async () => {
+        samples++;
+        try {
+          if (!(await condition())) broken = `${what} stopped holding at sample ${samples}`;
+        } catch (error) {
+          broken = `${what}: checking it failed at sample ${samples}: ${(error as Error).message}`;
+        }
+        return broken !== undefined;
+      }, budget_ms);
+    } catch (timeout) {
+      // The budget ran out with the condition holding at every sample: what we wanted.
+      if (broken === undefined && samples > 0) return;
+      throw timeout;
+    }
+    throw new Error(broken ?? `${what}: never sampled`);
+  }
 }
 
 function required<T>(facet: T | undefined, capability: string): T {

@@ -2,10 +2,13 @@
  * Serves the API server's handler on a port: plain HTTP, or HTTPS asking for (but not
  * requiring) a client certificate — kube-apiserver's stance, so that certificate users and
  * token users share a port; the handler passes a CA-verified certificate to authentication.
+ * The HTTPS port offers HTTP/2 by ALPN ("h2") and HTTP/1.1 beside it, as kube-apiserver's
+ * secure port does (staging/src/k8s.io/apiserver/pkg/server/secure_serving.go configures
+ * http2 on its TLS server; clients that do not ask for h2 get HTTP/1.1).
  * Also the real timers the core's watches use for timeouts and bookmarks.
  */
 import { createServer as createHttpServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { createServer as createHttpsServer } from 'node:https';
+import { createSecureServer as createHttp2SecureServer } from 'node:http2';
 import type { AddressInfo, Socket } from 'node:net';
 import type { Timers } from '../types.ts';
 
@@ -32,9 +35,11 @@ export interface Listening {
 
 export function listen(handler: (req: IncomingMessage, res: ServerResponse) => void, opts: ListenOptions = {}): Promise<Listening> {
   const host = opts.host ?? '127.0.0.1';
-  const server: Server = opts.tls
-    ? createHttpsServer({ cert: opts.tls.cert, key: opts.tls.key, ca: opts.tls.ca, requestCert: true, rejectUnauthorized: false }, handler)
-    : createHttpServer(handler);
+  // The HTTP/2 compatibility API hands the same handler request and response objects with the
+  // http module's shape; allowHTTP1 serves HTTP/1.1 clients on the same port.
+  const server = (opts.tls
+    ? createHttp2SecureServer({ cert: opts.tls.cert, key: opts.tls.key, ca: opts.tls.ca, requestCert: true, rejectUnauthorized: false, allowHTTP1: true }, handler as never)
+    : createHttpServer(handler)) as unknown as Server;
   const sockets = new Set<Socket>();
   server.on('connection', (s: Socket) => {
     sockets.add(s);

@@ -16,9 +16,13 @@ test('pods select on spec.nodeName and status.phase, and an unset field compares
   assert.equal(matchesFields(parseFieldSelector('status.phase!=Running', 'pods'), pod), false);
 });
 
-test('a field the kind does not support is 400 "field label not supported"', () => {
+test('a field the kind does not support is 400, worded as upstream words it for that kind', () => {
   assert.throws(
     () => parseFieldSelector('spec.nodeName=x', 'configmaps'),
-    (e: unknown) => e instanceof ApiError && e.code === 400 && e.message === 'field label not supported: spec.nodeName',
+    (e: unknown) => e instanceof ApiError && e.code === 400 && e.message === '"spec.nodeName" is not a known field selector: only "metadata.name", "metadata.namespace"',
+  );
+  assert.throws(
+    () => parseFieldSelector('spec.containers=x', 'pods'),
+    (e: unknown) => e instanceof ApiError && e.code === 400 && e.message === 'field label not supported: spec.containers',
   );
 });

@@ -31,9 +31,20 @@ export function parseFieldSelector(s: string, resource: string): FieldRequiremen
     const m = /^\s*([^=!\s]+)\s*(==|!=|=)\s*(.*?)\s*$/.exec(term);
     if (!m) throw errors.badRequest(`invalid selector: '${s}'; can't understand '${term}'`);
     const field = m[1]!;
-    if (!allowed.has(field)) throw errors.badRequest(`field label not supported: ${field}`);
+    if (!allowed.has(field)) throw errors.badRequest(unsupportedField(field, resource));
     return { field, equals: m[2] !== '!=', value: m[3]! };
   });
+}
+
+/**
+ * Upstream's two wordings: a kind with its own field-label conversion (pods, nodes, …:
+ * pkg/apis/core/v1/conversion.go) says "field label not supported"; a kind with only the
+ * metadata fields uses DefaultMetaV1FieldSelectorConversion
+ * (k8s.io/apimachinery/pkg/runtime/conversion.go).
+ */
+function unsupportedField(field: string, resource: string): string {
+  if (SUPPORTED[resource]) return `field label not supported: ${field}`;
+  return `${JSON.stringify(field)} is not a known field selector: only "metadata.name", "metadata.namespace"`;
 }
 
 /** The value a field selector compares: missing fields compare as "" (as upstream's field sets do). */

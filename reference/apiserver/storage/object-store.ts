@@ -28,8 +28,31 @@ function validSegment(s: string): boolean {
   return s !== '' && s !== '.' && s !== '..' && !s.includes('/');
 }
 
+/** How the store's calls are timed for etcd_request_duration_seconds (metrics/metrics.ts). */
+export interface StoreTiming {
+  now_ms(): number;
+  record(operation: string, type: string, seconds: number): void;
+}
+
+/** The resource of a registry key or prefix: /registry/<resource>/… */
+function typeOf(keyOrPrefix: string): string {
+  return keyOrPrefix.split('/')[2] ?? '';
+}
+
 export class ObjectStore {
+  timing?: StoreTiming;
+
   constructor(readonly backend: Backend) {}
+
+  private async timed<T>(operation: string, type: string, call: () => Promise<T>): Promise<T> {
+    if (!this.timing) return call();
+    const start_ms = this.timing.now_ms();
+    try {
+      return await call();
+    } finally {
+      this.timing.record(operation, type, (this.timing.now_ms() - start_ms) / 1000);
+    }
+  }
 
   key(def: ResourceDef, namespace: string, name: string): string | undefined {
     if (!validSegment(name) || (def.namespaced && !validSegment(namespace))) return undefined;
@@ -45,7 +68,7 @@ export class ObjectStore {
   async get(def: ResourceDef, namespace: string, name: string): Promise<StoredObject | undefined> {
     const key = this.key(def, namespace, name);
     if (!key) return undefined;
-    const kv = await this.backend.get(key);
+    const kv = await this.timed('get', def.resource, () => this.backend.get(key));
     return kv ? { obj: decodeObject(kv), kv } : undefined;
   }
 
@@ -65,7 +88,7 @@ export class ObjectStore {
   async create(def: ResourceDef, obj: any): Promise<StoredObject> {
     const key = this.key(def, obj.metadata?.namespace ?? '', obj.metadata?.name ?? '');
     if (!key) throw errors.badRequest(`invalid object name ${JSON.stringify(obj.metadata?.name ?? '')}`);
-    const res = await this.backend.txn({ key, expectModRevision: 0, value: encodeObject(obj) });
+    const res = await this.timed('create', def.resource, () => this.backend.txn({ key, expectModRevision: 0, value: encodeObject(obj) }));
     if (!res.succeeded || !res.kv) throw errors.alreadyExists(def.group, def.resource, obj.metadata.name);
     return { obj: decodeObject(res.kv), kv: res.kv };
   }
@@ -73,7 +96,7 @@ export class ObjectStore {
   /** Replaces the object if it is still at `expectModRevision`, else throws CasFailed. */
   async replace(def: ResourceDef, obj: any, expectModRevision: number): Promise<StoredObject> {
     const key = this.key(def, obj.metadata?.namespace ?? '', obj.metadata?.name ?? '')!;
-    const res = await this.backend.txn({ key, expectModRevision, value: encodeObject(obj) });
+    const res = await this.timed('update', def.resource, () => this.backend.txn({ key, expectModRevision, value: encodeObject(obj) }));
     if (!res.succeeded || !res.kv) throw new CasFailed(res.kv);
     return { obj: decodeObject(res.kv), kv: res.kv };
   }
@@ -81,7 +104,7 @@ export class ObjectStore {
   /** Deletes the object if it is still at `expectModRevision`; returns the deletion revision. */
   async remove(def: ResourceDef, namespace: string, name: string, expectModRevision: number): Promise<number> {
     const key = this.key(def, namespace, name)!;
-    const res = await this.backend.txn({ key, expectModRevision, value: null });
+    const res = await this.timed('delete', def.resource, () => this.backend.txn({ key, expectModRevision, value: null }));
     if (!res.succeeded) throw new CasFailed(res.kv);
     return res.revision;
   }
@@ -89,7 +112,7 @@ export class ObjectStore {
   /** One page of keys under a prefix, at a revision; a compacted revision becomes 410 with `expiredMessage`. */
   async range(prefix: string, opts: { revision?: number; limit?: number; fromKey?: string }, expiredMessage: string) {
     try {
-      return await this.backend.range(prefix, opts);
+      return await this.timed('list', typeOf(prefix), () => this.backend.range(prefix, opts));
     } catch (e) {
       if (e instanceof CompactedError || (e as Error)?.name === 'CompactedError') throw errors.expired(expiredMessage);
       if ((e as Error)?.name === 'FutureRevisionError') throw errors.badRequest(`Too large resource version: ${opts.revision}, current: ${this.backend.currentRevision()}`);
