@@ -73,3 +73,57 @@ test('kubectl 1.32 create rolebinding and create clusterrolebinding (protobuf bo
   assert.equal(again.code, 1);
   assert.match(again.stderr, /clusterrolebindings.rbac.authorization.k8s.io "pb-crb" already exists/);
 });
+
+test('kubectl auth whoami names the admin; auth can-i --list lists its rules and, as a viewer, view\'s', skip, async () => {
+  const who = await k(['auth', 'whoami']);
+  assert.equal(who.code, 0, who.stderr);
+  assert.match(who.stdout, /Username\s+kubespec-admin/);
+  assert.match(who.stdout, /Groups\s+\[system:masters system:authenticated\]/);
+  const list = await k(['auth', 'can-i', '--list']);
+  assert.equal(list.code, 0, list.stderr);
+  assert.match(list.stdout, /^\*\.\*\s+\[\]\s+\[\]\s+\[\*\]$/m);
+  const bind = await k(['create', 'rolebinding', 'viewer', '--clusterrole=view', '--user=viewer-1']);
+  assert.equal(bind.code, 0, bind.stderr);
+  const viewer = await k(['auth', 'can-i', '--list', '--as=viewer-1']);
+  assert.equal(viewer.code, 0, viewer.stderr);
+  assert.match(viewer.stdout, /^pods\s+\[\]\s+\[\]\s+\[get list watch\]$/m);
+  assert.doesNotMatch(viewer.stdout, /^secrets\s/m);
+});
+
+test('kubectl api-resources lists the storage-only kinds and the review APIs', skip, async () => {
+  const r = await k(['api-resources', '-o', 'name']);
+  assert.equal(r.code, 0, r.stderr);
+  const names = new Set(r.stdout.trim().split('\n'));
+  for (const name of [
+    'endpoints', 'replicationcontrollers', 'persistentvolumes', 'persistentvolumeclaims', 'resourcequotas', 'limitranges',
+    'statefulsets.apps', 'daemonsets.apps', 'cronjobs.batch', 'horizontalpodautoscalers.autoscaling', 'ingresses.networking.k8s.io',
+    'networkpolicies.networking.k8s.io', 'storageclasses.storage.k8s.io', 'certificatesigningrequests.certificates.k8s.io',
+    'apiservices.apiregistration.k8s.io', 'tokenreviews.authentication.k8s.io', 'selfsubjectreviews.authentication.k8s.io',
+    'selfsubjectrulesreviews.authorization.k8s.io',
+  ]) assert.ok(names.has(name), `${name} missing from:\n${r.stdout}`);
+});
+
+test('storage-only kinds take the real kubectl\'s create commands: cronjob, ingress, quota, and apply of a StatefulSet and a DaemonSet', skip, async () => {
+  for (const args of [
+    ['create', 'cronjob', 'cj1', '--image=busybox', '--schedule=*/5 * * * *'],
+    ['create', 'ingress', 'ing1', '--rule=example.com/=svc1:80'],
+    ['create', 'quota', 'q1', '--hard=pods=10'],
+  ]) {
+    const r = await k(args);
+    assert.equal(r.code, 0, `${args.join(' ')}: ${r.stderr}`);
+  }
+  const manifest = (kind: string) => `apiVersion: apps/v1
+kind: ${kind}
+metadata: {name: ${kind.toLowerCase()}-1}
+spec:
+  selector: {matchLabels: {app: x}}
+  template:
+    metadata: {labels: {app: x}}
+    spec: {containers: [{name: c, image: nginx}]}
+`;
+  const applied = await k(['apply', '-f', '-'], `${manifest('StatefulSet')}---\n${manifest('DaemonSet')}`);
+  assert.equal(applied.code, 0, applied.stderr);
+  const bad = await k(['create', '-f', '-'], 'apiVersion: batch/v1\nkind: CronJob\nmetadata: {name: no-schedule}\nspec: {jobTemplate: {spec: {}}}\n');
+  assert.equal(bad.code, 1);
+  assert.match(bad.stderr, /spec.schedule: Required value/);
+});

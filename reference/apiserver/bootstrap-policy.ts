@@ -25,6 +25,7 @@
  * Upstream reconciles the bootstrap roles on every start (adding back missing rules); the
  * reference only creates what is missing, so an edited role stays edited across restarts.
  */
+import { userFacingClusterRoles } from './bootstrap-user-roles.ts';
 import type { PolicyRule } from './authz/types.ts';
 
 export const RBAC_GROUP = 'rbac.authorization.k8s.io';
@@ -105,6 +106,7 @@ export function bootstrapClusterRoles(): any[] {
     ]),
     clusterRole('system:public-info-viewer', [{ verbs: get, nonResourceURLs: ['/healthz', '/livez', '/readyz', '/version', '/version/'] }]),
     clusterRole(KUBE_CONTROLLER_MANAGER_USER, kubeControllerManagerRules()),
+    ...userFacingClusterRoles(),
   ];
 }
 

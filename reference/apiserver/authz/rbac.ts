@@ -14,7 +14,7 @@
  * puts authorizerfactory.NewPrivilegedGroups(user.SystemPrivilegedGroup) first in its union
  * (pkg/kubeapiserver/authorizer/config.go); upstream gives that decision an empty reason.
  */
-import type { Authorizer, Decision, RequestAttributes, UserInfo } from '../pipeline.ts';
+import type { Authorizer, Decision, RequestAttributes, RulesFor, UserInfo } from '../pipeline.ts';
 import { SYSTEM_PRIVILEGED_GROUP } from '../authn/users.ts';
 import { aggregateClusterRoles } from './aggregation.ts';
 import { ruleAllows } from './rules.ts';
@@ -56,7 +56,39 @@ export function rbacAuthorizer(opts: RbacOptions): Authorizer {
       }
       return { allowed: false, reason: errors.length === 0 ? '' : `RBAC: ${aggregate(errors)}` };
     },
+    rulesFor: (user, namespace) => rulesFor(opts, privileged, user, namespace),
   };
+}
+
+/**
+ * The rules that apply to the user in the namespace (RBACAuthorizer.RulesFor over
+ * VisitRulesFor, plugin/pkg/auth/authorizer/rbac/rbac.go): a rule with resources is a resource
+ * rule, one with nonResourceURLs a non-resource rule. A privileged group gets the `*` rules
+ * upstream's privilegedGroupAuthorizer lists.
+ */
+async function rulesFor(opts: RbacOptions, privileged: string[], user: UserInfo, namespace: string): Promise<RulesFor> {
+  if (user.groups.some((g) => privileged.includes(g))) {
+    return { resourceRules: [{ verbs: ['*'], apiGroups: ['*'], resources: ['*'] }], nonResourceRules: [{ verbs: ['*'], nonResourceURLs: ['*'] }], incomplete: false };
+  }
+  const clusterRoles = await clusterRoleRules(opts);
+  const roles = namespace ? await opts.lister.roles(namespace) : [];
+  const errors: string[] = [];
+  const rules: PolicyRule[] = [];
+  const visit = (binding: RoleBinding, bindingNamespace: string): void => {
+    if (!(binding.subjects ?? []).some((s) => appliesToUser(user, s, bindingNamespace))) return;
+    const resolved = roleRefRules(binding, clusterRoles, roles);
+    if (resolved.error) errors.push(resolved.error);
+    rules.push(...resolved.rules);
+  };
+  for (const binding of await opts.lister.clusterRoleBindings()) visit(binding, '');
+  if (namespace) for (const binding of await opts.lister.roleBindings(namespace)) visit(binding, namespace);
+  const out: RulesFor = {
+    resourceRules: rules.filter((r) => (r.resources ?? []).length > 0).map((r) => ({ verbs: r.verbs, ...(r.apiGroups ? { apiGroups: r.apiGroups } : {}), resources: r.resources!, ...(r.resourceNames?.length ? { resourceNames: r.resourceNames } : {}) })),
+    nonResourceRules: rules.filter((r) => (r.nonResourceURLs ?? []).length > 0).map((r) => ({ verbs: r.verbs, nonResourceURLs: r.nonResourceURLs! })),
+    incomplete: errors.length > 0,
+  };
+  if (errors.length > 0) out.evaluationError = aggregate(errors);
+  return out;
 }
 
 /** The effective rules of every ClusterRole, by name. */

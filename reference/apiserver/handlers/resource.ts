@@ -68,6 +68,13 @@ async function subresource(env: Env, call: ResourceCall): Promise<Answer> {
       return evict(env, call);
     case 'finalize PUT':
       return update(env, call, '');
+    // A CertificateSigningRequest's approval writes its status conditions (pkg/registry/certificates).
+    case 'approval GET':
+      return get(env, call);
+    case 'approval PUT':
+      return update(env, call, 'status');
+    case 'approval PATCH':
+      return patch(env, call, 'status');
     default:
       return notAllowed(call, info.verb);
   }
