@@ -25,6 +25,7 @@ export const CAPABILITIES = {
   'kube.rbac': 'RBAC authorization is enforced and requests can be made as other users and service accounts',
   'kube.authn': 'authentication can be exercised: client certificates, bearer tokens, anonymous requests',
   'kube.admission': 'admission webhooks can be registered and are called',
+  'kube.admission.quota': 'the ResourceQuota admission plugin runs: a create past a namespace\'s ResourceQuota object count is refused (on by default upstream)',
   'kube.audit': 'the request pipeline is observable: a per-request trace of the stages passed',
   'kube.storage': 'the keys the API server writes in its store are readable (/registry/...)',
   'kube.podsecurity': 'Pod Security admission runs: pod-security.kubernetes.io/enforce|warn|audit namespace labels apply the Pod Security Standards (on by default since Kubernetes 1.25)',

@@ -25,6 +25,7 @@ const CAPABILITIES: Capability[] = [
   'disk.latency',
   'kube.http2', 'kube.inflight-limit', 'kube.metrics', 'kube.authn.webhook',
   'kube.podsecurity',
+  'kube.admission.quota',
 ];
 
 /**

@@ -1,7 +1,7 @@
 /**
  * The admission chain in upstream's order (pkg/kubeapiserver/options/plugins.go AllOrderedPlugins):
  * NamespaceLifecycle, ServiceAccount, PodSecurity, [DenyServiceExternalIPs], MutatingAdmissionWebhook,
- * ValidatingAdmissionWebhook. PodSecurity is on by default upstream (validating only). The mutating phase runs every plugin's Admit in that order, then the
+ * ValidatingAdmissionWebhook, ResourceQuota. PodSecurity is on by default upstream (validating only). The mutating phase runs every plugin's Admit in that order, then the
  * validating phase every plugin's Validate (staging/src/k8s.io/apiserver/pkg/admission/chain.go).
  * Defaults come first: upstream applies them while decoding, before any admission plugin.
  * DenyServiceExternalIPs is off by default upstream (DefaultOffAdmissionPlugins), so it is opt-in.
@@ -13,6 +13,7 @@ import { serviceAccountAdmission, type ServiceAccountAdmissionOptions } from './
 import { denyServiceExternalIPs } from './externalips.ts';
 import { podSecurityAdmission, type PodSecurityOptions } from './podsecurity/index.ts';
 import { mutatingWebhookPlugin, validatingWebhookPlugin, type WebhookPluginOptions } from './webhook/dispatcher.ts';
+import { resourceQuotaAdmission, type ResourceQuotaOptions } from './resourcequota/plugin.ts';
 
 export interface AdmissionChainOptions {
   getNamespace: NamespaceLifecycleOptions['getNamespace'];
@@ -28,6 +29,8 @@ export interface AdmissionChainOptions {
   disablePodSecurity?: boolean;
   /** A namespace's pods, for PodSecurity's warnings when a namespace's enforce label gets stricter. */
   listPods?: (namespace: string) => Promise<any[]>;
+  /** Quotas and object counts for the ResourceQuota plugin (last in the validating phase, as upstream); leave out to run without it. */
+  resourceQuota?: ResourceQuotaOptions;
 }
 
 export interface AdmissionChain {
@@ -53,5 +56,6 @@ export function admissionChain(opts: AdmissionChainOptions): AdmissionChain {
     mutating.push(mutatingWebhookPlugin(opts.webhooks));
     validating.push(validatingWebhookPlugin(opts.webhooks));
   }
+  if (opts.resourceQuota) validating.push(resourceQuotaAdmission(opts.resourceQuota));
   return { mutating, validating };
 }
