@@ -127,3 +127,11 @@ spec:
   assert.equal(bad.code, 1);
   assert.match(bad.stderr, /spec.schedule: Required value/);
 });
+
+test('kubectl explain deployment.spec prints upstream\'s field descriptions', skip, async () => {
+  const r = await k(['explain', 'deployment.spec']);
+  assert.equal(r.code, 0, r.stderr);
+  assert.match(r.stdout, /DESCRIPTION:\s+Specification of the desired behavior of the Deployment\./);
+  assert.match(r.stdout, /replicas\s+<integer>\s+Number of desired pods\./);
+  assert.doesNotMatch(r.stdout, /<empty>/);
+});

@@ -3,6 +3,7 @@
  * (core.ts) decides every answer; this file reads bodies (bounded), writes replies and watch
  * streams, and assembles the server's environment from its options.
  */
+import { kubernetesTypeDocs } from './discovery/host/kubernetes-types.ts';
 import { ApiServerMetrics } from './metrics/metrics.ts';
 import { DEFAULT_MAX_MUTATING_IN_FLIGHT, DEFAULT_MAX_READ_ONLY_IN_FLIGHT, MaxInFlight } from './inflight/max-in-flight.ts';
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -111,6 +112,7 @@ function buildEnv(opts: ApiServerOptions): Env {
     bookmarkInterval_ms: opts.bookmarkInterval_ms ?? 60_000,
     maxBodyBytes: opts.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
     gitVersion: opts.gitVersion ?? DEFAULT_GIT_VERSION,
+    typeDocs: kubernetesTypeDocs,
     allocationLock: mutex(),
     traces: [],
     metrics: new ApiServerMetrics(),

@@ -70,6 +70,8 @@ export interface Env {
   bookmarkInterval_ms: number;
   maxBodyBytes: number;
   gitVersion: string;
+  /** Upstream's type and field documentation for the OpenAPI documents (read on first use). */
+  typeDocs: () => import('./discovery/describe.ts').TypeDocs;
   /** Serialises allocations (service cluster IPs and node ports) so two creates never pick the same one. */
   allocationLock: { run<T>(fn: () => Promise<T>): Promise<T> };
   traces: RequestTrace[];
