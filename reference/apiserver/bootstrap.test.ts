@@ -4,7 +4,7 @@ import { LocalBackend } from '../store/local.ts';
 import { harness } from './testing/harness.ts';
 
 const RBAC = '/apis/rbac.authorization.k8s.io/v1';
-const BOOTSTRAP_ROLES = ['cluster-admin', 'system:basic-user', 'system:discovery', 'system:kube-controller-manager', 'system:public-info-viewer'];
+const BOOTSTRAP_ROLES = ['admin', 'cluster-admin', 'edit', 'system:aggregate-to-admin', 'system:aggregate-to-edit', 'system:aggregate-to-view', 'system:basic-user', 'system:discovery', 'system:kube-controller-manager', 'system:public-info-viewer', 'view'];
 
 test('a fresh server holds the bootstrap ClusterRoles, each marked as upstream marks its default policy', async () => {
   const h = await harness();
