@@ -24,6 +24,8 @@ export const CAPABILITIES = {
   'kube.compaction': 'the control API can compact the API server\'s backing store so old resourceVersions expire',
   'kube.rbac': 'RBAC authorization is enforced and requests can be made as other users and service accounts',
   'kube.authn': 'authentication can be exercised: client certificates, bearer tokens, anonymous requests',
+  'kube.authn.anonymous': 'anonymous authentication is on (kube-apiserver\'s default): a request without credentials is system:anonymous',
+  'kube.authn.anonymous-off': 'the API server can run with anonymous authentication off (--anonymous-auth=false): a request without credentials is 401',
   'kube.admission': 'admission webhooks can be registered and are called',
   'kube.admission.quota': 'the ResourceQuota admission plugin runs: a create past a namespace\'s ResourceQuota object count is refused (on by default upstream)',
   'kube.audit': 'the request pipeline is observable: a per-request trace of the stages passed',

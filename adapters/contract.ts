@@ -187,7 +187,7 @@ export interface KubeCredentials {
   /** A bearer token, sent as `Authorization: Bearer <token>`. */
   token?: string;
   /** A TLS client certificate signed by the cluster's client CA: CN is the user, each O a group. */
-  clientCert?: { cn: string; o?: string[] };
+  clientCert?: { cn: string; o?: string[]; /** Signed by a CA of the suite's own making, which the cluster does not trust. */ untrusted?: boolean };
   /** No credentials at all. */
   anonymous?: boolean;
 }

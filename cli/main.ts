@@ -58,6 +58,7 @@ const COMMANDS: Record<string, { options: Options; positionals?: boolean; run(va
       'insecure-http': { type: 'boolean' },
       'data-dir': { type: 'string' },
       retention: { type: 'string' },
+      'anonymous-auth': { type: 'string' },
     },
     async run(v) {
       const { serve } = await import('./serve.ts');

@@ -103,6 +103,25 @@ test('over HTTPS the admin certificate may do anything, anonymous callers only r
   }
 });
 
+test('--anonymous-auth=false: a request without credentials is 401 while the admin certificate still works; a bad value is a usage error', async () => {
+  assert.equal(parseServeFlags({}, {}).anonymous, true);
+  assert.throws(() => parseServeFlags({ 'anonymous-auth': 'no' }, {}), UsageError);
+  assert.throws(() => parseServeFlags({ 'anonymous-auth': 'false', 'insecure-http': true }, {}), UsageError);
+  const dir = tempDir('serve-no-anonymous');
+  const running = await startServe(config(dir.path, { nodes: 0, anonymous: false }));
+  const admin = await clientFor(running.kubeconfigPath);
+  const anonymous = new KubeHttpClient({ server: running.url, insecureSkipTlsVerify: true });
+  try {
+    assert.equal((await admin.request({ method: 'GET', path: '/api/v1/namespaces/default/configmaps' })).status, 200);
+    assert.equal((await anonymous.request({ method: 'GET', path: '/version' })).status, 401);
+  } finally {
+    admin.close();
+    anonymous.close();
+    await running.stop();
+    dir.remove();
+  }
+});
+
 test('a namespace created through serve gets its default ServiceAccount from the cluster\'s controller, on the real clock', async () => {
   const dir = tempDir('serve-sa');
   const running = await startServe(config(dir.path, { nodes: 0 }));

@@ -46,6 +46,8 @@ export interface ServeFlags {
   'insecure-http'?: boolean;
   'data-dir'?: string;
   retention?: string;
+  /** kube-apiserver's --anonymous-auth: 'true' (default) or 'false'. */
+  'anonymous-auth'?: string;
 }
 
 export interface ServeConfig {
@@ -56,11 +58,13 @@ export interface ServeConfig {
   kubeconfigPath: string;
   insecureHttp: boolean;
   dataDir?: string;
+  /** Requests without credentials are system:anonymous (else 401). */
+  anonymous: boolean;
   retention_ms: number;
   leaseRenew_ms: number;
 }
 
-/** Flags (and the hidden env knobs) to a config; a bad value is a UsageError (exit 2). */
+/** Flags to a config (env only says where the user was: KUBESPEC_CWD); a bad value is a UsageError (exit 2). */
 export function parseServeFlags(flags: ServeFlags, env: NodeJS.ProcessEnv = process.env): ServeConfig {
   // bin/kubespec.mjs moves to the project root; KUBESPEC_CWD (if the launcher sets it) is where the user was.
   const base = env.KUBESPEC_CWD ?? process.cwd();
@@ -70,9 +74,13 @@ export function parseServeFlags(flags: ServeFlags, env: NodeJS.ProcessEnv = proc
     nodes: integerFlag('--nodes', flags.nodes ?? '1', 0, MAX_NODES, 'e.g. --nodes 3 registers node-1..node-3'),
     kubeconfigPath: resolve(base, nonEmpty('--kubeconfig', flags.kubeconfig ?? 'kubeconfig.kubespec')),
     insecureHttp: flags['insecure-http'] ?? false,
+    anonymous: booleanFlag('--anonymous-auth', flags['anonymous-auth'] ?? 'true'),
     retention_ms: retentionFlag(flags.retention),
     leaseRenew_ms: LEASE_RENEW_MS,
   };
+  if (config.insecureHttp && !config.anonymous) {
+    throw new UsageError('--insecure-http needs anonymous authentication: over plain HTTP no request carries credentials', 'drop --anonymous-auth=false, or serve HTTPS');
+  }
   if (flags['data-dir'] !== undefined) config.dataDir = resolve(base, nonEmpty('--data-dir', flags['data-dir']));
   return config;
 }
@@ -83,6 +91,11 @@ function retentionFlag(text: string | undefined): number {
   const ms = parseDuration_ms(text);
   if (ms === undefined || ms < 1 || ms > 2 ** 31 - 1) throw new UsageError(`--retention must be a duration from 1ms to 596h, got "${text}"`, 'e.g. --retention 5m (also 90s, 500ms, 1h)');
   return ms;
+}
+
+function booleanFlag(name: string, text: string): boolean {
+  if (text === 'true' || text === 'false') return text === 'true';
+  throw new UsageError(`${name} must be true or false, got "${text}"`, `e.g. ${name}=false`);
 }
 
 function integerFlag(name: string, text: string, min: number, max: number, hint: string): number {
@@ -194,8 +207,8 @@ function startCluster(config: ServeConfig, clock: RealTimeScheduler, store: Stor
     port: config.port,
     host: config.host,
     ...(pki ? { tls: { cert: pki.server.certPem, key: pki.server.keyPem, ca: pki.ca.certPem } } : {}),
-    // Anonymous requests are on, as kube-apiserver's default; RBAC decides what they may do.
-    secure: { anonymous: true },
+    // Anonymous requests are on unless --anonymous-auth=false, as kube-apiserver's default; RBAC decides what they may do.
+    secure: { anonymous: config.anonymous },
     log,
   });
 }

@@ -20,12 +20,13 @@ export const COMMAND_USAGE: Record<string, string> = {
   report: `  kubespec report [--target NAME]
       Rebuild reports/<target>/ from its saved message stream (also after a crashed run).`,
   serve: `  kubespec serve [--port P] [--nodes N] [--kubeconfig PATH] [--insecure-http] [--data-dir D]
-                 [--retention D]
+                 [--anonymous-auth=false] [--retention D]
       Run the reference cluster over HTTPS until interrupted; write a kubeconfig with an admin
       client certificate. --port 0: any free port. --insecure-http: plain HTTP, and anonymous
       requests are admin. --data-dir: keep the store and certificates across restarts (the dir
-      is created 0700 and locked: one serve per data dir). --retention D: history kept readable
-      before auto-compaction (default 5m; also 90s, 500ms, 1h).`,
+      is created 0700 and locked: one serve per data dir).
+      --anonymous-auth=false: a request without credentials is 401, not system:anonymous.
+      --retention D: history kept readable before auto-compaction (default 5m; also 90s, 500ms, 1h).`,
   bench: `  kubespec bench NAME [--quick]
       Run bench/NAME; print figures; write reports/bench/NAME.json.`,
   test: `  kubespec test

@@ -8,6 +8,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { kubectl, kubectlMissing, KUBECTL, startServeProcess, tempDir, type ServeProcess } from './harness.ts';
 
@@ -149,6 +150,51 @@ subjects: [{apiGroup: rbac.authorization.k8s.io, kind: User, name: someone}]
   assert.equal(list.stdout.trim(), 'yes', list.stderr);
   const del = await k(['auth', 'can-i', 'delete', 'pods', '--as=someone']);
   assert.equal(del.stdout.trim(), 'no', del.stderr);
+});
+
+test('kubectl apply as a user who may only create ClusterRoleBindings cannot bind her to cluster-admin (RBAC escalation prevention)', skip, async () => {
+  const grant = await k(['apply', '-f', '-'], `apiVersion: rbac.authorization.k8s.io/v1
+kind: ClusterRole
+metadata: {name: binder-only}
+rules: [{apiGroups: [rbac.authorization.k8s.io], resources: [clusterrolebindings], verbs: [create, get, patch]}]
+---
+apiVersion: rbac.authorization.k8s.io/v1
+kind: ClusterRoleBinding
+metadata: {name: mallory-binder}
+roleRef: {apiGroup: rbac.authorization.k8s.io, kind: ClusterRole, name: binder-only}
+subjects: [{apiGroup: rbac.authorization.k8s.io, kind: User, name: mallory}]
+`);
+  assert.equal(grant.code, 0, grant.stderr);
+  const escalate = await k(['apply', '--as=mallory', '-f', '-'], `apiVersion: rbac.authorization.k8s.io/v1
+kind: ClusterRoleBinding
+metadata: {name: mallory-admin}
+roleRef: {apiGroup: rbac.authorization.k8s.io, kind: ClusterRole, name: cluster-admin}
+subjects: [{apiGroup: rbac.authorization.k8s.io, kind: User, name: mallory}]
+`);
+  assert.equal(escalate.code, 1, escalate.stdout);
+  assert.match(escalate.stderr, /clusterrolebindings\.rbac\.authorization\.k8s\.io "mallory-admin" is forbidden: user "mallory" \(groups=\["system:authenticated"\]\) is attempting to grant RBAC permissions not currently held/);
+  const secrets = await k(['get', 'secrets', '--as=mallory']);
+  assert.equal(secrets.code, 1, 'she gained nothing');
+});
+
+test('kubectl create token mints a ServiceAccount token the server accepts', skip, async () => {
+  const sa = await k(['apply', '-f', '-'], 'apiVersion: v1\nkind: ServiceAccount\nmetadata: {name: robot}\n');
+  assert.equal(sa.code, 0, sa.stderr);
+  const token = await k(['create', 'token', 'robot', '--duration=10m']);
+  assert.equal(token.code, 0, token.stderr);
+  const jwt = token.stdout.trim();
+  assert.match(jwt, /^[\w-]+\.[\w-]+\.[\w-]+$/);
+  // A kubeconfig with only the server and the token: with the admin certificate too, the certificate would win.
+  const tokenOnly = join(scratch.path, 'kubeconfig.token');
+  writeFileSync(tokenOnly, JSON.stringify({
+    apiVersion: 'v1', kind: 'Config', 'current-context': 'robot',
+    clusters: [{ name: 'serve', cluster: { server: serve.url, 'insecure-skip-tls-verify': true } }],
+    users: [{ name: 'robot', user: { token: jwt } }],
+    contexts: [{ name: 'robot', context: { cluster: 'serve', user: 'robot', namespace: 'default' } }],
+  }));
+  const asRobot = await kubectl(['get', 'pods'], { kubeconfig: tokenOnly, cacheDir: join(scratch.path, `cache-${++caches}`) });
+  assert.equal(asRobot.code, 1);
+  assert.match(asRobot.stderr, /User "system:serviceaccount:default:robot" cannot list resource "pods"/);
 });
 
 test('malformed manifests fail with kubectl or the server saying what is wrong', skip, async () => {

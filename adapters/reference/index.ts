@@ -19,6 +19,8 @@ const CAPABILITIES: Capability[] = [
   'clock.virtual',
   'kube.api', 'kube.watch', 'kube.compaction', 'kube.storage',
   'kube.rbac', 'kube.authn', 'kube.admission', 'kube.audit',
+  // Anonymous authentication is on unless a scenario requires it off (one cluster per scenario).
+  'kube.authn.anonymous', 'kube.authn.anonymous-off',
   // The controllers the reference runs so far (reference/controllers/registry.ts).
   'controllers.serviceaccount',
   'kv.fault-schedules',
@@ -79,7 +81,9 @@ async function openSession(seed: number, tags: readonly string[]): Promise<Sessi
   try {
     // The full pipeline, as a real cluster runs it: authentication, RBAC, admission with webhooks.
     const adminToken = `kubespec-admin-${seed.toString(16)}`;
-    const cluster = await ReferenceCluster.start({ seed, clock, secure: { tokenCsv: adminTokenCsv(adminToken), anonymous: true }, maxMutatingInFlight: MAX_MUTATING_IN_FLIGHT });
+    // Anonymous authentication is on (kube-apiserver's default) unless the scenario needs it off.
+    const anonymous = !tags.includes('@requires:kube.authn.anonymous-off');
+    const cluster = await ReferenceCluster.start({ seed, clock, secure: { tokenCsv: adminTokenCsv(adminToken), anonymous }, maxMutatingInFlight: MAX_MUTATING_IN_FLIGHT });
     if (fault !== 'leak-session') started.push(() => cluster.stop());
     if (fault === 'session-setup') throw new Error('reference session setup failed (fault seam KUBESPEC_REFERENCE_FAULT=session-setup)');
     const kubectl = tags.includes('@requires:kubectl');

@@ -123,7 +123,7 @@ class CredentialedRequests {
   private async clientFor(creds: KubeCredentials): Promise<KubeHttpClient> {
     if (creds.clientCert) {
       const server = await this.tlsUrl();
-      const cert = await clientCert(creds.clientCert.cn, creds.clientCert.o ?? []);
+      const cert = await clientCert(creds.clientCert.cn, creds.clientCert.o ?? [], creds.clientCert.untrusted === true);
       return new KubeHttpClient({ server, ca: (await workerPki()).ca.certPem, cert: cert.certPem, key: cert.keyPem });
     }
     if (creds.token !== undefined) return new KubeHttpClient({ server: this.cluster.url, token: creds.token });
@@ -145,11 +145,16 @@ function workerPki(): Promise<{ ca: CertAndKey; server: CertAndKey }> {
   return pki;
 }
 
-function clientCert(cn: string, o: string[]): Promise<CertAndKey> {
-  const key = JSON.stringify([cn, o]);
+let untrustedCa: Promise<CertAndKey> | undefined;
+
+/** A client certificate from the cluster's CA, or (untrusted) from a CA the cluster has never heard of. */
+function clientCert(cn: string, o: string[], untrusted: boolean): Promise<CertAndKey> {
+  const key = JSON.stringify([cn, o, untrusted]);
   let cert = clientCerts.get(key);
   if (!cert) {
-    cert = workerPki().then(({ ca }) => issueClientCert(ca, { commonName: cn, organizations: o }));
+    untrustedCa ??= untrusted ? createCa({ commonName: 'not-the-cluster-ca' }) : undefined;
+    const issuer = untrusted ? untrustedCa! : workerPki().then(({ ca }) => ca);
+    cert = issuer.then((ca) => issueClientCert(ca, { commonName: cn, organizations: o }));
     clientCerts.set(key, cert);
   }
   return cert;

@@ -79,7 +79,7 @@ Feature: API Server — the request pipeline
       Then the response status is 403 with reason "Forbidden"
       And the response message names user "alice", verb "list" and resource "pods"
 
-    @requires:kube.api @requires:kube.authn
+    @requires:kube.api @requires:kube.authn @requires:kube.authn.anonymous
     Scenario: a request without credentials is judged as system:anonymous
       When a request with no credentials lists pods in the scenario's namespace
       Then the response status is 403 with reason "Forbidden"
@@ -88,6 +88,25 @@ Feature: API Server — the request pipeline
     @requires:kube.api @requires:kube.authn
     Scenario: a bearer token nobody issued is answered 401
       When a request with bearer token "not-a-real-token" lists pods in the scenario's namespace
+      Then the response status is 401 with reason "Unauthorized"
+
+    # With anonymous authentication off (kube-apiserver `--anonymous-auth=false`), a request that
+    # carries no credentials has no identity at all, and is refused before authorization is asked.
+
+    @requires:kube.api @requires:kube.authn @requires:kube.authn.anonymous-off
+    Scenario: with anonymous authentication off, a request without credentials is answered 401
+      When a request with no credentials lists pods in the scenario's namespace
+      Then the response status is 401 with reason "Unauthorized"
+      When a request with no credentials asks for GET "/version"
+      Then the response status is 401 with reason "Unauthorized"
+
+    @requires:kube.api @requires:kube.authn @requires:kube.authn.anonymous @requires:kube.rbac
+    Scenario: a client certificate that the cluster's CA did not sign is answered 401, not treated as anonymous
+      Given a ClusterRole "reader-{ns}" allowing "list" on "pods"
+      And a ClusterRoleBinding binding ClusterRole "reader-{ns}" to group "system:unauthenticated"
+      When a request with no credentials lists pods in the scenario's namespace
+      Then the response status is 200
+      When a request with a self-signed client certificate for user "mallory" in group "system:masters" lists pods in the scenario's namespace
       Then the response status is 401 with reason "Unauthorized"
 
   Rule: PIPE-AUTHN-X509 — a client certificate authenticates its Common Name as the user and its Organizations as groups
@@ -105,20 +124,50 @@ Feature: API Server — the request pipeline
       Then the response status is 403 with reason "Forbidden"
       And the response message names user "bob", verb "delete" and resource "configmaps"
 
-  # pending: needs the TokenRequest API (the serviceaccounts/token subresource), which the reference does not serve yet
-  @pending
   Rule: PIPE-AUTHN-SA-TOKEN — a service account token authenticates as system:serviceaccount:<namespace>:<name>
     Source: 000_1662d8c5cea2447f.txt § 控制平面 / API Server / 请求处理链（Request Pipeline）
     Claim: ServiceAccount tokens are one of the common authenticators.
     Quote: "ServiceAccount Token"
 
-    @requires:kube.api @requires:kube.authn
+    A SelfSubjectReview would show the identity directly; the reference does not serve it yet, so the
+    scenarios read the identity from what authorization says about it, as PIPE-AUTHN-IDENTITY does.
+
+    @requires:kube.api @requires:kube.authn @requires:kube.rbac
     Scenario: a token requested for a service account authenticates as that account
       Given service account "robot" in the scenario's namespace
-      When a token is requested for service account "robot" through its token subresource
-      And a request with that token creates a SelfSubjectReview
-      Then the review's status.userInfo.username is "system:serviceaccount:{ns}:robot"
-      And the review's status.userInfo.groups contain "system:serviceaccounts" and "system:serviceaccounts:{ns}"
+      And a Role "reader" in the scenario's namespace allowing "list" on "configmaps"
+      And a RoleBinding binding Role "reader" to service account "robot"
+      When a token valid for 600 seconds is requested for service account "robot" through its token subresource
+      And a request with that token lists ConfigMaps in the scenario's namespace
+      Then the response status is 200
+      When a request with that token lists pods in the scenario's namespace
+      Then the response status is 403 with reason "Forbidden"
+      And the response message names user "system:serviceaccount:{ns}:robot", verb "list" and resource "pods"
+
+    @requires:kube.api @requires:kube.authn @requires:kube.rbac @requires:clock.virtual
+    Scenario: an expired service account token is answered 401, not treated as anonymous
+      Given service account "robot" in the scenario's namespace
+      And a Role "reader" in the scenario's namespace allowing "list" on "configmaps"
+      And a RoleBinding binding Role "reader" to service account "robot"
+      When a token valid for 600 seconds is requested for service account "robot" through its token subresource
+      And a request with that token lists ConfigMaps in the scenario's namespace
+      Then the response status is 200
+      When 12 minutes of virtual time pass
+      And a request with that token lists ConfigMaps in the scenario's namespace
+      Then the response status is 401 with reason "Unauthorized"
+
+    @requires:kube.api @requires:kube.authn @requires:kube.rbac
+    Scenario: a service account token carries the groups system:serviceaccounts and system:serviceaccounts:<namespace>
+      Given service account "robot" in the scenario's namespace
+      And a Role "config-reader" in the scenario's namespace allowing "list" on "configmaps"
+      And a Role "pod-reader" in the scenario's namespace allowing "list" on "pods"
+      And a RoleBinding binding Role "config-reader" to group "system:serviceaccounts"
+      And a RoleBinding binding Role "pod-reader" to group "system:serviceaccounts:{ns}"
+      When a token valid for 600 seconds is requested for service account "robot" through its token subresource
+      And a request with that token lists ConfigMaps in the scenario's namespace
+      Then the response status is 200
+      When a request with that token lists pods in the scenario's namespace
+      Then the response status is 200
 
   Rule: PIPE-AUTHN-EXTERNAL — webhook token authentication: the API server asks a TokenReview service who a bearer token is, and trusts its answer
     Source: 000_1662d8c5cea2447f.txt § 控制平面 / API Server / 请求处理链（Request Pipeline）
@@ -255,6 +304,29 @@ Feature: API Server — the request pipeline
     Scenario: a string where an integer belongs is refused 400 before validation
       When Deployment "typo" is created with body field "spec.replicas" set to the string "three"
       Then the response status is 400 with reason "BadRequest"
+
+    # core.MaxSecretSize (pkg/apis/core/types.go) bounds what a ConfigMap or Secret may hold: 1 MiB.
+    @requires:kube.api
+    Scenario: a ConfigMap holding more than 1 MiB of data is refused 422 Invalid; one of exactly 1 MiB is stored
+      When the client creates ConfigMap "too-big" holding 1048577 bytes of data
+      Then the response status is 422 with reason "Invalid"
+      And the response message contains "Too long"
+      And the response message contains "1048576 bytes"
+      When the client creates ConfigMap "just-fits" holding 1048576 bytes of data
+      Then the response status is 201
+
+    # fieldValidation (KEP-2885, server-side field validation): duplicate keys are strict decoding errors.
+    @requires:kube.api
+    Scenario: a body naming a field twice is refused 400 under fieldValidation=Strict, warned about under Warn
+      When the client creates ConfigMap "dup" from a body that gives data key "v" twice, with fieldValidation "Strict"
+      Then the response status is 400 with reason "BadRequest"
+      And the response message contains 'duplicate field "data.v"'
+      When the client creates ConfigMap "dup" from a body that gives data key "v" twice, with fieldValidation "Warn"
+      Then the response status is 201
+      And the response carries a Warning containing 'duplicate field "data.v"'
+      When the client creates ConfigMap "dup2" from a body that gives data key "v" twice, with fieldValidation "Ignore"
+      Then the response status is 201
+      And the response carries no Warning
 
   Rule: PIPE-PERSIST-LAST — only a request that passed every stage is written to etcd
     Source: 000_1662d8c5cea2447f.txt § 控制平面 / API Server / 请求处理链（Request Pipeline）

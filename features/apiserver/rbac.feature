@@ -29,6 +29,29 @@ Feature: API Server — RBAC's three core concepts
       When "dave" lists pods in Namespace "other-{ns}"
       Then the response status is 403 with reason "Forbidden"
 
+    @requires:kube.api @requires:kube.rbac
+    Scenario: a Role on pods grants none of the pods' subresources
+      Given a Role "pod-admin" in the scenario's namespace allowing "get,list,create,update" on "pods"
+      And a RoleBinding binding Role "pod-admin" to user "dave"
+      When "dave" sends GET to the "log" subresource of Pod "web"
+      Then the response status is 403 with reason "Forbidden"
+      And the response message names user "dave", verb "get" and resource "pods/log"
+      When "dave" sends POST to the "exec" subresource of Pod "web"
+      Then the response status is 403 with reason "Forbidden"
+      And the response message names user "dave", verb "create" and resource "pods/exec"
+      When "dave" sends PUT to the "status" subresource of Pod "web"
+      Then the response status is 403 with reason "Forbidden"
+      And the response message names user "dave", verb "update" and resource "pods/status"
+
+    @requires:kube.api @requires:kube.rbac
+    Scenario: a rule naming a subresource grants that subresource and not the pod itself
+      Given a Role "log-reader" in the scenario's namespace allowing "get" on "pods/log"
+      And a RoleBinding binding Role "log-reader" to user "dave"
+      When "dave" sends GET to the "log" subresource of Pod "web"
+      Then the response status is 404 with reason "NotFound"
+      When "dave" sends GET to Pod "web"
+      Then the response status is 403 with reason "Forbidden"
+
   Rule: RBAC-CLUSTERROLE — a ClusterRole bound by a ClusterRoleBinding grants its permissions in every namespace
     Source: 000_1662d8c5cea2447f.txt § 控制平面 / API Server / 请求处理链（Request Pipeline）/ RBAC 的三个核心概念
     Claim: ClusterRole is the cluster-scoped form of Role; ClusterRoleBinding binds it cluster-wide.
@@ -96,6 +119,94 @@ Feature: API Server — RBAC's three core concepts
       Then the response status is 200
       When "system:serviceaccount:{ns}:other" lists ConfigMaps in the scenario's namespace
       Then the response status is 403 with reason "Forbidden"
+
+  Rule: RBAC-NO-ESCALATION — nobody can grant, by writing a role or a binding, a permission she does not already hold unless she may escalate or bind
+    Source: 000_1662d8c5cea2447f.txt § 常见陷阱与最佳实践 / 陷阱 (RBAC 权限配置不当) and § 控制平面 / API Server / 请求处理链（Request Pipeline）/ RBAC 的三个核心概念
+    Claim: Least privilege must hold: over-broad ClusterRole bindings are a security risk. It only
+      holds if the right to write roles and bindings is not a way to get every other right, so a
+      user may create or update a Role/ClusterRole only with rules she already holds (in the
+      request's namespace), and a RoleBinding/ClusterRoleBinding only to a role whose rules she
+      already holds where the binding applies — unless she is granted `escalate` on the role
+      resource or `bind` on the referenced role. Upstream's RBAC privilege-escalation prevention
+      (kubernetes.io/docs/reference/access-authn-authz/rbac/ "Privilege escalation prevention and
+      bootstrapping"; pkg/registry/rbac/*/policybased/storage.go, ConfirmNoEscalation in
+      pkg/registry/rbac/validation/rule.go) answers 403 Forbidden naming the missing rules.
+    Quote: "过于宽松的 ClusterRole 绑定带来安全风险 … 遵循最小权限原则"
+
+    @requires:kube.api @requires:kube.rbac
+    Scenario: the right to create ClusterRoles does not let her create one granting everything
+      Given a ClusterRole "role-maker-{ns}" allowing "create" on "rbac.authorization.k8s.io/clusterroles"
+      And a ClusterRoleBinding binding ClusterRole "role-maker-{ns}" to user "mallory"
+      When "mallory" creates a ClusterRole "everything-{ns}" allowing "*" on "*/*"
+      Then the response status is 403 with reason "Forbidden"
+      And the response message contains 'user "mallory"'
+      And the response message contains "is attempting to grant RBAC permissions not currently held"
+      And ClusterRole "everything-{ns}" does not exist
+
+    @requires:kube.api @requires:kube.rbac
+    Scenario: the right to create ClusterRoleBindings does not let her bind herself to cluster-admin
+      Given a ClusterRole "binder-{ns}" allowing "create" on "rbac.authorization.k8s.io/clusterrolebindings"
+      And a ClusterRoleBinding binding ClusterRole "binder-{ns}" to user "mallory"
+      When "mallory" creates a ClusterRoleBinding "mallory-admin-{ns}" binding ClusterRole "cluster-admin" to user "mallory"
+      Then the response status is 403 with reason "Forbidden"
+      And the response message contains "is attempting to grant RBAC permissions not currently held"
+      When "mallory" lists secrets in the scenario's namespace
+      Then the response status is 403 with reason "Forbidden"
+
+    @requires:kube.api @requires:kube.rbac
+    Scenario: escalate on ClusterRoles lets her create one beyond her own rights
+      Given a ClusterRole "escalator-{ns}" allowing "create,escalate" on "rbac.authorization.k8s.io/clusterroles"
+      And a ClusterRoleBinding binding ClusterRole "escalator-{ns}" to user "mallory"
+      When "mallory" creates a ClusterRole "everything-{ns}" allowing "*" on "*/*"
+      Then the response status is 201
+
+    @requires:kube.api @requires:kube.rbac
+    Scenario: bind on cluster-admin lets her bind it
+      Given a ClusterRole "binder-{ns}" allowing "create" on "rbac.authorization.k8s.io/clusterrolebindings"
+      And a ClusterRole "admin-binder-{ns}" allowing "bind" on "rbac.authorization.k8s.io/clusterroles" named "cluster-admin"
+      And a ClusterRoleBinding binding ClusterRole "binder-{ns}" to user "mallory"
+      And a ClusterRoleBinding binding ClusterRole "admin-binder-{ns}" to user "mallory"
+      When "mallory" creates a ClusterRoleBinding "nick-admin-{ns}" binding ClusterRole "cluster-admin" to user "nick"
+      Then the response status is 201
+
+    @requires:kube.api @requires:kube.rbac
+    Scenario: a role and a binding within the rights she holds are allowed
+      Given a Role "role-writer" in the scenario's namespace allowing "create" on "rbac.authorization.k8s.io/roles,rbac.authorization.k8s.io/rolebindings"
+      And a Role "pod-reader" in the scenario's namespace allowing "get,list" on "pods"
+      And a RoleBinding binding Role "role-writer" to user "mallory"
+      And a RoleBinding binding Role "pod-reader" to user "mallory"
+      When "mallory" creates a Role "pod-getter" in the scenario's namespace allowing "get" on "pods"
+      Then the response status is 201
+      When "mallory" creates a RoleBinding "nick-gets" in the scenario's namespace binding Role "pod-getter" to user "nick"
+      Then the response status is 201
+      When "mallory" creates a Role "pod-deleter" in the scenario's namespace allowing "get,delete" on "pods"
+      Then the response status is 403 with reason "Forbidden"
+      And the response message contains "is attempting to grant RBAC permissions not currently held"
+
+    @requires:kube.api @requires:kube.rbac
+    Scenario: a RoleBinding to a ClusterRole needs its rights only in the binding's namespace
+      Given Namespace "other-{ns}" exists
+      And a ClusterRole "rolebinding-maker-{ns}" allowing "create" on "rbac.authorization.k8s.io/rolebindings"
+      And a ClusterRoleBinding binding ClusterRole "rolebinding-maker-{ns}" to user "mallory"
+      And a ClusterRole "pod-reader-{ns}" allowing "get,list" on "pods"
+      And a RoleBinding in the scenario's namespace binding ClusterRole "pod-reader-{ns}" to user "mallory"
+      When "mallory" creates a RoleBinding "nick-reads" in the scenario's namespace binding ClusterRole "pod-reader-{ns}" to user "nick"
+      Then the response status is 201
+      When "mallory" creates a RoleBinding "nick-reads" in Namespace "other-{ns}" binding ClusterRole "pod-reader-{ns}" to user "nick"
+      Then the response status is 403 with reason "Forbidden"
+      And the response message contains "is attempting to grant RBAC permissions not currently held"
+
+    @requires:kube.api @requires:kube.rbac
+    Scenario: an update that widens a role beyond her rights is refused
+      Given a Role "role-editor" in the scenario's namespace allowing "get,update" on "rbac.authorization.k8s.io/roles"
+      And a Role "pod-getter" in the scenario's namespace allowing "get" on "pods"
+      And a RoleBinding binding Role "role-editor" to user "mallory"
+      And a RoleBinding binding Role "pod-getter" to user "mallory"
+      When "mallory" updates Role "pod-getter" to allow "get,delete" on "pods"
+      Then the response status is 403 with reason "Forbidden"
+      And the response message contains "is attempting to grant RBAC permissions not currently held"
+      When "mallory" updates Role "pod-getter" to allow "get" on "pods"
+      Then the response status is 200
 
   # pending: needs the clusterrole-aggregation controller (cluster.controllers), which the reference does not run yet
   @pending

@@ -3,6 +3,7 @@
  * the response is JSON, so a request must accept JSON (406 otherwise); a body must be JSON or
  * YAML (415 otherwise); a body that does not parse is 400.
  */
+import { rememberDuplicateFields } from './duplicate-fields.ts';
 import { parse as parseYaml } from 'yaml';
 import { errors } from './status.ts';
 import { decodeObject, PROTOBUF_MEDIA_TYPE, ProtobufError } from './protobuf/codec.ts';
@@ -103,11 +104,14 @@ function tooDeep(text: string): boolean {
 
 export function parseJsonBody(text: string, what = "couldn't get version/kind; json parse error"): unknown {
   if (tooDeep(text)) throw errors.badRequest(`${what}: exceeded max depth of ${MAX_BODY_DEPTH}`);
+  let value: unknown;
   try {
-    return JSON.parse(text);
+    value = JSON.parse(text);
   } catch (e) {
     throw errors.badRequest(`${what}: ${(e as Error).message}`);
   }
+  rememberDuplicateFields(value, text);
+  return value;
 }
 
 export function parseYamlBody(text: string): unknown {

@@ -18,6 +18,8 @@ export interface Credentials {
   headers: Record<string, string | string[] | undefined>;
   /** The verified TLS client certificate, if the connection presented one the CA signed. */
   clientCert?: { subjectCN: string; subjectO: string[] };
+  /** Why a certificate the client presented did not verify against the client CA (then there is no clientCert). */
+  clientCertError?: string;
 }
 
 export type AuthnResult =

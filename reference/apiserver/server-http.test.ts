@@ -2,10 +2,13 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { connect, type Socket } from 'node:net';
 import { request as httpsRequest, Agent } from 'node:https';
+import { connect as http2Connect } from 'node:http2';
 import { LocalBackend } from '../store/local.ts';
 import { createApiServer, seededRandom, uuidFrom } from './server.ts';
 import { listen, realTimers } from './host/listen.ts';
 import { tlsServerRecordingCredentials } from './testing/tls-fixture.ts';
+import { createCa, issueClientCert, issueServerCert } from './pki/host/index.ts';
+import { x509Authenticator } from './authn/x509.ts';
 
 const clock = { now_ms: () => Date.now() };
 const CONFIGMAPS = '/api/v1/namespaces/default/configmaps';
@@ -128,6 +131,65 @@ test('every request on one TLS connection carries its client certificate to auth
     assert.ok(Object.isFrozen(seen[0]!.clientCert), 'the connection\'s certificate is shared, so nobody may change it');
   } finally {
     agent.destroy();
+    await https.close();
+  }
+});
+
+/** One HTTPS GET with the given client certificate (or none): its status and body. */
+function httpsGet(url: string, opts: { ca: string; cert?: string; key?: string }): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = httpsRequest(url, { ...opts, agent: false }, (res) => {
+      let body = '';
+      res.setEncoding('utf8');
+      res.on('data', (c: string) => (body += c));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+/** One HTTP/2 GET on its own session: the status. */
+function h2Get(url: string, path: string, opts: { ca: string; cert: string; key: string }): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const session = http2Connect(url, opts);
+    session.on('error', reject);
+    const req = session.request({ ':path': path });
+    req.on('response', (headers) => {
+      req.resume();
+      req.on('end', () => {
+        session.close();
+        resolve(Number(headers[':status']));
+      });
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+test('a client certificate the cluster CA did not sign is 401, never a fallback to anonymous', async () => {
+  const ca = await createCa();
+  const rogue = await createCa({ commonName: 'rogue-ca' });
+  const serving = await issueServerCert(ca);
+  const trusted = await issueClientCert(ca, { commonName: 'alice', organizations: ['dev'] });
+  const forged = await issueClientCert(rogue, { commonName: 'mallory', organizations: ['system:masters'] });
+  // Anonymous on and no authorizer: anyone who is not refused by authentication gets a 200.
+  const api = createApiServer({ backend: new LocalBackend(), clock, authenticators: [x509Authenticator()], anonymous: true });
+  const https = await listen(api.handler, { tls: { cert: serving.certPem, key: serving.keyPem, ca: ca.certPem } });
+  try {
+    const url = `${https.url}/api/v1/namespaces`;
+    assert.equal((await httpsGet(url, { ca: ca.certPem })).status, 200, 'no certificate: anonymous');
+    assert.equal((await httpsGet(url, { ca: ca.certPem, cert: trusted.certPem, key: trusted.keyPem })).status, 200, 'a certificate the CA signed');
+    const refused = await httpsGet(url, { ca: ca.certPem, cert: forged.certPem, key: forged.keyPem });
+    assert.equal(refused.status, 401);
+    assert.equal(JSON.parse(refused.body).reason, 'Unauthorized');
+    const trace = api.traces.at(-1)!;
+    assert.equal(trace.stages[0]!.outcome, 'rejected');
+    assert.match(trace.stages[0]!.detail, /^verifying certificate failed: /);
+    // HTTP/2 (what client-go negotiates) reads the connection's certificate through its session.
+    assert.equal(await h2Get(https.url, '/api/v1/namespaces', { ca: ca.certPem, cert: forged.certPem, key: forged.keyPem }), 401);
+    assert.equal(await h2Get(https.url, '/api/v1/namespaces', { ca: ca.certPem, cert: trusted.certPem, key: trusted.keyPem }), 200);
+  } finally {
     await https.close();
   }
 });

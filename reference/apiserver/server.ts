@@ -13,6 +13,7 @@ import { bootstrapCluster } from './bootstrap.ts';
 import { handleRequest } from './core.ts';
 import { DEFAULT_GIT_VERSION } from './discovery/version.ts';
 import type { Authenticator, Authorizer, MutatingPlugin, RequestTrace, ValidatingPlugin } from './pipeline.ts';
+import type { RuleResolver } from './authz/rbac.ts';
 import { ObjectStore } from './storage/object-store.ts';
 import type { Answer, ApiRequest, Clock, Env, Timers } from './types.ts';
 
@@ -26,6 +27,10 @@ export interface ApiServerOptions {
   authenticators?: Authenticator[];
   /** None configured = every request is allowed. */
   authorizer?: Authorizer;
+  /** With an RBAC authorizer: what RBAC's escalation checks read (authz/rbac.ts ruleResolver). */
+  ruleResolver?: RuleResolver;
+  /** Serves the TokenRequest API (serviceaccounts/token) with these tokens. */
+  serviceAccountTokens?: Env['serviceAccountTokens'];
   mutating?: MutatingPlugin[];
   validating?: ValidatingPlugin[];
   /** With authenticators configured: requests no authenticator recognises are system:anonymous (else 401). */
@@ -123,40 +128,61 @@ function buildEnv(opts: ApiServerOptions): Env {
   };
   env.store.timing = { now_ms: () => env.clock.now_ms(), record: (op, type, s) => env.metrics.storeCall(op, type, s) };
   if (opts.authorizer) env.authorizer = opts.authorizer;
+  if (opts.ruleResolver) env.ruleResolver = opts.ruleResolver;
+  if (opts.serviceAccountTokens) env.serviceAccountTokens = opts.serviceAccountTokens;
   if (opts.timers) env.timers = opts.timers;
   return env;
 }
 
 type ClientCert = NonNullable<ApiRequest['clientCert']>;
 
-/**
- * The verified client certificate of each TLS connection, read once: a connection's peer
- * certificate cannot change after the handshake, and getPeerCertificate() builds a fresh
- * object from the native certificate on every call (about a tenth of a create's cost).
- */
-const certOfSocket = new WeakMap<object, ClientCert | null>();
-
-function clientCertOf(req: IncomingMessage): ApiRequest['clientCert'] {
-  const socket = req.socket as Partial<TLSSocket>;
-  if (!socket.encrypted || !socket.authorized || typeof socket.getPeerCertificate !== 'function') return undefined;
-  let cert = certOfSocket.get(socket);
-  if (cert === undefined) {
-    cert = readClientCert(socket as TLSSocket);
-    certOfSocket.set(socket, cert);
-  }
-  return cert ?? undefined;
+/** What a TLS connection proved about its client: a verified certificate, or why the one it presented failed. */
+interface Peer {
+  cert?: ClientCert;
+  error?: string;
 }
 
-function readClientCert(socket: TLSSocket): ClientCert | null {
+const NO_PEER: Peer = Object.freeze({});
+
+/**
+ * The client certificate of each TLS connection, read once: a connection's peer certificate
+ * cannot change after the handshake, and getPeerCertificate() builds a fresh object from the
+ * native certificate on every call (about a tenth of a create's cost).
+ */
+const peerOfSocket = new WeakMap<object, Peer>();
+
+function peerOf(req: IncomingMessage): Peer {
+  const socket = req.socket as Partial<TLSSocket>;
+  if (!socket.encrypted || typeof socket.getPeerCertificate !== 'function') return NO_PEER;
+  let peer = peerOfSocket.get(socket);
+  if (peer === undefined) {
+    peer = readPeer(socket as TLSSocket);
+    peerOfSocket.set(socket, peer);
+  }
+  return peer;
+}
+
+/**
+ * The listener asks for a certificate without requiring a valid one (so token users share the
+ * port); node leaves the verdict in socket.authorized / authorizationError. A certificate that
+ * was presented but did not verify is kept as an error: authentication must answer 401, not
+ * treat the request as carrying no credentials.
+ */
+function readPeer(socket: TLSSocket): Peer {
   const cert = socket.getPeerCertificate();
-  if (!cert || !cert.subject) return null;
+  if (!cert || Object.keys(cert).length === 0) return NO_PEER;
+  if (!socket.authorized) {
+    const why = socket.authorizationError as unknown;
+    return Object.freeze({ error: String(why instanceof Error ? why.message : (why ?? 'certificate did not verify')) });
+  }
+  if (!cert.subject) return NO_PEER;
   // Node gives a repeated subject attribute (several O values) as an array.
   const subject = cert.subject as unknown as Record<string, string | string[] | undefined>;
   const cn = subject.CN;
   const o = subject.O;
   const subjectO = Object.freeze(o === undefined ? [] : Array.isArray(o) ? [...o] : [o]) as string[];
   // Shared by every request on the connection: frozen, so no stage can change it for the next.
-  return Object.freeze({ subjectCN: Array.isArray(cn) ? (cn[0] ?? '') : (cn ?? ''), subjectO });
+  return Object.freeze({ cert: Object.freeze({ subjectCN: Array.isArray(cn) ? (cn[0] ?? '') : (cn ?? ''), subjectO }) });
 }
 
 const CRLF = Buffer.from('\r\n', 'latin1');
@@ -258,8 +284,9 @@ export function createApiServer(opts: ApiServerOptions): ApiServer {
     req.on('end', () => {
       const body = Buffer.concat(chunks);
       const apiReq: ApiRequest = { method: req.method ?? 'GET', url: req.url ?? '/', headers: req.headers, body };
-      const cert = clientCertOf(req);
-      if (cert) apiReq.clientCert = cert;
+      const peer = peerOf(req);
+      if (peer.cert) apiReq.clientCert = peer.cert;
+      if (peer.error) apiReq.clientCertError = peer.error;
       handle(apiReq)
         .then(({ answer, headers }) => writeAnswer(res, req, answer, headers))
         .catch((e) => {

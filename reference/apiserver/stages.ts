@@ -2,9 +2,10 @@
  * The first two pipeline stages, authentication and authorization, each recorded in the
  * request's trace (000 § API Server / 请求处理链).
  */
-import { withAuthenticatedGroup } from './authn/union.ts';
+import { ANONYMOUS_AUTHENTICATOR_NAME } from './authn/anonymous.ts';
+import { unionAuthenticator } from './authn/union.ts';
 import { forbiddenStatus } from './authz/forbidden.ts';
-import type { RequestAttributes, UserInfo } from './pipeline.ts';
+import type { Authenticator, Credentials, RequestAttributes, UserInfo } from './pipeline.ts';
 import type { RequestInfo } from './request-info.ts';
 import { ApiError, errors } from './status.ts';
 import type { ApiRequest, Env } from './types.ts';
@@ -12,37 +13,39 @@ import type { TraceRecorder } from './trace.ts';
 
 /** Who a server without authenticators treats every caller as: a cluster admin. */
 export const DEFAULT_USER: UserInfo = { name: 'system:admin', groups: ['system:masters', 'system:authenticated'] };
-export const ANONYMOUS_USER: UserInfo = { name: 'system:anonymous', groups: ['system:unauthenticated'] };
+
+/** One union per server: its authenticators and anonymous setting are fixed when the server is built. */
+const unions = new WeakMap<Env, Authenticator>();
+
+function unionOf(env: Env): Authenticator {
+  let union = unions.get(env);
+  if (!union) {
+    union = unionAuthenticator(env.authenticators, { anonymous: env.anonymous });
+    unions.set(env, union);
+  }
+  return union;
+}
 
 /**
- * Tries each authenticator in order (upstream's union authenticator): the first that
- * recognises the credentials decides; a rejection is 401 at once; nobody recognising them is
- * anonymous when enabled, else 401. An authenticated user also gets `system:authenticated`, as
- * kube-apiserver wraps its authenticators in group.NewAuthenticatedGroupAdder
- * (pkg/kubeapiserver/authenticator/config.go, New).
+ * The authentication stage: the union authenticator (authn/union.ts — the one implementation,
+ * with upstream's order, fail-on-error and anonymous fallback) over the configured
+ * authenticators. Any failure is upstream's bare 401 (authn/union.ts unauthorizedStatus); the
+ * reason goes only to the trace. The authenticated user carries system:authenticated.
  */
 export async function authenticate(env: Env, req: ApiRequest, trace: TraceRecorder): Promise<UserInfo> {
   if (env.authenticators.length === 0) {
     trace.pass('authentication', 'no authenticators configured: system:admin');
     return DEFAULT_USER;
   }
-  const creds = req.clientCert ? { headers: req.headers, clientCert: req.clientCert } : { headers: req.headers };
-  for (const a of env.authenticators) {
-    const result = await a.authenticate(creds);
-    if (result.kind === 'authenticated') {
-      trace.pass('authentication', `${a.name}: ${result.user.name}`);
-      return withAuthenticatedGroup(result.user);
-    }
-    if (result.kind === 'rejected') {
-      trace.reject('authentication', `${a.name}: ${result.reason}`);
-      throw errors.unauthorized();
-    }
+  const creds: Credentials = { headers: req.headers };
+  if (req.clientCert) creds.clientCert = req.clientCert;
+  if (req.clientCertError) creds.clientCertError = req.clientCertError;
+  const result = await unionOf(env).authenticate(creds);
+  if (result.kind === 'authenticated') {
+    trace.pass('authentication', result.method === ANONYMOUS_AUTHENTICATOR_NAME ? 'anonymous' : `${result.method}: ${result.user.name}`);
+    return result.user;
   }
-  if (env.anonymous) {
-    trace.pass('authentication', 'anonymous');
-    return ANONYMOUS_USER;
-  }
-  trace.reject('authentication', 'no credentials');
+  trace.reject('authentication', result.kind === 'rejected' ? result.reason : 'no credentials');
   throw errors.unauthorized();
 }
 

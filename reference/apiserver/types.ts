@@ -7,6 +7,8 @@ import type { MaxInFlight } from './inflight/max-in-flight.ts';
 import type { Backend } from '../store/backend.ts';
 import type { Authenticator, Authorizer, MutatingPlugin, RequestTrace, UserInfo, ValidatingPlugin } from './pipeline.ts';
 import type { RequestInfo } from './request-info.ts';
+import type { RuleResolver } from './authz/rbac.ts';
+import type { MintedToken, MintRequest } from './authn/serviceaccount.ts';
 import type { ResourceDef } from './resources/registry.ts';
 import type { ObjectStore } from './storage/object-store.ts';
 import type { TraceRecorder } from './trace.ts';
@@ -19,6 +21,8 @@ export interface ApiRequest {
   body: Uint8Array;
   /** The verified TLS client certificate, when the connection presented one. */
   clientCert?: { subjectCN: string; subjectO: string[] };
+  /** Set when the connection presented a client certificate that did not verify: an authentication error, never anonymous. */
+  clientCertError?: string;
 }
 
 export interface Reply {
@@ -62,6 +66,10 @@ export interface Env {
   uid: () => string;
   random: () => number;
   authorizer?: Authorizer;
+  /** The rules a user holds, for RBAC's escalation checks on role and binding writes (with `authorizer`). */
+  ruleResolver?: RuleResolver;
+  /** Mints ServiceAccount tokens for the TokenRequest API (serviceaccounts/token); without it that path is 404. */
+  serviceAccountTokens?: { mint(req: MintRequest): MintedToken };
   authenticators: Authenticator[];
   anonymous: boolean;
   mutating: MutatingPlugin[];

@@ -11,9 +11,9 @@ import { webhookTokenAuthenticator, type WebhookTokenAuthenticator } from '../ap
 import type { Backend } from '../store/backend.ts';
 import type { ApiServerOptions } from '../apiserver/server.ts';
 import { uuidFrom } from '../apiserver/server.ts';
-import { anonymousAuthenticator, serviceAccountTokens, tokenFileAuthenticator, x509Authenticator } from '../apiserver/authn/index.ts';
+import { serviceAccountTokens, tokenFileAuthenticator, x509Authenticator } from '../apiserver/authn/index.ts';
 import type { SigningKey } from '../apiserver/authn/jwt.ts';
-import { rbacAuthorizer } from '../apiserver/authz/index.ts';
+import { rbacAuthorizer, ruleResolver } from '../apiserver/authz/index.ts';
 import { admissionChain, randomSuffix } from '../apiserver/admission/index.ts';
 import { httpWebhookCaller } from '../apiserver/admission/host/webhookclient.ts';
 import type { Authenticator } from '../apiserver/pipeline.ts';
@@ -36,7 +36,7 @@ export interface SecurityOptions {
 }
 
 export interface Security {
-  options: Pick<ApiServerOptions, 'authenticators' | 'authorizer' | 'mutating' | 'validating' | 'anonymous'>;
+  options: Pick<ApiServerOptions, 'authenticators' | 'authorizer' | 'ruleResolver' | 'serviceAccountTokens' | 'mutating' | 'validating' | 'anonymous'>;
   /** Mint a token for a ServiceAccount (as the TokenRequest API or the kubelet would). */
   mintServiceAccountToken(namespace: string, name: string): Promise<string>;
   /** Webhook token authentication, off until configured (--authentication-token-webhook-config-file). */
@@ -56,7 +56,12 @@ export function referenceSecurity(opts: SecurityOptions): Security {
   const tokenWebhook = webhookTokenAuthenticator(httpWebhookCaller());
   const authenticators: Authenticator[] = [x509Authenticator(), tokens.authenticator, tokenWebhook];
   if (opts.tokenCsv) authenticators.push(tokenFileAuthenticator({ csv: opts.tokenCsv }));
-  if (opts.anonymous) authenticators.push(anonymousAuthenticator());
+  const rbacLister = {
+    roles: (ns: string) => read.all('roles', ns),
+    clusterRoles: () => read.all('clusterroles', ''),
+    roleBindings: (ns: string) => read.all('rolebindings', ns),
+    clusterRoleBindings: () => read.all('clusterrolebindings', ''),
+  };
   const chain = admissionChain({
     getNamespace: (name) => read.one('namespaces', '', name),
     getServiceAccount: (ns, name) => read.one('serviceaccounts', ns, name),
@@ -78,14 +83,9 @@ export function referenceSecurity(opts: SecurityOptions): Security {
     options: {
       authenticators,
       anonymous: opts.anonymous,
-      authorizer: rbacAuthorizer({
-        lister: {
-          roles: (ns) => read.all('roles', ns),
-          clusterRoles: () => read.all('clusterroles', ''),
-          roleBindings: (ns) => read.all('rolebindings', ns),
-          clusterRoleBindings: () => read.all('clusterrolebindings', ''),
-        },
-      }),
+      authorizer: rbacAuthorizer({ lister: rbacLister }),
+      ruleResolver: ruleResolver({ lister: rbacLister }),
+      serviceAccountTokens: { mint: (req) => tokens.mintToken(req) },
       mutating: chain.mutating,
       validating: chain.validating,
     },

@@ -21,14 +21,16 @@ async function createObject(world: KubespecWorld, collection: string, body: any,
   return created;
 }
 
-function rules(verbs: string, resources: string): unknown[] {
+function rules(verbs: string, resources: string, resourceName?: string | null): unknown[] {
   // One rule per API group, as `kubectl create role` writes them.
   const byGroup = new Map<string, string[]>();
   for (const r of words(resources)) {
-    const { group, resource } = groupResource(r);
+    // "pods/log": a core resource's subresource, not a resource "log" of a group "pods".
+    const { group, resource } = /^(pods|services|nodes|serviceaccounts|namespaces)\//.test(r) ? { group: '', resource: r } : groupResource(r);
     byGroup.set(group, [...(byGroup.get(group) ?? []), resource]);
   }
-  return [...byGroup].map(([group, res]) => ({ apiGroups: [group], resources: res, verbs: words(verbs) }));
+  const names = resourceName ? { resourceNames: [resourceName] } : {};
+  return [...byGroup].map(([group, res]) => ({ apiGroups: [group], resources: res, verbs: words(verbs), ...names }));
 }
 
 function subject(kube: KubeFacet, kind: string, rawName: string): Record<string, string> {
@@ -42,8 +44,8 @@ Given('a Role {string} in the scenario\'s namespace allowing {string} on {string
   await createObject(this, `${RBAC}/namespaces/${this.kube().namespace}/roles`, body, false);
 });
 
-Given(/^a ClusterRole "([^"]*)" allowing "([^"]*)" on "([^"]*)"$/, async function (this: KubespecWorld, name: string, verbs: string, resources: string) {
-  const body = { apiVersion: `${RBAC_GROUP}/v1`, kind: 'ClusterRole', metadata: { name: expandNs(this.kube(), name) }, rules: rules(verbs, resources) };
+Given(/^a ClusterRole "([^"]*)" allowing "([^"]*)" on "([^"]*)"(?: named "([^"]*)")?$/, async function (this: KubespecWorld, name: string, verbs: string, resources: string, named: string | null) {
+  const body = { apiVersion: `${RBAC_GROUP}/v1`, kind: 'ClusterRole', metadata: { name: expandNs(this.kube(), name) }, rules: rules(verbs, resources, named) };
   await createObject(this, `${RBAC}/clusterroles`, body, true);
 });
 
@@ -121,6 +123,65 @@ When('{string} deletes Pod {string} in the scenario\'s namespace', async functio
 When('{string} creates ConfigMap {string}', async function (this: KubespecWorld, user: string, name: string) {
   const body = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name }, data: { v: '0' } };
   await requestAs(this, identity(this.kube(), user), { method: 'POST', path: configMapsPath(this.kube()), body });
+});
+
+// ---- writing roles and bindings as another user (RBAC-NO-ESCALATION) ----------------------------
+
+/** POST as `who`; a cluster-scoped object that was created is removed after the scenario. */
+async function createAs(world: KubespecWorld, who: string, collection: string, body: any, clusterScoped: boolean): Promise<void> {
+  const kube = world.kube();
+  const res = await kube.request({ method: 'POST', path: collection, body, as: identity(kube, who) });
+  if (clusterScoped && res.status === 201) world.onCleanup(() => kube.request({ method: 'DELETE', path: `${collection}/${encodeURIComponent(body.metadata.name)}` }));
+  world.note(LAST_RESPONSE, res);
+}
+
+function bindingBody(kube: KubeFacet, kind: string, name: string, roleKind: string, role: string, user: string): any {
+  return {
+    apiVersion: `${RBAC_GROUP}/v1`, kind, metadata: { name: expandNs(kube, name) },
+    roleRef: { apiGroup: RBAC_GROUP, kind: roleKind, name: expandNs(kube, role) },
+    subjects: [subject(kube, 'user', user)],
+  };
+}
+
+When('{string} creates a ClusterRole {string} allowing {string} on {string}', async function (this: KubespecWorld, who: string, name: string, verbs: string, resources: string) {
+  const body = { apiVersion: `${RBAC_GROUP}/v1`, kind: 'ClusterRole', metadata: { name: expandNs(this.kube(), name) }, rules: rules(verbs, resources) };
+  await createAs(this, who, `${RBAC}/clusterroles`, body, true);
+});
+
+When('{string} creates a Role {string} in the scenario\'s namespace allowing {string} on {string}', async function (this: KubespecWorld, who: string, name: string, verbs: string, resources: string) {
+  const body = { apiVersion: `${RBAC_GROUP}/v1`, kind: 'Role', metadata: { name: expandNs(this.kube(), name) }, rules: rules(verbs, resources) };
+  await createAs(this, who, `${RBAC}/namespaces/${this.kube().namespace}/roles`, body, false);
+});
+
+When('{string} creates a ClusterRoleBinding {string} binding ClusterRole {string} to user {string}', async function (this: KubespecWorld, who: string, name: string, role: string, user: string) {
+  await createAs(this, who, `${RBAC}/clusterrolebindings`, bindingBody(this.kube(), 'ClusterRoleBinding', name, 'ClusterRole', role, user), true);
+});
+
+When(/^"([^"]*)" creates a RoleBinding "([^"]*)" in (?:the scenario's namespace|Namespace "([^"]*)") binding (Role|ClusterRole) "([^"]*)" to user "([^"]*)"$/, async function (this: KubespecWorld, who: string, name: string, where: string | null, roleKind: string, role: string, user: string) {
+  const body = bindingBody(this.kube(), 'RoleBinding', name, roleKind, role, user);
+  await createAs(this, who, `${RBAC}/namespaces/${namespaceOf(this, where)}/rolebindings`, body, false);
+});
+
+When('{string} updates Role {string} to allow {string} on {string}', async function (this: KubespecWorld, who: string, name: string, verbs: string, resources: string) {
+  const kube = this.kube();
+  const path = `${RBAC}/namespaces/${kube.namespace}/roles/${encodeURIComponent(expandNs(kube, name))}`;
+  const current = expectSuccess(await kube.request({ method: 'GET', path, as: identity(kube, who) }), `${who} reads Role "${name}"`);
+  await requestAs(this, identity(kube, who), { method: 'PUT', path, body: { ...current, rules: rules(verbs, resources) } });
+});
+
+Then('ClusterRole {string} does not exist', async function (this: KubespecWorld, name: string) {
+  const res = await this.kube().request({ method: 'GET', path: `${RBAC}/clusterroles/${encodeURIComponent(expandNs(this.kube(), name))}` });
+  assert.equal(res.status, 404, `ClusterRole "${name}" should not have been stored; GET answered ${res.status}`);
+});
+
+// ---- subresources ---------------------------------------------------------------------------------
+
+When(/^"([^"]*)" sends (GET|POST|PUT) to (?:the "([^"]*)" subresource of )?Pod "([^"]*)"$/, async function (this: KubespecWorld, who: string, method: string, sub: string | null, name: string) {
+  const kube = this.kube();
+  const path = `${collectionPath('', 'pods', kube.namespace)}/${encodeURIComponent(name)}${sub ? `/${sub}` : ''}`;
+  // A body only where the verb takes one (a status update); authorization answers before it is read.
+  const body = method === 'PUT' ? { apiVersion: 'v1', kind: 'Pod', metadata: { name, namespace: kube.namespace } } : undefined;
+  await requestAs(this, identity(kube, who), { method: method as KubeRequest['method'], path: sub === 'exec' ? `${path}?command=true&stdout=true` : path, ...(body ? { body } : {}) });
 });
 
 // ---- SubjectAccessReview: the authorizer's answer without the request ----------------------------

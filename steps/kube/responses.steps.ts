@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { Then } from '@cucumber/cucumber';
 import type { KubeResponse } from '../../adapters/contract.ts';
 import type { KubespecWorld } from '../support/world.ts';
-import { LAST_RESPONSE } from './api.ts';
+import { expandNs, LAST_RESPONSE } from './api.ts';
 
 function last(world: KubespecWorld): KubeResponse {
   return world.recall<KubeResponse>(LAST_RESPONSE);
@@ -44,7 +44,7 @@ Then('the response is refused with a message containing {string}', function (thi
 Then('the response message names user {string}, verb {string} and resource {string}', function (this: KubespecWorld, user: string, verb: string, resource: string) {
   const res = last(this);
   const message = String(res.json?.message ?? '');
-  for (const part of [`User "${user}"`, `cannot ${verb} `, `resource "${resource}"`]) {
+  for (const part of [`User "${expandNs(this.kube(), user)}"`, `cannot ${verb} `, `resource "${resource}"`]) {
     assert.ok(message.includes(part), `message should contain ${JSON.stringify(part)}: ${shown(res)}`);
   }
 });

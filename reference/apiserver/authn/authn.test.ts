@@ -1,3 +1,7 @@
+/**
+ * The authenticators and their union. The union is the server's authentication stage
+ * (stages.ts authenticate runs it); stages.test.ts checks the same behaviour through the server.
+ */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Authenticator, AuthnResult, Credentials } from '../pipeline.ts';
@@ -113,4 +117,9 @@ test('the anonymous user does not get system:authenticated', async () => {
   const union = unionAuthenticator([anonymousAuthenticator()]);
   const r = await union.authenticate({ headers: {} });
   assert.ok(r.kind === 'authenticated' && !r.user.groups.includes('system:authenticated'));
+});
+
+test('a bearer token that no authenticator recognises is rejected as an invalid bearer token', async () => {
+  const union = unionAuthenticator([x509Authenticator()], { anonymous: true });
+  assert.deepEqual(await union.authenticate(bearer('unknown')), { kind: 'rejected', reason: 'invalid bearer token' });
 });

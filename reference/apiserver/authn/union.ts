@@ -13,6 +13,7 @@
  */
 import type { Authenticator, AuthnResult, Credentials, UserInfo } from '../pipeline.ts';
 import { anonymousAuthenticator } from './anonymous.ts';
+import { bearerToken, INVALID_BEARER_TOKEN } from './bearer.ts';
 import { ALL_AUTHENTICATED_GROUP, ALL_UNAUTHENTICATED_GROUP, ANONYMOUS_USER } from './users.ts';
 
 export const UNION_AUTHENTICATOR_NAME = 'union';
@@ -33,6 +34,8 @@ export function unionAuthenticator(authenticators: readonly Authenticator[], opt
         if (result.kind === 'authenticated') return { ...result, user: withAuthenticatedGroup(result.user) };
         if (result.kind === 'rejected') reasons.push(result.reason);
       }
+      // bearertoken.go: a token was sent but no token authenticator took it → "invalid bearer token".
+      if (reasons.length === 0 && bearerToken(creds) !== undefined) reasons.push(INVALID_BEARER_TOKEN);
       if (reasons.length > 0) return { kind: 'rejected', reason: aggregate(reasons) };
       if (anonymous) return anonymous.authenticate(creds);
       return { kind: 'no-credentials' };

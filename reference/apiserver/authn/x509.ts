@@ -6,6 +6,9 @@
  * does (staging/src/k8s.io/apiserver/pkg/authentication/request/x509/x509.go): the user name
  * is the subject's CommonName and the groups are its Organization values. A certificate with
  * an empty CN carries no identity, so it counts as "no credentials" rather than a rejection.
+ * A certificate that was presented but does not verify is an error, as upstream's
+ * Authenticator.AuthenticateRequest returns `verifying certificate ... failed: ...`: the union
+ * then answers 401 and never falls back to anonymous.
  */
 import type { Authenticator, AuthnResult, Credentials } from '../pipeline.ts';
 
@@ -15,6 +18,7 @@ export function x509Authenticator(): Authenticator {
   return {
     name: X509_AUTHENTICATOR_NAME,
     async authenticate(creds: Credentials): Promise<AuthnResult> {
+      if (creds.clientCertError) return { kind: 'rejected', reason: `verifying certificate failed: ${creds.clientCertError}` };
       const cert = creds.clientCert;
       if (!cert || cert.subjectCN.length === 0) return { kind: 'no-credentials' };
       return {

@@ -18,7 +18,7 @@ import type { Authorizer, Decision, RequestAttributes, RulesFor, UserInfo } from
 import { SYSTEM_PRIVILEGED_GROUP } from '../authn/users.ts';
 import { aggregateClusterRoles } from './aggregation.ts';
 import { ruleAllows } from './rules.ts';
-import type { ClusterRole, PolicyRule, RbacLister, RoleBinding, Subject } from './types.ts';
+import type { ClusterRole, PolicyRule, RbacLister, Role, RoleBinding, Subject } from './types.ts';
 
 export interface RbacOptions {
   lister: RbacLister;
@@ -31,7 +31,7 @@ export interface RbacOptions {
   resolveAggregation?: boolean;
 }
 
-interface Resolution {
+export interface Resolution {
   rules: PolicyRule[];
   error?: string;
 }
@@ -61,34 +61,61 @@ export function rbacAuthorizer(opts: RbacOptions): Authorizer {
 }
 
 /**
- * The rules that apply to the user in the namespace (RBACAuthorizer.RulesFor over
- * VisitRulesFor, plugin/pkg/auth/authorizer/rbac/rbac.go): a rule with resources is a resource
- * rule, one with nonResourceURLs a non-resource rule. A privileged group gets the `*` rules
- * upstream's privilegedGroupAuthorizer lists.
+ * The rules that apply to the user in the namespace, for SelfSubjectRulesReview
+ * (RBACAuthorizer.RulesFor, plugin/pkg/auth/authorizer/rbac/rbac.go), from the rule resolver
+ * below: a rule with resources is a resource rule, one with nonResourceURLs a non-resource rule.
+ * A privileged group gets the `*` rules upstream's privilegedGroupAuthorizer lists.
  */
 async function rulesFor(opts: RbacOptions, privileged: string[], user: UserInfo, namespace: string): Promise<RulesFor> {
   if (user.groups.some((g) => privileged.includes(g))) {
     return { resourceRules: [{ verbs: ['*'], apiGroups: ['*'], resources: ['*'] }], nonResourceRules: [{ verbs: ['*'], nonResourceURLs: ['*'] }], incomplete: false };
   }
-  const clusterRoles = await clusterRoleRules(opts);
-  const roles = namespace ? await opts.lister.roles(namespace) : [];
-  const errors: string[] = [];
-  const rules: PolicyRule[] = [];
-  const visit = (binding: RoleBinding, bindingNamespace: string): void => {
-    if (!(binding.subjects ?? []).some((s) => appliesToUser(user, s, bindingNamespace))) return;
-    const resolved = roleRefRules(binding, clusterRoles, roles);
-    if (resolved.error) errors.push(resolved.error);
-    rules.push(...resolved.rules);
-  };
-  for (const binding of await opts.lister.clusterRoleBindings()) visit(binding, '');
-  if (namespace) for (const binding of await opts.lister.roleBindings(namespace)) visit(binding, namespace);
+  const { rules, error } = await ruleResolver(opts).rulesFor(user, namespace);
   const out: RulesFor = {
     resourceRules: rules.filter((r) => (r.resources ?? []).length > 0).map((r) => ({ verbs: r.verbs, ...(r.apiGroups ? { apiGroups: r.apiGroups } : {}), resources: r.resources!, ...(r.resourceNames?.length ? { resourceNames: r.resourceNames } : {}) })),
     nonResourceRules: rules.filter((r) => (r.nonResourceURLs ?? []).length > 0).map((r) => ({ verbs: r.verbs, nonResourceURLs: r.nonResourceURLs! })),
-    incomplete: errors.length > 0,
+    incomplete: error !== undefined,
   };
-  if (errors.length > 0) out.evaluationError = aggregate(errors);
+  if (error !== undefined) out.evaluationError = error;
   return out;
+}
+
+/**
+ * What the escalation checks read (rule.go AuthorizationRuleResolver), over the same listers
+ * and the same effective ClusterRole rules as the authorizer, so "the rights a user holds"
+ * means exactly what authorization grants her.
+ */
+export interface RuleResolver {
+  /** RulesFor: every rule of the ClusterRoleBindings, and of the namespace's RoleBindings, that apply to the user. */
+  rulesFor(user: UserInfo, namespace: string): Promise<{ rules: PolicyRule[]; error?: string }>;
+  /** GetRoleReferenceRules: the rules a roleRef names, read in the binding's namespace ('' for a ClusterRoleBinding). */
+  roleRefRules(ref: RoleBinding['roleRef'], namespace: string): Promise<Resolution>;
+}
+
+export function ruleResolver(opts: RbacOptions): RuleResolver {
+  return {
+    async rulesFor(user, namespace) {
+      const clusterRoles = await clusterRoleRules(opts);
+      const rules: PolicyRule[] = [];
+      const errors: string[] = [];
+      const collect = (binding: RoleBinding, ns: string, roles: Role[]) => {
+        if (!(binding.subjects ?? []).some((s) => appliesToUser(user, s, ns))) return;
+        const resolved = roleRefRules(binding, clusterRoles, roles);
+        if (resolved.error) errors.push(resolved.error);
+        rules.push(...resolved.rules);
+      };
+      for (const binding of await opts.lister.clusterRoleBindings()) collect(binding, '', []);
+      if (namespace !== '') {
+        const roles = await opts.lister.roles(namespace);
+        for (const binding of await opts.lister.roleBindings(namespace)) collect(binding, namespace, roles);
+      }
+      return errors.length === 0 ? { rules } : { rules, error: aggregate(errors) };
+    },
+    async roleRefRules(ref, namespace) {
+      const roles = ref.kind === 'Role' && namespace !== '' ? await opts.lister.roles(namespace) : [];
+      return roleRefRules({ metadata: { name: '' }, roleRef: ref }, await clusterRoleRules(opts), roles);
+    },
+  };
 }
 
 /** The effective rules of every ClusterRole, by name. */

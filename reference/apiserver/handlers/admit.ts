@@ -15,6 +15,7 @@ import { validateObject, validateUpdate } from '../resources/validation.ts';
 import { ApiError, errors, invalid } from '../status.ts';
 import type { Call, Env } from '../types.ts';
 import { schemaFieldErrors } from './decode.ts';
+import { preventEscalation } from './rbac-escalation.ts';
 
 export interface AdmissionTarget {
   operation: Operation;
@@ -94,6 +95,8 @@ export function schemaValidation(call: Call, def: ResourceDef, obj: any, old?: a
 /** All three, for a write of the resource itself, in upstream's order (see the file comment). */
 export async function admitAndValidate(env: Env, call: Call, def: ResourceDef, t: AdmissionTarget): Promise<any> {
   await mutatingAdmission(env, call, def, t);
+  // Where upstream's RBAC policy-based storage sits: after mutation, before the object is validated.
+  await preventEscalation(env, call, def, t);
   // Status and binding writes never touch spec, and binding is the one way to set spec.nodeName.
   const checkUpdate = t.operation === 'UPDATE' && t.subresource === '' ? t.oldObject : undefined;
   schemaValidation(call, def, t.object, checkUpdate);

@@ -4,8 +4,10 @@
  * request's fieldValidation directive (staging/src/k8s.io/apiserver/pkg/endpoints/handlers/
  * rest.go; the strict error text is runtime.NewStrictDecodingError's
  * `strict decoding error: unknown field "spec.foo"`, wrapped as
- * `Pod in version "v1" cannot be handled as a Pod: ...`).
+ * `Pod in version "v1" cannot be handled as a Pod: ...`). Duplicate keys count as strict errors too
+ * (`duplicate field "data.a"`, see duplicate-fields.ts).
  */
+import { duplicateFieldsOf } from '../duplicate-fields.ts';
 import { isPlainObject } from '../negotiation.ts';
 import type { ResourceDef } from '../resources/registry.ts';
 import { checkAgainstSchema } from '../schema/validate.ts';
@@ -46,14 +48,27 @@ export function decodeTyped(call: Call, body: unknown, kind: string, group: stri
   }
   const checked = checkAgainstSchema(body, schema);
   if (checked.typeErrors.length > 0) throw cannotHandle(kind, version, checked.typeErrors[0]!.message);
-  const unknown = checked.unknownFields.map((f) => `unknown field ${JSON.stringify(f)}`);
-  if (unknown.length > 0 && fv === 'Strict') throw cannotHandle(kind, version, `strict decoding error: ${unknown.join(', ')}`);
-  if (fv === 'Warn') call.warnings.push(...unknown);
+  const problems = strictProblems(checked.unknownFields, duplicateFieldsOf(body));
+  if (problems.length > 0 && fv === 'Strict') throw cannotHandle(kind, version, `strict decoding error: ${problems.join(', ')}`);
+  if (fv === 'Warn') call.warnings.push(...problems);
   const obj = checked.value as any;
   obj.apiVersion = expectedApiVersion;
   obj.kind = kind;
   if (!isPlainObject(obj.metadata)) obj.metadata = {};
   return obj;
+}
+
+/**
+ * What the strict decoder reports: unknown fields, then duplicated ones (duplicate-fields.ts).
+ * A key repeated inside an unknown field is not decoded at all, so only the unknown field counts
+ * (as upstream's field-validation tests expect: `unknown field "spec.unknownDupe"` once).
+ */
+function strictProblems(unknownFields: readonly string[], duplicates: readonly string[]): string[] {
+  const insideUnknown = (path: string) => unknownFields.some((u) => path === u || path.startsWith(`${u}.`) || path.startsWith(`${u}[`));
+  return [
+    ...unknownFields.map((f) => `unknown field ${JSON.stringify(f)}`),
+    ...duplicates.filter((d) => !insideUnknown(d)).map((d) => `duplicate field ${JSON.stringify(d)}`),
+  ];
 }
 
 export function decodeResource(call: Call, def: ResourceDef, body: unknown, fv: FieldValidation): any {

@@ -14,6 +14,7 @@ import { bind, evict } from './pod-subresources.ts';
 import { get, list } from './read.ts';
 import { accessReview } from './reviews.ts';
 import { getScale, writeScale } from './scale.ts';
+import { requestToken } from './serviceaccount-token.ts';
 import { update } from './update.ts';
 
 export function resolveResource(call: Call): ResourceDef {
@@ -66,6 +67,8 @@ async function subresource(env: Env, call: ResourceCall): Promise<Answer> {
       return bind(env, call);
     case 'eviction POST':
       return evict(env, call);
+    case 'token POST':
+      return requestToken(env, call);
     case 'finalize PUT':
       return update(env, call, '');
     // A CertificateSigningRequest's approval writes its status conditions (pkg/registry/certificates).

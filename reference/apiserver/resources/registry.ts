@@ -13,7 +13,7 @@ import { MORE_RESOURCES } from './more-resources.ts';
 export type Verb = 'create' | 'delete' | 'deletecollection' | 'get' | 'list' | 'patch' | 'update' | 'watch';
 
 export interface SubresourceDef {
-  name: 'status' | 'scale' | 'binding' | 'eviction' | 'finalize' | 'approval';
+  name: 'status' | 'scale' | 'binding' | 'eviction' | 'finalize' | 'token' | 'approval';
   /** The kind the subresource speaks, when not the parent's. */
   group?: string;
   version?: string;
@@ -72,7 +72,8 @@ export const RESOURCES: readonly ResourceDef[] = [
     verbs: ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'], subresources: [status('Service')] }),
   def({ group: '', version: 'v1', resource: 'configmaps', kind: 'ConfigMap', namespaced: true, shortNames: ['cm'], schema: core.configMap }),
   def({ group: '', version: 'v1', resource: 'secrets', kind: 'Secret', namespaced: true, schema: core.secret }),
-  def({ group: '', version: 'v1', resource: 'serviceaccounts', kind: 'ServiceAccount', namespaced: true, shortNames: ['sa'], schema: core.serviceAccount }),
+  def({ group: '', version: 'v1', resource: 'serviceaccounts', kind: 'ServiceAccount', namespaced: true, shortNames: ['sa'], schema: core.serviceAccount,
+    subresources: [{ name: 'token', group: 'authentication.k8s.io', version: 'v1', kind: 'TokenRequest', verbs: ['create'] }] }),
   def({ group: '', version: 'v1', resource: 'events', kind: 'Event', namespaced: true, shortNames: ['ev'], schema: core.event }),
   def({ group: 'apps', version: 'v1', resource: 'deployments', kind: 'Deployment', namespaced: true, shortNames: ['deploy'], categories: ['all'],
     schema: workloads.deployment, subresources: [scale, status('Deployment')], generationTracksSpec: true }),
@@ -107,6 +108,7 @@ export const SUBRESOURCE_SCHEMAS: Record<string, Schema> = {
   Binding: podSchemas.binding,
   Eviction: podSchemas.eviction,
   Scale: workloads.scale,
+  TokenRequest: core.tokenRequest,
 };
 
 export function findResource(group: string, version: string, resource: string): ResourceDef | undefined {

@@ -105,7 +105,37 @@ function validateService(spec: any): FieldError[] {
   return errs;
 }
 
+/** core.MaxSecretSize (pkg/apis/core/types.go): what a ConfigMap's or a Secret's data may hold in total, 1 MiB. */
+export const MAX_SECRET_SIZE_BYTES = 1024 * 1024;
+
+/** field.TooLong's detail (k8s.io/apimachinery/pkg/util/validation/field/errors.go). */
+const tooLong = (field: string): FieldError => ({ type: 'TooLong', field, detail: `may not be more than ${MAX_SECRET_SIZE_BYTES} bytes` });
+
+function bytesOf(map: unknown, decode: (v: string) => number): number {
+  if (typeof map !== 'object' || map === null) return 0;
+  return Object.values(map).reduce((sum: number, v) => sum + (typeof v === 'string' ? decode(v) : 0), 0);
+}
+
+const utf8Bytes = (v: string) => Buffer.byteLength(v, 'utf8');
+const base64Bytes = (v: string) => Buffer.byteLength(v, 'base64');
+
+/**
+ * pkg/apis/core/validation/validation.go: ValidateConfigMap sums the bytes of every data value and
+ * every (decoded) binaryData value and reports field.TooLong on the whole object, whose path
+ * field.NewPath("") prints as `[]`; ValidateSecret sums the decoded data values (stringData has
+ * been merged into data by then) and reports it on `data`.
+ */
+function validateConfigMapSize(o: any): FieldError[] {
+  return bytesOf(o.data, utf8Bytes) + bytesOf(o.binaryData, base64Bytes) > MAX_SECRET_SIZE_BYTES ? [tooLong('[]')] : [];
+}
+
+function validateSecretSize(o: any): FieldError[] {
+  return bytesOf(o.data, base64Bytes) > MAX_SECRET_SIZE_BYTES ? [tooLong('data')] : [];
+}
+
 const KIND_VALIDATORS: Record<string, (obj: any) => FieldError[]> = {
+  configmaps: validateConfigMapSize,
+  secrets: validateSecretSize,
   pods: (o) => validatePodSpec(o.spec, 'spec'),
   deployments: (o) => validateSelectorAndTemplate(o.spec, 'deployment'),
   replicasets: (o) => validateSelectorAndTemplate(o.spec, 'replicaset'),

@@ -1,5 +1,5 @@
 /** core/v1 kinds other than Pod. Field lists follow k8s.io/api/core/v1/types.go. */
-import { arr, bool, free, int, intOrString, mapOf, mergeList, obj, quantity, str, strMap, strs, time } from '../../schema/types.ts';
+import { arr, bool, free, int, int64, intOrString, mapOf, mergeList, obj, quantity, str, strMap, strs, time } from '../../schema/types.ts';
 import { condition, kindSchema, statusWithConditions } from './meta.ts';
 
 export const namespace = kindSchema({
@@ -85,3 +85,13 @@ export const event = kindSchema(
   ['involvedObject'],
 );
 
+
+/** authentication.k8s.io/v1 TokenRequest, which only the serviceaccounts/token subresource speaks. */
+export const tokenRequest = kindSchema({
+  spec: obj({
+    audiences: strs(),
+    expirationSeconds: int64(),
+    boundObjectRef: obj({ kind: str(), apiVersion: str(), name: str(), uid: str() }),
+  }),
+  status: obj({ token: str(), expirationTimestamp: str() }),
+});
