@@ -135,3 +135,17 @@ test('kubectl explain deployment.spec prints upstream\'s field descriptions', sk
   assert.match(r.stdout, /replicas\s+<integer>\s+Number of desired pods\./);
   assert.doesNotMatch(r.stdout, /<empty>/);
 });
+
+test('a token from kubectl create token passes a TokenReview as its ServiceAccount', skip, async () => {
+  const minted = await k(['create', 'token', 'default']);
+  assert.equal(minted.code, 0, minted.stderr);
+  const r = await client.request({
+    method: 'POST',
+    path: '/apis/authentication.k8s.io/v1/tokenreviews',
+    body: { apiVersion: 'authentication.k8s.io/v1', kind: 'TokenReview', spec: { token: minted.stdout.trim() } },
+  });
+  assert.equal(r.status, 201, r.text);
+  assert.equal(r.json.status.authenticated, true, r.text);
+  assert.equal(r.json.status.user.username, 'system:serviceaccount:default:default');
+  assert.ok(r.json.status.user.groups.includes('system:serviceaccounts:default'));
+});
