@@ -38,7 +38,9 @@ after(async () => {
   scratch.remove();
 });
 
-test('the banner says what runs behind the API server and what does not, and the retention set by --retention', () => {
+test('the banner says what runs behind the API server and what does not, and the retention set by --retention', async () => {
+  // The banner's lines follow "listening on" (what startServeProcess waits for) in later writes.
+  await until(() => /not running: /.test(serve.output()));
   assert.match(serve.output(), /kubespec serve: running: kube-apiserver, kube-controller-manager \([^)]*serviceaccount[^)]*\).*; not running: /);
   assert.match(serve.output(), /history kept 600 s/);
 });
