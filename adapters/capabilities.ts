@@ -46,6 +46,7 @@ export const CAPABILITIES = {
   'cluster.nodes': 'nodes can be added, stopped (heartbeats cease) and restarted through the control API',
   'cluster.ha': 'several API servers, schedulers and controller managers run with leader election',
   'cluster.cloud': 'a cloud-controller-manager runs against a (simulated or real) cloud provider',
+  'cluster.without-cloud': 'a scenario can have a cluster with no cloud provider integrated: no cloud-controller-manager, kubelets without --cloud-provider=external',
   // Node.
   'kubelet': 'kubelets run pods through a container runtime and report status',
   'kubelet.probes': 'probe outcomes can be driven: a container can be made to fail liveness/readiness/startup',

@@ -58,6 +58,8 @@ const COMMANDS: Record<string, { options: Options; positionals?: boolean; run(va
       'insecure-http': { type: 'boolean' },
       'data-dir': { type: 'string' },
       retention: { type: 'string' },
+      ha: { type: 'boolean' },
+      cloud: { type: 'boolean' },
       'anonymous-auth': { type: 'string' },
     },
     async run(v) {

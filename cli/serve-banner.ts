@@ -13,6 +13,8 @@ export interface StartedComponents {
   kubelets: number;
   /** kube-proxy's mode, when one runs. */
   proxyMode?: string;
+  /** Other components the serve process started (e.g. under --ha, --cloud). */
+  extra?: readonly string[];
 }
 
 /** "running: …; not running: …" with kube-apiserver always first. */
@@ -26,6 +28,7 @@ export function componentsLine(c: StartedComponents): string {
   else missing.push('kubelet');
   if (c.proxyMode) running.push(`kube-proxy (${c.proxyMode})`);
   else missing.push('kube-proxy');
+  running.push(...(c.extra ?? []));
   return `running: ${running.join(', ')}; not running: ${missing.length > 0 ? missing.join(', ') : 'nothing'}`;
 }
 
@@ -34,10 +37,10 @@ export function componentsLine(c: StartedComponents): string {
  * (scheduler, kubelets, proxies) are read by their field when present, so a cluster without them
  * reports them as not running rather than failing to compile.
  */
-export function startedComponentsOf(cluster: object, extra: { proxyMode?: string } = {}): StartedComponents {
+export function startedComponentsOf(cluster: object, extra: { proxyMode?: string; extra?: readonly string[] } = {}): StartedComponents {
   const c = cluster as { controllers?: { names?: string[] }; scheduler?: unknown; kubelets?: { size?: number; length?: number } };
   const kubelets = c.kubelets?.size ?? c.kubelets?.length ?? 0;
-  return { controllers: c.controllers?.names ?? [], scheduler: Boolean(c.scheduler), kubelets, ...(extra.proxyMode ? { proxyMode: extra.proxyMode } : {}) };
+  return { controllers: c.controllers?.names ?? [], scheduler: Boolean(c.scheduler), kubelets, ...(extra.proxyMode ? { proxyMode: extra.proxyMode } : {}), ...(extra.extra?.length ? { extra: extra.extra } : {}) };
 }
 
 /**

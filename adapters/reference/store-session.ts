@@ -30,6 +30,8 @@ export interface StoreSessionOptions {
   clock: VirtualClock;
   /** The API server's store: what `kv` speaks to when the scenario needs no replication. */
   backend: Backend;
+  /** When the API servers themselves run over a replicated store (HA topologies), that store. */
+  replicated?: RaftBackend;
 }
 
 export interface StoreSession {
@@ -66,7 +68,7 @@ export function membersFromTags(tags: readonly string[]): number | undefined {
 }
 
 export function openStoreSession(opts: StoreSessionOptions): StoreSession {
-  const members = membersFromTags(opts.tags);
+  const members = opts.replicated ? opts.replicated.sim.ids.length : membersFromTags(opts.tags);
   return members === undefined ? openLocalStoreSession(opts) : openRaftStoreSession(opts, members);
 }
 
@@ -116,7 +118,7 @@ const RAFT_WAIT_STEP_MS = 10;
 
 function openRaftStoreSession(opts: StoreSessionOptions, members: number): StoreSession {
   const { clock } = opts;
-  const backend = new RaftBackend({ seed: opts.seed, members, onAdvance: (ms) => clock.advance(ms) });
+  const backend = opts.replicated ?? new RaftBackend({ seed: opts.seed, members, onAdvance: (ms) => clock.advance(ms) });
   // Tracing every message costs a third of the throughput: only a scenario that reads Raft's
   // internals gets the observer.
   const raft = opts.tags.includes('@requires:raft.observe') ? new ReferenceRaftObserver(backend) : undefined;

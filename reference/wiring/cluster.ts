@@ -105,8 +105,13 @@ export class ReferenceCluster {
       tap.stop();
       client.close();
     };
-    return new ReferenceCluster(backend, api, http, manager, shutdown, security);
+    const cluster = new ReferenceCluster(backend, api, http, manager, shutdown, security);
+    cluster.controllerManagerCredentials = { ...(managerToken ? { token: managerToken } : {}), ...(opts.tls?.ca ? { ca: opts.tls.ca } : {}) };
+    return cluster;
   }
+
+  /** How a further controller-manager process (HA: reference/wiring/ha.ts) authenticates: the same user and trust. */
+  controllerManagerCredentials: { token?: string; ca?: string | Buffer } = {};
 
   get url(): string {
     return this.http.url;

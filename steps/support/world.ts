@@ -4,7 +4,7 @@
  */
 import { World, setWorldConstructor, type IWorldOptions } from '@cucumber/cucumber';
 import type {
-  ClockFacet, KubeFacet, KvFacet, MembersFacet, RaftObserver, Session, Target,
+  ClockFacet, CloudFacet, HaFacet, KubeFacet, KvFacet, MembersFacet, RaftObserver, Session, Target,
 } from '../../adapters/contract.ts';
 
 export class KubespecWorld extends World {
@@ -30,6 +30,12 @@ export class KubespecWorld extends World {
   }
   clock(): ClockFacet {
     return required(this.session.clock, 'clock.virtual');
+  }
+  cloud(): CloudFacet {
+    return required(this.session.cloud, 'cluster.cloud');
+  }
+  ha(): HaFacet {
+    return required(this.session.ha, 'cluster.ha');
   }
   raft(): RaftObserver {
     return required(this.session.raft, 'raft.observe');
