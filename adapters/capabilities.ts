@@ -42,6 +42,12 @@ export const CAPABILITIES = {
   // One capability per controller as the reference grows them, so a target that runs only some
   // is not credited with the rest.
   'controllers.serviceaccount': 'the serviceaccounts controller runs: every namespace gets (and keeps) a `default` ServiceAccount',
+  'controllers.deployment': 'the Deployment controller runs: ReplicaSets per pod template, rolling update and Recreate, revisions and history, Available/Progressing conditions',
+  'controllers.garbagecollector': 'the garbage collector runs: dependents of a deleted owner are deleted (Background, Foreground) or orphaned (Orphan); blockOwnerDeletion holds a foreground owner',
+  'controllers.nodelifecycle': 'the node lifecycle controller runs: a node silent past the grace period goes Ready=Unknown; conditions map to not-ready/unreachable NoExecute and pressure NoSchedule taints',
+  'controllers.tainteviction': 'the taint eviction controller runs: pods on a NoExecute-tainted node are deleted when their tolerations run out (DefaultTolerationSeconds admission gives 300 s)',
+  'controllers.replicaset': 'the ReplicaSet controller runs: replicas kept, pods adopted and released by selector, surplus deleted worst first',
+  'controllers.stoppable': 'the controller manager can be stopped and started again through the control API (a fresh process: new lists and watches)',
   'cluster.scheduler': 'the scheduler runs and binds pods',
   'cluster.nodes': 'nodes can be added, stopped (heartbeats cease) and restarted through the control API',
   'cluster.ha': 'several API servers, schedulers and controller managers run with leader election',
@@ -57,6 +63,7 @@ export const CAPABILITIES = {
   'proxy.ipvs': 'kube-proxy in IPVS mode (needs the kernel ip_vs modules)',
   'proxy.nftables': 'kube-proxy in nftables mode',
   'proxy.traffic': 'connections to a Service IP are really forwarded and can be counted per backend',
+  'proxy.dataplane': 'new connections can be sent through a node\'s proxy rules and the chosen backend read back (the reference evaluates the rules it generated in a model of the kernel\'s tables; a real node sends packets)',
 } as const;
 
 export type Capability = keyof typeof CAPABILITIES;

@@ -68,6 +68,11 @@ export interface MemberInfo {
   id: string;
   alive: boolean;
   role?: RaftRole;
+  /**
+   * The member's current term, when the target can tell it. A leader's term must be the term it
+   * leads (the one-leader-per-term claims are judged on it); a target that cannot confirm it
+   * leaves it out rather than report a stale one.
+   */
   term?: number;
 }
 
@@ -272,6 +277,65 @@ export interface KubeFacet {
   stream?(path: string, opts?: { http2?: boolean }): Promise<KubeRawStream>;
 }
 
+export type ProxyMode = 'iptables' | 'ipvs' | 'nftables';
+
+/** A new connection's first packet, as a client on or off the node sends it. */
+export interface ProxyConnection {
+  src: string;
+  dst: string;
+  port: number;
+  protocol?: 'TCP' | 'UDP';
+  /** Sent by a process on the node itself (nat OUTPUT) rather than arriving at it (PREROUTING). */
+  fromNode?: boolean;
+}
+
+export interface ProxyConnectResult {
+  outcome: 'forwarded' | 'rejected' | 'dropped' | 'no-match';
+  /** "ip:port" of the backend that got the connection. */
+  backend?: string;
+  /** Whether the backend saw the node's address instead of the client's (SNAT). */
+  masqueraded?: boolean;
+}
+
+/**
+ * Facet `proxy.rules` (+ `proxy.iptables`, `proxy.ipvs`, `proxy.nftables`, `proxy.dataplane`):
+ * kube-proxy on a node, read back the way an operator reads it on the node — `iptables-save`,
+ * `ipvsadm -Sn`, `ipset list`, `nft list table ip kube-proxy`. A real cluster implements it over
+ * a shell on the node (ssh, a privileged pod); the reference answers from its proxy's rules.
+ */
+export interface ProxyFacet {
+  /**
+   * Make sure kube-proxy runs on the node in this mode (none: the default, iptables on Linux).
+   * The reference starts one; a real cluster checks the node's configured mode and fails the step
+   * if it differs. A mode kube-proxy does not have must be refused as kube-proxy refuses it.
+   */
+  start(node: string, opts: { mode?: ProxyMode | (string & {}); ipvsScheduler?: string; kernelModules?: string[] }): Promise<void>;
+  /** Running, or exited with its error. */
+  status(node: string): Promise<{ running: boolean; error?: string }>;
+  /** Whether the node's rules reflect every Service and EndpointSlice the API server holds now. */
+  synced(node: string): Promise<boolean>;
+  /** The node's address (NodePorts open on it). */
+  nodeAddress(node: string): Promise<string>;
+  /** `iptables-save -t TABLE` on the node. */
+  iptablesSave(node: string, table: 'nat' | 'filter'): Promise<string>;
+  /** `ipvsadm -Sn` on the node. */
+  ipvsadmSave(node: string): Promise<string>;
+  /** The members of an ipset on the node. */
+  ipset(node: string, name: string): Promise<string[]>;
+  /** IPv4 addresses on an interface of the node (IPVS binds ClusterIPs to kube-ipvs0). */
+  interfaceAddresses(node: string, iface: string): Promise<string[]>;
+  sysctl(node: string, name: string): Promise<number | undefined>;
+  /** `nft list table ip kube-proxy` on the node ('' when there is no such table). */
+  nftList(node: string): Promise<string>;
+  /** `proxy.dataplane`: send a new connection through the node's rules and see where it went. */
+  connect?(node: string, conn: ProxyConnection): Promise<ProxyConnectResult>;
+  /**
+   * `proxy.traffic`: real HTTP requests to dst:port from a client, through the node's rules, to
+   * real backends — each on a new connection, or all on one keep-alive connection.
+   */
+  http?(node: string, req: { dst: string; port: number; requests: number; keepAlive: boolean }): Promise<ProxyConnectResult[]>;
+}
+
 /**
  * Waiting. On a virtual clock a wait drives simulated time forward until the condition holds;
  * on a real target it polls in real time. Either way the budget bounds it, and running out
@@ -364,6 +428,16 @@ export interface CloudFacet {
   loadBalancers(): Promise<CloudLoadBalancer[]>;
 }
 
+/**
+ * Facet `controllers.stoppable`: stop the controller manager and start it again, as an operator
+ * would by stopping kube-controller-manager's static pod. Starting means a fresh process: empty
+ * caches, a new list and watch of everything.
+ */
+export interface ControllerManagerFacet {
+  stop(): Promise<void>;
+  start(): Promise<void>;
+}
+
 /** Everything one scenario sees of a target. Facets are present iff their capability is declared. */
 export interface Session {
   readonly seed: number;
@@ -376,6 +450,8 @@ export interface Session {
   readonly kube?: KubeFacet;
   readonly ha?: HaFacet;
   readonly cloud?: CloudFacet;
+  readonly controllerManager?: ControllerManagerFacet;
+  readonly proxy?: ProxyFacet;
   /** Free-form facts for the failure report (member ids, ports, data dirs). */
   describe(): Record<string, unknown>;
   close(): Promise<void>;

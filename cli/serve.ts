@@ -54,6 +54,7 @@ export interface ServeFlags {
   cloud?: boolean;
   /** kube-apiserver's --anonymous-auth: 'true' (default) or 'false'. */
   'anonymous-auth'?: string;
+  'proxy-mode'?: string;
 }
 
 export interface ServeConfig {
@@ -72,6 +73,8 @@ export interface ServeConfig {
   ha: boolean;
   /** --cloud: a simulated cloud and an elected cloud-controller-manager. */
   cloud: boolean;
+  /** kube-proxy's --proxy-mode on every node (reference/wiring/proxy.ts). */
+  proxyMode: 'iptables' | 'ipvs' | 'nftables';
 }
 
 /** Flags to a config (env only says where the user was: KUBESPEC_CWD); a bad value is a UsageError (exit 2). */
@@ -89,6 +92,7 @@ export function parseServeFlags(flags: ServeFlags, env: NodeJS.ProcessEnv = proc
     leaseRenew_ms: LEASE_RENEW_MS,
     ha: flags.ha ?? false,
     cloud: flags.cloud ?? false,
+    proxyMode: proxyModeFlag(flags['proxy-mode'] ?? 'iptables'),
   };
   if (config.insecureHttp && !config.anonymous) {
     throw new UsageError('--insecure-http needs anonymous authentication: over plain HTTP no request carries credentials', 'drop --anonymous-auth=false, or serve HTTPS');
@@ -116,6 +120,11 @@ function integerFlag(name: string, text: string, min: number, max: number, hint:
     throw new UsageError(`${name} must be a whole number from ${min} to ${max}, got "${text}"`, hint);
   }
   return value;
+}
+
+function proxyModeFlag(text: string): ServeConfig['proxyMode'] {
+  if (text === 'iptables' || text === 'ipvs' || text === 'nftables') return text;
+  throw new UsageError(`--proxy-mode must be iptables, ipvs or nftables, got "${text}"`, 'e.g. --proxy-mode nftables');
 }
 
 function nonEmpty(name: string, text: string): string {
@@ -190,6 +199,8 @@ async function startLocked(config: ServeConfig, log: (line: string) => void, loc
     ? await startServeHa({ cluster, clock, ...(pki ? { tls: serveTls(pki) } : {}), ha: config.ha, ...(ccmToken ? { ccmToken } : {}), nodes: nodeNames(config.nodes), seed: Date.now() >>> 0, log })
     : undefined;
   const url = ha?.url ?? cluster.url;
+  // kube-proxy on every node, watching Services and EndpointSlices as system:kube-proxy.
+  for (let i = 1; i <= config.nodes; i++) await cluster.proxies.start(`node-${i}`, { mode: config.proxyMode });
   const stopLeases = clock.every(config.leaseRenew_ms, () => void renewLeases(admin, config.nodes, clock.now_ms()).catch((e) => log(`lease renewal failed: ${(e as Error).message}`)));
   const retention = startRetention(clock, store, config.retention_ms, log);
   await writeServeKubeconfig(config, url, pki);
@@ -247,7 +258,7 @@ function announce(config: ServeConfig, url: string, log: (line: string) => void)
     log(`kubeconfig: ${config.kubeconfigPath} (user ${ADMIN_USER}, group ${ADMIN_GROUP}, client certificate)`);
   }
   log(`try: kubectl --kubeconfig ${config.kubeconfigPath} get pods`);
-  const nodes = config.nodes === 0 ? 'no nodes' : `${config.nodes === 1 ? 'node node-1' : `nodes node-1..node-${config.nodes}`} (leases renewed every ${config.leaseRenew_ms / 1000} s; no kubelet)`;
+  const nodes = config.nodes === 0 ? 'no nodes' : `${config.nodes === 1 ? 'node node-1' : `nodes node-1..node-${config.nodes}`} (leases renewed every ${config.leaseRenew_ms / 1000} s; kube-proxy in ${config.proxyMode} mode; no kubelet)`;
   log(`${nodes}; history kept ${config.retention_ms / 1000} s; ${config.dataDir ? `data in ${config.dataDir}` : 'in memory only'}; Ctrl-C to stop`);
 }
 

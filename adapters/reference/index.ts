@@ -11,6 +11,7 @@ import { ReferenceCluster } from '../../reference/wiring/cluster.ts';
 import { VirtualClock } from '../../reference/wiring/virtual-clock.ts';
 import { adminTokenCsv, openKubeSession } from './kube-session.ts';
 import { openStoreSession } from './store-session.ts';
+import { referenceProxyFacet } from './proxy.ts';
 import { referenceFaultSchedules } from './fault-schedules.ts';
 import { openHaSession } from './ha-session.ts';
 import { openCloudSession } from './cloud-session.ts';
@@ -30,6 +31,12 @@ const CAPABILITIES: Capability[] = [
   'kube.authn.anonymous', 'kube.authn.anonymous-off',
   // The controllers the reference runs so far (reference/controllers/registry.ts).
   'controllers.serviceaccount',
+  'controllers.replicaset',
+  'controllers.deployment',
+  'controllers.garbagecollector',
+  'controllers.nodelifecycle',
+  'controllers.tainteviction',
+  'controllers.stoppable',
   'kv.fault-schedules',
   'disk.latency',
   'kube.http2', 'kube.inflight-limit', 'kube.metrics', 'kube.authn.webhook',
@@ -39,6 +46,9 @@ const CAPABILITIES: Capability[] = [
   'cluster.ha',
   // A simulated cloud and the cloud-controller-manager (reference/cloud/), or none at all.
   'cluster.cloud', 'cluster.without-cloud',
+  // kube-proxy in every mode, its rules read back and its dataplane modelled (reference/proxy/).
+  // Not proxy.traffic: no real packet crosses the reference (see e2e/proxy-kernel.test.ts).
+  'proxy.rules', 'proxy.iptables', 'proxy.ipvs', 'proxy.nftables', 'proxy.dataplane',
 ];
 
 /**
@@ -103,6 +113,9 @@ async function openSession(seed: number, tags: readonly string[]): Promise<Sessi
     const replicated = topologyKind ? new RaftBackend({ seed, members: 3, onAdvance: (ms) => clock.advance(ms) }) : undefined;
     const cluster = await ReferenceCluster.start({
       seed, clock, secure: { tokenCsv, anonymous }, maxMutatingInFlight: MAX_MUTATING_IN_FLIGHT, ...(replicated ? { backend: replicated } : {}),
+      // kube-proxy with --iptables-min-sync-period=0 (every change synced at once, an upstream
+      // setting), so scenarios on virtual time do not wait out the 1 s batching between syncs.
+      proxyMinSyncPeriod_ms: 0,
     });
     if (fault !== 'leak-session') started.push(() => cluster.stop());
     if (fault === 'session-setup') throw new Error('reference session setup failed (fault seam KUBESPEC_REFERENCE_FAULT=session-setup)');
@@ -138,6 +151,8 @@ async function openSession(seed: number, tags: readonly string[]): Promise<Sessi
       ...(ha && withHa ? { ha: ha.ha } : {}),
       ...(machines ? { ha: machines.ha } : {}),
       ...(cloud ? { cloud: cloud.cloud } : {}),
+      controllerManager: { stop: async () => cluster.stopControllers(), start: () => cluster.startControllers() },
+      proxy: referenceProxyFacet(cluster, clock),
       describe: () => ({ url: cluster.url, revision: cluster.backend.currentRevision(), virtual_ms: clock.now_ms(), ...store.describe() }),
       close: stopAll,
     };

@@ -7,10 +7,27 @@
  * manager does not know is an error, as its options validation says.
  */
 import { serviceAccountController } from './serviceaccount/index.ts';
+import { replicaSetController } from './replicaset/index.ts';
+import { deploymentController } from './deployment/index.ts';
+import { garbageCollector } from './garbagecollector/index.ts';
+import { nodeLifecycleController } from './nodelifecycle/index.ts';
+import { taintEvictionController } from './tainteviction/index.ts';
 import type { ControllerDef } from './types.ts';
 
 /** A flat map from name to factory, in start order. */
-export const CONTROLLER_FACTORIES: ReadonlyArray<() => ControllerDef> = [serviceAccountController];
+export const CONTROLLER_FACTORIES: ReadonlyArray<() => ControllerDef> = [
+  serviceAccountController,
+  replicaSetController,
+  deploymentController,
+  garbageCollector,
+  () => nodeLifecycleController(),
+  taintEvictionController,
+];
+
+/** The capabilities (adapters/capabilities.ts) the controllers `flag` enables offer. */
+export function controllerCapabilities(flag: readonly string[] = DEFAULT_CONTROLLERS_FLAG): string[] {
+  return selectControllers(flag).flatMap((def) => (def.capability ? [def.capability] : []));
+}
 
 export const DEFAULT_CONTROLLERS_FLAG: readonly string[] = ['*'];
 

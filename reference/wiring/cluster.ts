@@ -16,12 +16,13 @@ import type { Backend } from '../store/backend.ts';
 import { LocalBackend } from '../store/local.ts';
 import { registryPrefix } from '../store/registry.ts';
 import { createApiServer, seededRandom, type ApiServer } from '../apiserver/server.ts';
-import { KUBE_CONTROLLER_MANAGER_USER } from '../apiserver/bootstrap-policy.ts';
+import { KUBE_CONTROLLER_MANAGER_USER, KUBE_PROXY_USER } from '../apiserver/bootstrap-policy.ts';
 import { listen, type Listening, type TlsOptions } from '../apiserver/host/listen.ts';
 import { selectControllers } from '../controllers/registry.ts';
 import type { ControllerDef } from '../controllers/types.ts';
 import { ApiClient } from './api-client.ts';
 import { ControllerManager } from './controllers.ts';
+import { ProxyHost } from './proxy.ts';
 import type { Scheduler } from './virtual-clock.ts';
 import { referenceSecurity, type Security, type SecurityOptions } from './security.ts';
 
@@ -46,6 +47,8 @@ export interface ReferenceClusterOptions {
   controllers?: readonly string[];
   /** Where the controller manager reports failed reconciles. */
   log?: (line: string) => void;
+  /** kube-proxy's --iptables-min-sync-period (default 1 s, upstream's); see proxy.ts. */
+  proxyMinSyncPeriod_ms?: number;
   /** The API server's --max-mutating-requests-inflight (default 200). */
   maxMutatingInFlight?: number;
 }
@@ -58,10 +61,29 @@ export class ReferenceCluster {
     readonly backend: Backend,
     readonly api: ApiServer,
     readonly http: Listening,
-    readonly controllers: ControllerManager,
+    private manager: ControllerManager,
     private readonly shutdown: () => void,
+    /** Starts a fresh controller manager (new caches) with the cluster's options. */
+    private readonly startManager: () => Promise<ControllerManager>,
+    /** kube-proxy, one per node that a scenario (or serve) starts; see proxy.ts. */
+    readonly proxies: ProxyHost,
     readonly security?: Security,
   ) {}
+
+  get controllers(): ControllerManager {
+    return this.manager;
+  }
+
+  /** Stops the controller manager, as stopping kube-controller-manager would. */
+  stopControllers(): void {
+    this.manager.stop();
+  }
+
+  /** Starts a new controller manager process: it lists and watches everything afresh. */
+  async startControllers(): Promise<void> {
+    this.manager.stop();
+    this.manager = await this.startManager();
+  }
 
   static async start(opts: ReferenceClusterOptions): Promise<ReferenceCluster> {
     const controllers = selectControllers(opts.controllers);
@@ -70,7 +92,8 @@ export class ReferenceCluster {
     // Drawn from the host, not from `random`: a credential must not be guessable from the seed,
     // and taking it from `random` would shift every uid the API server draws after it.
     const managerToken = opts.secure ? randomBytes(32).toString('base64url') : undefined;
-    const secure = opts.secure && { ...opts.secure, tokenCsv: withControllerManagerToken(opts.secure.tokenCsv, managerToken!) };
+    const proxyToken = opts.secure ? randomBytes(32).toString('base64url') : undefined;
+    const secure = opts.secure && { ...opts.secure, tokenCsv: withToken(withControllerManagerToken(opts.secure.tokenCsv, managerToken!), proxyToken!, KUBE_PROXY_USER) };
     const security = secure ? referenceSecurity({ backend, clock: opts.clock, random, ...secure }) : undefined;
     const api = createApiServer({
       backend,
@@ -90,8 +113,11 @@ export class ReferenceCluster {
     });
     const tap = storeChangeTap(backend, controllers);
     let manager: ControllerManager;
+    const managerRandom = seededRandom(opts.seed ^ 0x6b636d);
+    // Fresh controller objects each time: their bookkeeping (expectations) is per process.
+    const startManager = () => ControllerManager.start({ client, clock: opts.clock, random: managerRandom, controllers: selectControllers(opts.controllers), changedAt: tap.changedAt, ...(opts.log ? { log: opts.log } : {}) });
     try {
-      manager = await ControllerManager.start({ client, clock: opts.clock, random: seededRandom(opts.seed ^ 0x6b636d), controllers, changedAt: tap.changedAt, ...(opts.log ? { log: opts.log } : {}) });
+      manager = await startManager();
       // The first clients find what the controllers make of the bootstrap objects (`default` in
       // each system namespace) already there, as on a cluster that has been up for a moment.
       await manager.settled();
@@ -101,11 +127,22 @@ export class ReferenceCluster {
       await http.close();
       throw error;
     }
+    const proxyClient = new ApiClient({
+      server: loopbackUrl(http, opts),
+      userAgent: KUBE_PROXY_AGENT,
+      ...(proxyToken ? { token: proxyToken } : {}),
+      ...(opts.tls?.ca ? { ca: opts.tls.ca } : {}),
+    });
+    const proxyTap = storeChangeTap(backend, [{ watches: PROXY_WATCHES }]);
+    const proxies = new ProxyHost(proxyClient, opts.clock, opts.seed, proxyTap.changedAt, opts.proxyMinSyncPeriod_ms);
     const shutdown = () => {
       tap.stop();
+      proxyTap.stop();
+      proxies.stop();
       client.close();
+      proxyClient.close();
     };
-    const cluster = new ReferenceCluster(backend, api, http, manager, shutdown, security);
+    const cluster = new ReferenceCluster(backend, api, http, manager, shutdown, startManager, proxies, security);
     cluster.controllerManagerCredentials = { ...(managerToken ? { token: managerToken } : {}), ...(opts.tls?.ca ? { ca: opts.tls.ca } : {}) };
     return cluster;
   }
@@ -122,6 +159,17 @@ export class ReferenceCluster {
     this.shutdown();
     await this.http.close();
   }
+}
+
+/** What kube-proxy watches, for its store change tap. */
+const PROXY_WATCHES = [{ group: '', version: 'v1', resource: 'services' }, { group: 'discovery.k8s.io', version: 'v1', resource: 'endpointslices' }];
+
+/** kube-proxy's User-Agent, as upstream's component name prints it. */
+const KUBE_PROXY_AGENT = 'kube-proxy/v1.31.0 (linux/amd64) kubespec-reference';
+
+/** The token file with one more line for `user` (no groups: kube-proxy's certificate has none either). */
+function withToken(tokenCsv: string, token: string, user: string): string {
+  return `${tokenCsv}${token},${user},${user}\n`;
 }
 
 /** The token file with one more line: the controller manager's token, for its user (no groups, as its certificate has no O). */
@@ -142,7 +190,7 @@ function loopbackUrl(http: Listening, opts: ReferenceClusterOptions): string {
  * objects changed, from store watches on their registry prefixes. It only counts; the objects
  * themselves reach the controllers through the API server's watch.
  */
-function storeChangeTap(backend: Backend, controllers: readonly ControllerDef[]): { changedAt(resource: string): number; stop(): void } {
+function storeChangeTap(backend: Backend, controllers: readonly Pick<ControllerDef, 'watches'>[]): { changedAt(resource: string): number; stop(): void } {
   const latest = new Map<string, number>();
   const cancels: (() => void)[] = [];
   let stopped = false;

@@ -44,6 +44,10 @@ export class KubespecWorld extends World {
   note(name: string, value: unknown): void {
     this.noted.set(name, value);
   }
+  /** What was noted as `name`, or `fallback` when nothing was. */
+  recallOr<T>(name: string, fallback: T): T {
+    return this.noted.has(name) ? (this.noted.get(name) as T) : fallback;
+  }
   recall<T>(name: string): T {
     if (!this.noted.has(name)) throw new Error(`nothing was noted as "${name}" earlier in this scenario`);
     return this.noted.get(name) as T;

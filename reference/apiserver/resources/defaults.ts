@@ -71,6 +71,11 @@ function defaultService(o: any): void {
   if (!spec || typeof spec !== 'object') return;
   setIfAbsent(spec, 'type', 'ClusterIP');
   setIfAbsent(spec, 'sessionAffinity', 'None');
+  // SetDefaults_Service: ClientIP affinity gets the 3-hour timeout (DefaultClientIPServiceAffinitySeconds).
+  if (spec.sessionAffinity === 'ClientIP' && spec.sessionAffinityConfig?.clientIP?.timeoutSeconds === undefined) {
+    spec.sessionAffinityConfig = { ...(spec.sessionAffinityConfig ?? {}), clientIP: { ...(spec.sessionAffinityConfig?.clientIP ?? {}), timeoutSeconds: 10800 } };
+  }
+  if ((spec.type === 'NodePort' || spec.type === 'LoadBalancer')) setIfAbsent(spec, 'externalTrafficPolicy', 'Cluster');
   if (spec.type !== 'ExternalName') setIfAbsent(spec, 'internalTrafficPolicy', 'Cluster');
   for (const p of Array.isArray(spec.ports) ? spec.ports : []) {
     setIfAbsent(p, 'protocol', 'TCP');

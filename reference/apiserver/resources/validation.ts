@@ -102,7 +102,20 @@ function validateService(spec: any): FieldError[] {
     if (typeof p?.port === 'number' && (p.port < 1 || p.port > 65535)) errs.push({ type: 'Invalid', field: `spec.ports[${i}].port`, value: p.port, detail: 'must be between 1 and 65535, inclusive' });
     if (ports.length > 1 && !p?.name) errs.push({ type: 'Required', field: `spec.ports[${i}].name` });
   });
+  errs.push(...validateAffinity(spec));
   return errs;
+}
+
+/** validateClientIPAffinityConfig (pkg/apis/core/validation): 0 < timeoutSeconds <= 86400, only with ClientIP. */
+function validateAffinity(spec: any): FieldError[] {
+  const timeout = spec?.sessionAffinityConfig?.clientIP?.timeoutSeconds;
+  const field = 'spec.sessionAffinityConfig.clientIP.timeoutSeconds';
+  if (spec?.sessionAffinity === 'ClientIP') {
+    if (typeof timeout === 'number' && (timeout <= 0 || timeout > 86400)) return [{ type: 'Invalid', field, value: timeout, detail: 'must be greater than 0 and less than 86400' }];
+    return [];
+  }
+  if (spec?.sessionAffinityConfig) return [{ type: 'Forbidden', field: 'spec.sessionAffinityConfig', detail: 'must not be set when session affinity is None' }];
+  return [];
 }
 
 /** core.MaxSecretSize (pkg/apis/core/types.go): what a ConfigMap's or a Secret's data may hold in total, 1 MiB. */
