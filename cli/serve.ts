@@ -206,7 +206,7 @@ async function startLocked(config: ServeConfig, log: (line: string) => void, loc
   await writeServeKubeconfig(config, url, pki);
   announce(config, url, log);
   const extra = [...(config.ha ? ['kube-apiserver on m1..m3 behind an L4 balancer with leader-elected controller managers (--ha)'] : []), ...(config.cloud ? ['cloud-controller-manager (--cloud)'] : [])];
-  log(componentsLine(startedComponentsOf(cluster, { extra })));
+  log(componentsLine(startedComponentsOf(cluster, { extra, ...(config.nodes > 0 ? { proxyMode: `${config.proxyMode}, one per node` } : {}) })));
   let stopped: Promise<void> | undefined;
   return {
     url,
