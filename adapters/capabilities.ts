@@ -27,6 +27,7 @@ export const CAPABILITIES = {
   'kube.authn.anonymous': 'anonymous authentication is on (kube-apiserver\'s default): a request without credentials is system:anonymous',
   'kube.authn.anonymous-off': 'the API server can run with anonymous authentication off (--anonymous-auth=false): a request without credentials is 401',
   'kube.admission': 'admission webhooks can be registered and are called',
+  'kube.admission.quota': 'the ResourceQuota admission plugin runs: a create past a namespace\'s ResourceQuota object count is refused (on by default upstream)',
   'kube.audit': 'the request pipeline is observable: a per-request trace of the stages passed',
   'kube.storage': 'the keys the API server writes in its store are readable (/registry/...)',
   'kube.podsecurity': 'Pod Security admission runs: pod-security.kubernetes.io/enforce|warn|audit namespace labels apply the Pod Security Standards (on by default since Kubernetes 1.25)',

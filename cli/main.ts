@@ -81,6 +81,7 @@ const COMMANDS: Record<string, { options: Options; positionals?: boolean; run(va
       kubeconfig: { type: 'string', default: 'kubeconfig.kubespec' },
       'insecure-http': { type: 'boolean' },
       'data-dir': { type: 'string' },
+      retention: { type: 'string' },
       ha: { type: 'boolean' },
       cloud: { type: 'boolean' },
       'anonymous-auth': { type: 'string' },

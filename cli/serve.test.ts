@@ -32,7 +32,9 @@ test('the flags default to port 6443, one node, kubeconfig.kubespec in the worki
   assert.equal(c.insecureHttp, false);
   assert.equal(c.dataDir, undefined);
   assert.equal(c.retention_ms, 5 * 60 * 1000);
-  assert.equal(parseServeFlags({}, { KUBESPEC_SERVE_RETENTION_MS: '250' }).retention_ms, 250);
+  assert.equal(parseServeFlags({ retention: '250ms' }, {}).retention_ms, 250);
+  assert.equal(parseServeFlags({ retention: '10m' }, {}).retention_ms, 600_000);
+  assert.equal(parseServeFlags({}, { KUBESPEC_SERVE_RETENTION_MS: '250' }).retention_ms, 5 * 60 * 1000, 'no hidden setting: only the flag sets it');
   assert.equal(parseServeFlags({ kubeconfig: 'k' }, { KUBESPEC_CWD: '/somewhere' }).kubeconfigPath, '/somewhere/k');
 });
 
@@ -40,7 +42,7 @@ test('a port, a node count or a retention that is not a whole number in range is
   for (const flags of [{ port: 'abc' }, { port: '70000' }, { port: '-1' }, { nodes: '1.5' }, { nodes: '' }, { kubeconfig: ' ' }, { 'data-dir': '' }]) {
     assert.throws(() => parseServeFlags(flags, {}), (e: unknown) => e instanceof UsageError && e.hint !== undefined, JSON.stringify(flags));
   }
-  assert.throws(() => parseServeFlags({}, { KUBESPEC_SERVE_RETENTION_MS: '0' }), UsageError);
+  for (const retention of ['0ms', '5', 'soon', '1000h']) assert.throws(() => parseServeFlags({ retention }, {}), (e: unknown) => e instanceof UsageError && e.hint !== undefined, retention);
 });
 
 test('the command exits 2 and says how to fix a bad flag', () => {

@@ -12,8 +12,8 @@
  * With --insecure-http it also
  * binds cluster-admin to system:unauthenticated (kubespec:insecure-anonymous-admin).
  *
- * Hidden knobs (for tests): KUBESPEC_SERVE_RETENTION_MS sets the auto-compaction retention
- * (default 5 minutes, as etcd's periodic mode with --auto-compaction-retention=5m).
+ * --retention D sets how much history stays readable before auto-compaction (default 5m, as
+ * etcd's periodic mode with --auto-compaction-retention=5m).
  */
 import { existsSync } from 'node:fs';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
@@ -30,6 +30,7 @@ import { RetentionCompactor, tickRetention } from '../reference/store/retention.
 import { ReferenceCluster } from '../reference/wiring/cluster.ts';
 import { RealTimeScheduler } from '../reference/wiring/realtime.ts';
 import { EXIT_OK, UsageError } from './usage.ts';
+import { componentsLine, parseDuration_ms, startedComponentsOf } from './serve-banner.ts';
 import { randomBytes } from 'node:crypto';
 import type { TlsOptions } from '../reference/apiserver/host/listen.ts';
 import { CCM_USER, ccmRbacObjects } from '../reference/wiring/cloud.ts';
@@ -48,6 +49,7 @@ export interface ServeFlags {
   kubeconfig?: string;
   'insecure-http'?: boolean;
   'data-dir'?: string;
+  retention?: string;
   ha?: boolean;
   cloud?: boolean;
   /** kube-apiserver's --anonymous-auth: 'true' (default) or 'false'. */
@@ -75,7 +77,7 @@ export interface ServeConfig {
   proxyMode: 'iptables' | 'ipvs' | 'nftables';
 }
 
-/** Flags (and the hidden env knobs) to a config; a bad value is a UsageError (exit 2). */
+/** Flags to a config (env only says where the user was: KUBESPEC_CWD); a bad value is a UsageError (exit 2). */
 export function parseServeFlags(flags: ServeFlags, env: NodeJS.ProcessEnv = process.env): ServeConfig {
   // bin/kubespec.mjs moves to the project root; KUBESPEC_CWD (if the launcher sets it) is where the user was.
   const base = env.KUBESPEC_CWD ?? process.cwd();
@@ -86,7 +88,7 @@ export function parseServeFlags(flags: ServeFlags, env: NodeJS.ProcessEnv = proc
     kubeconfigPath: resolve(base, nonEmpty('--kubeconfig', flags.kubeconfig ?? 'kubeconfig.kubespec')),
     insecureHttp: flags['insecure-http'] ?? false,
     anonymous: booleanFlag('--anonymous-auth', flags['anonymous-auth'] ?? 'true'),
-    retention_ms: integerFlag('KUBESPEC_SERVE_RETENTION_MS', env.KUBESPEC_SERVE_RETENTION_MS ?? String(DEFAULT_RETENTION_MS), 1, 2 ** 31 - 1, 'milliseconds of history to keep readable'),
+    retention_ms: retentionFlag(flags.retention),
     leaseRenew_ms: LEASE_RENEW_MS,
     ha: flags.ha ?? false,
     cloud: flags.cloud ?? false,
@@ -97,6 +99,14 @@ export function parseServeFlags(flags: ServeFlags, env: NodeJS.ProcessEnv = proc
   }
   if (flags['data-dir'] !== undefined) config.dataDir = resolve(base, nonEmpty('--data-dir', flags['data-dir']));
   return config;
+}
+
+/** --retention: a duration with a unit, at least 1 ms, at most what a timer can wait (2^31-1 ms). */
+function retentionFlag(text: string | undefined): number {
+  if (text === undefined) return DEFAULT_RETENTION_MS;
+  const ms = parseDuration_ms(text);
+  if (ms === undefined || ms < 1 || ms > 2 ** 31 - 1) throw new UsageError(`--retention must be a duration from 1ms to 596h, got "${text}"`, 'e.g. --retention 5m (also 90s, 500ms, 1h)');
+  return ms;
 }
 
 function booleanFlag(name: string, text: string): boolean {
@@ -194,6 +204,8 @@ async function startLocked(config: ServeConfig, log: (line: string) => void, loc
   const retention = startRetention(clock, store, config.retention_ms, log);
   await writeServeKubeconfig(config, url, pki);
   announce(config, url, log);
+  const extra = [...(config.ha ? ['kube-apiserver on m1..m3 behind an L4 balancer with leader-elected controller managers (--ha)'] : []), ...(config.cloud ? ['cloud-controller-manager (--cloud)'] : [])];
+  log(componentsLine(startedComponentsOf(cluster, { extra, ...(config.nodes > 0 ? { proxyMode: `${config.proxyMode}, one per node` } : {}) })));
   let stopped: Promise<void> | undefined;
   return {
     url,

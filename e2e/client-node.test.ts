@@ -47,7 +47,7 @@ async function compacted(resourceVersion: string): Promise<boolean> {
 }
 
 before(async () => {
-  serve = await startServeProcess({ kubeconfigPath: join(scratch.path, 'kubeconfig.kubespec'), env: { KUBESPEC_SERVE_RETENTION_MS: String(RETENTION_MS) } });
+  serve = await startServeProcess({ kubeconfigPath: join(scratch.path, 'kubeconfig.kubespec'), args: ['--retention', `${RETENTION_MS}ms`] });
   kc = new k8s.KubeConfig();
   kc.loadFromFile(serve.kubeconfigPath);
   core = kc.makeApiClient(k8s.CoreV1Api);

@@ -256,24 +256,27 @@ Feature: API Server — the request pipeline
       When ConfigMap "c1" is created
       Then the configmap recorded by webhook "observer" has label "seen=yes"
 
-  # pending: needs the ResourceQuota admission plugin and ValidatingAdmissionPolicy (CEL), which the reference lacks
-  @pending
   Rule: PIPE-VALIDATING — validating admission refuses objects that break policy, e.g. resource quotas
     Source: 000_1662d8c5cea2447f.txt § 控制平面 / API Server / 请求处理链（Request Pipeline）
     Claim: Validating admission rejects illegal objects (resource quota, policy checks), implemented e.g.
       by ValidatingAdmissionPolicy or OPA/Gatekeeper. It may refuse but never modify.
     Quote: "Validating Admission | 拒绝非法对象（资源限额、策略校验） | ValidatingAdmissionPolicy、OPA/Gatekeeper"
 
-    @requires:kube.api
+    The ResourceQuota admission plugin runs last in the validating phase (after the webhooks) and
+    refuses a create that would take an object count past a quota of the namespace, with
+    "exceeded quota: <quota>, requested: …, used: …, limited: …" (plugin/pkg/admission/resourcequota).
+
+    @requires:kube.api @requires:kube.admission.quota
     Scenario: a ResourceQuota refuses the object that would exceed it
-      Given a ResourceQuota "q" in the scenario's namespace limiting "configmaps" to 2
-      And ConfigMaps "a" and "b" exist
-      When ConfigMap "c" is created
+      Given a ResourceQuota "q" in the scenario's namespace that leaves room for 2 more ConfigMaps
+      And ConfigMaps "a" and "b" are created while the quota allows them
+      When the client creates ConfigMap "c"
       Then the response status is 403 with reason "Forbidden"
-      And the response message contains "exceeded quota"
+      And the response message contains "exceeded quota: q, requested: configmaps=1"
       And ConfigMap "c" does not exist
 
-    @requires:kube.api
+    # pending: needs ValidatingAdmissionPolicy (CEL) steps and a target that evaluates CEL; the reference has no CEL evaluator.
+    @pending @requires:kube.api
     Scenario: a ValidatingAdmissionPolicy written in CEL refuses a non-conforming object
       Given a ValidatingAdmissionPolicy "max-replicas" bound to the scenario's namespace with expression "object.spec.replicas <= 5"
       When Deployment "big" is created with 6 replicas

@@ -27,6 +27,7 @@
  * Upstream reconciles the bootstrap roles on every start (adding back missing rules); the
  * reference only creates what is missing, so an edited role stays edited across restarts.
  */
+import { userFacingClusterRoles } from './bootstrap-user-roles.ts';
 import type { PolicyRule } from './authz/types.ts';
 
 export const RBAC_GROUP = 'rbac.authorization.k8s.io';
@@ -200,6 +201,7 @@ export function bootstrapClusterRoles(): any[] {
     clusterRole(KUBE_SCHEDULER_USER, kubeSchedulerRules()),
     ...Object.entries(CONTROLLER_ROLES).map(([name, rules]) => clusterRole(CONTROLLER_ROLE_PREFIX + name, rules)),
     clusterRole('system:node-proxier', nodeProxierRules()),
+    ...userFacingClusterRoles(),
   ];
 }
 

@@ -11,6 +11,7 @@ import { attributesOf, authenticate, authorize } from './stages.ts';
 import { impersonate } from './impersonation.ts';
 import { ApiError, errors } from './status.ts';
 import { TraceRecorder } from './trace.ts';
+import { protobufAnswer } from './protobuf/respond.ts';
 import { reportedVerb } from './metrics/metrics.ts';
 import type { Answer, ApiRequest, Call, Env } from './types.ts';
 import { reply } from './types.ts';
@@ -49,6 +50,7 @@ async function pipeline(env: Env, req: ApiRequest, trace: TraceRecorder, call: P
   trace.user = user.name;
   const info = parseRequestInfo(call.method!, url.pathname, url.searchParams);
   call.info = info;
+  call.output = output;
   // The max-in-flight filter sits between impersonation and authorization (DefaultBuildHandlerChain).
   const seat = env.maxInFlight.admit(info, url.searchParams, user.groups);
   if ('refused' in seat) return seat.refused;
@@ -86,7 +88,7 @@ export async function handleRequest(env: Env, req: ApiRequest, onInternalError?:
   env.metrics.request(verb, call.info, code, (env.clock.now_ms() - start_ms) / 1000, call.query?.get('dryRun') === 'All');
   const headers: Record<string, string> = {};
   if (call.warnings!.length > 0) headers.warning = call.warnings!.map((w) => `299 - ${JSON.stringify(w)}`).join(', ');
-  return { answer, headers };
+  return { answer: protobufAnswer(answer, call.output), headers };
 }
 
 function createdName(body: unknown): string | undefined {

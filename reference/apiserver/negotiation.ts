@@ -6,9 +6,10 @@
 import { rememberDuplicateFields } from './duplicate-fields.ts';
 import { parse as parseYaml } from 'yaml';
 import { errors } from './status.ts';
+import { decodeObject, PROTOBUF_MEDIA_TYPE, ProtobufError } from './protobuf/codec.ts';
 
-const ACCEPTED_OUTPUT = ['application/json'];
-const ACCEPTED_INPUT = ['application/json', 'application/yaml'];
+const ACCEPTED_OUTPUT = ['application/json', PROTOBUF_MEDIA_TYPE];
+const ACCEPTED_INPUT = ['application/json', 'application/yaml', PROTOBUF_MEDIA_TYPE];
 
 export function headerValue(headers: Record<string, string | string[] | undefined>, name: string): string {
   const v = headers[name.toLowerCase()];
@@ -26,12 +27,20 @@ function acceptable(entry: string): boolean {
   return type === 'application/json' || type === '*/*' || type === 'application/*' || type === '';
 }
 
-/** What the client will take: a Table (kubectl get asks for one first) and/or plain JSON. */
+/** What the client will take: a Table (kubectl get asks for one first), plain JSON and/or protobuf. */
 export interface Output {
-  preferred: 'json' | 'table';
+  preferred: 'json' | 'table' | 'protobuf';
   /** meta.k8s.io/v1 or meta.k8s.io/v1beta1, when a Table is acceptable. */
   tableApiVersion?: string;
   jsonOk: boolean;
+  /** The Kubernetes protobuf envelope is acceptable (for the kinds that have one). */
+  protobufOk?: boolean;
+}
+
+/** Whether one Accept entry names the Kubernetes protobuf media type (plain objects, not a Table). */
+function protobufEntry(entry: string): boolean {
+  const [type, ...params] = entry.split(';').map((p) => p.trim().toLowerCase());
+  return type === PROTOBUF_MEDIA_TYPE && !params.some((p) => p === 'q=0' || p === 'q=0.0' || p.startsWith('as='));
 }
 
 function tableVersion(entry: string): string | undefined {
@@ -54,15 +63,19 @@ export function negotiateOutput(accept: string): Output {
   const entries = accept.split(',').map((e, i) => ({ e, i, q: quality(e) })).filter((x) => x.q > 0).sort((a, b) => b.q - a.q || a.i - b.i);
   let out: Output | undefined;
   let jsonOk = false;
+  let protobufOk = false;
   for (const { e } of entries) {
     const table = tableVersion(e);
     const json = acceptable(e);
+    const proto = protobufEntry(e);
     jsonOk ||= json;
+    protobufOk ||= proto;
     if (!out && table) out = { preferred: 'table', tableApiVersion: table, jsonOk: false };
     if (!out && json) out = { preferred: 'json', jsonOk: true };
+    if (!out && proto) out = { preferred: 'protobuf', jsonOk: false };
   }
   if (!out) throw errors.notAcceptable(ACCEPTED_OUTPUT);
-  return { ...out, jsonOk };
+  return protobufOk ? { ...out, jsonOk, protobufOk } : { ...out, jsonOk };
 }
 
 /** Throws 406 unless the Accept header admits JSON. */
@@ -121,10 +134,20 @@ export function parseYamlBody(text: string): unknown {
 /** Decodes a create/update body by its Content-Type; a missing type is read as JSON, as most clients send it. */
 export function decodeBody(contentType: string, body: Uint8Array): unknown {
   const type = mediaType(contentType);
-  const text = Buffer.from(body).toString('utf8');
-  if (type === '' || type === 'application/json') return parseJsonBody(text);
-  if (type === 'application/yaml') return parseYamlBody(text);
+  if (type === '' || type === 'application/json') return parseJsonBody(Buffer.from(body).toString('utf8'));
+  if (type === 'application/yaml') return parseYamlBody(Buffer.from(body).toString('utf8'));
+  if (type === PROTOBUF_MEDIA_TYPE) return decodeProtobufBody(body);
   throw errors.unsupportedMediaType(contentType, ACCEPTED_INPUT);
+}
+
+/** A protobuf body: the k8s\0 envelope of a kind served as protobuf here; anything else is 400. */
+function decodeProtobufBody(body: Uint8Array): unknown {
+  try {
+    return decodeObject(body);
+  } catch (e) {
+    if (e instanceof ProtobufError) throw errors.badRequest(e.message);
+    throw e;
+  }
 }
 
 export function isPlainObject(v: unknown): v is Record<string, any> {

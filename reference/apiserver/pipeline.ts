@@ -54,6 +54,19 @@ export type Decision = { allowed: true; reason: string } | { allowed: false; rea
 
 export interface Authorizer {
   authorize(attrs: RequestAttributes): Promise<Decision>;
+  /**
+   * The rules that apply to a user in a namespace (authorizer.RuleResolver), for
+   * SelfSubjectRulesReview; an authorizer without it makes that review `incomplete`.
+   */
+  rulesFor?(user: UserInfo, namespace: string): Promise<RulesFor>;
+}
+
+/** authorizer.RuleResolver's answer, in SubjectRulesReviewStatus terms. */
+export interface RulesFor {
+  resourceRules: { verbs: string[]; apiGroups?: string[]; resources?: string[]; resourceNames?: string[] }[];
+  nonResourceRules: { verbs: string[]; nonResourceURLs?: string[] }[];
+  incomplete: boolean;
+  evaluationError?: string;
 }
 
 export type Operation = 'CREATE' | 'UPDATE' | 'DELETE' | 'CONNECT';

@@ -4,6 +4,7 @@
  * /api/v1/namespaces/{ns}/{resource}/{name}/{subresource} and /apis/{group}/{version}/...,
  * with the verb derived from the HTTP method and whether a name is present.
  */
+import { queryBool } from './query-params.ts';
 
 export interface RequestInfo {
   isResourceRequest: boolean;
@@ -65,13 +66,9 @@ export function parseRequestInfo(method: string, path: string, query: URLSearchP
   info.name = parts[1] ?? '';
   info.subresource = parts[2] ?? '';
   if (parts.length > 3) info.isResourceRequest = false;
-  info.verb = verbFor(method, info.name, watchPath || isTruthy(query.get('watch')));
+  info.verb = verbFor(method, info.name, watchPath || queryBool(query, 'watch'));
   if (info.resource === 'namespaces') info.namespace = info.name;
   return info;
-}
-
-function isTruthy(v: string | null): boolean {
-  return v === 'true' || v === '1';
 }
 
 function verbFor(method: string, name: string, watch: boolean): string {

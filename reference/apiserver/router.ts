@@ -42,9 +42,9 @@ function discovery(env: Env, call: Call): Answer {
 
 function openapi(env: Env, call: Call): Answer {
   const rest = call.path.replace(/^\/openapi\/v3\/?/, '');
-  if (rest === '') return reply(200, openApiIndex(env.gitVersion));
+  if (rest === '') return reply(200, openApiIndex(env.gitVersion, env.typeDocs()));
   const gv = groupVersions().find((g) => (g.group ? `apis/${g.group}/${g.version}` : `api/${g.version}`) === rest.replace(/\/$/, ''));
-  return found(gv ? openApiDocument(gv.group, gv.version, env.gitVersion) : undefined, call.path);
+  return found(gv ? openApiDocument(gv.group, gv.version, env.gitVersion, env.typeDocs()) : undefined, call.path);
 }
 
 function rootPaths(): Answer {

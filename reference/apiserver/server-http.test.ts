@@ -202,3 +202,18 @@ test('uids are version 4 UUIDs, and the same seed gives the same ones', () => {
   for (const uid of first) assert.match(uid, /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
   assert.equal(new Set(first).size, first.length);
 });
+
+test('a Status is written with upstream\'s bytes: its field order, no empty group, a trailing newline', async () => {
+  const api = createApiServer({ backend: new LocalBackend(), clock, timers: realTimers });
+  const http = await listen(api.handler);
+  try {
+    const r = await fetch(`${http.url}${CONFIGMAPS}/missing`);
+    assert.equal(r.status, 404);
+    assert.equal(
+      await r.text(),
+      '{"kind":"Status","apiVersion":"v1","metadata":{},"status":"Failure","message":"configmaps \\"missing\\" not found","reason":"NotFound","details":{"name":"missing","kind":"configmaps"},"code":404}\n',
+    );
+  } finally {
+    await http.close();
+  }
+});

@@ -3,6 +3,7 @@
  * (core.ts) decides every answer; this file reads bodies (bounded), writes replies and watch
  * streams, and assembles the server's environment from its options.
  */
+import { kubernetesTypeDocs } from './discovery/host/kubernetes-types.ts';
 import { ApiServerMetrics } from './metrics/metrics.ts';
 import { DEFAULT_MAX_MUTATING_IN_FLIGHT, DEFAULT_MAX_READ_ONLY_IN_FLIGHT, MaxInFlight } from './inflight/max-in-flight.ts';
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -118,6 +119,7 @@ function buildEnv(opts: ApiServerOptions): Env {
     bookmarkInterval_ms: opts.bookmarkInterval_ms ?? 60_000,
     maxBodyBytes: opts.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
     gitVersion: opts.gitVersion ?? DEFAULT_GIT_VERSION,
+    typeDocs: kubernetesTypeDocs,
     allocationLock: mutex(),
     traces: [],
     metrics: new ApiServerMetrics(),
@@ -211,14 +213,29 @@ function chunkOf(line: string): Buffer {
  * (The burst of initial events is corked by writeAnswer instead.) The response still ends
  * through res.end(), which sends the last (empty) chunk.
  */
-function streamWriter(res: ServerResponse, req: IncomingMessage): (line: string) => void {
+function streamWriter(res: ServerResponse, req: IncomingMessage): (line: string | Uint8Array) => void {
   const socket = res.socket;
   // Only where node itself frames the body in chunks (not for HEAD, nor an HTTP/1.0 client).
   const chunked = (res as ServerResponse & { chunkedEncoding?: boolean }).chunkedEncoding === true;
   if (!socket || !chunked || req.method === 'HEAD') return (line) => void res.write(line);
   return (line) => {
-    if (!socket.destroyed && socket.writable) socket.write(chunkOf(line));
+    if (!socket.destroyed && socket.writable) socket.write(typeof line === 'string' ? chunkOf(line) : binaryChunk(line));
   };
+}
+
+/** A protobuf frame as one chunk (not shared: each watcher's frames are few and made for it). */
+function binaryChunk(data: Uint8Array): Buffer {
+  return Buffer.concat([Buffer.from(`${data.length.toString(16)}\r\n`, 'latin1'), data, CRLF]);
+}
+
+/**
+ * A reply body on the wire: text as it is, bytes (a protobuf envelope) as they are, an object as
+ * JSON with a trailing newline, as upstream's JSON serializer writes it (json.Encoder.Encode in
+ * k8s.io/apimachinery/pkg/runtime/serializer/json/json.go).
+ */
+function bodyBytes(body: unknown): string | Uint8Array {
+  if (typeof body === 'string' || body instanceof Uint8Array) return body;
+  return JSON.stringify(body) + '\n';
 }
 
 function writeAnswer(res: ServerResponse, req: IncomingMessage, answer: Answer, extra: Record<string, string>): void {
@@ -240,7 +257,7 @@ function writeAnswer(res: ServerResponse, req: IncomingMessage, answer: Answer, 
     res.on('close', stop);
     return;
   }
-  const text = typeof answer.body === 'string' ? answer.body : JSON.stringify(answer.body);
+  const text = bodyBytes(answer.body);
   res.writeHead(answer.status, { 'content-type': 'application/json', ...answer.headers, ...extra, 'content-length': Buffer.byteLength(text) });
   res.end(req.method === 'HEAD' ? undefined : text);
 }

@@ -27,7 +27,7 @@ test('a missing object is 404 with upstream\'s `pods "x" not found`', async () =
   const r = await h.call('GET', `${PODS}/x`);
   isStatus(r.json, 404, 'NotFound');
   assert.equal(r.json.message, 'pods "x" not found');
-  assert.deepEqual(r.json.details, { name: 'x', group: '', kind: 'pods' });
+  assert.deepEqual(r.json.details, { name: 'x', kind: 'pods' });
   const d = await h.call('GET', '/apis/apps/v1/namespaces/default/deployments/x');
   assert.equal(d.json.message, 'deployments.apps "x" not found');
 });
@@ -55,14 +55,17 @@ test('a body over the limit is 413 RequestEntityTooLarge', async () => {
   assert.equal(r.json.message, 'Request entity too large: limit is 100');
 });
 
-test('an unknown body media type is 415 and an Accept without JSON is 406', async () => {
+test('an unknown body media type is 415, an Accept with neither JSON nor protobuf is 406, and so is protobuf alone for a kind without a protobuf form', async () => {
   const h = await harness();
-  const r = await h.call('POST', PODS, 'x', { 'content-type': 'application/vnd.kubernetes.protobuf' });
+  const r = await h.call('POST', PODS, 'x', { 'content-type': 'application/cbor' });
   isStatus(r.json, 415, 'UnsupportedMediaType');
+  assert.equal(r.json.message, 'the body of the request was in an unknown format - accepted media types include: application/json, application/yaml, application/vnd.kubernetes.protobuf');
   const p = await h.call('PATCH', `${PODS}/a`, '{}', { 'content-type': 'text/plain' });
   assert.equal(p.status, 415);
+  const x = await h.call('GET', PODS, undefined, { accept: 'application/xml' });
+  isStatus(x.json, 406, 'NotAcceptable');
   const n = await h.call('GET', PODS, undefined, { accept: 'application/vnd.kubernetes.protobuf' });
-  isStatus(n.json, 406, 'NotAcceptable');
+  assert.equal(n.status, 406);
 });
 
 test('an invalid object is 422 Invalid with field paths in details.causes', async () => {

@@ -44,9 +44,7 @@ export class ApiError extends Error {
   }
 
   toStatus(): StatusObject {
-    const s: StatusObject = { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: this.message, reason: this.reason, code: this.code };
-    if (this.details) s.details = this.details;
-    return s;
+    return statusObject('Failure', this.code, this.message, this.reason, this.details);
   }
 }
 
@@ -61,9 +59,41 @@ export function quote(s: string): string {
 }
 
 export function successStatus(details?: StatusDetails, code = 200): StatusObject {
-  const s: StatusObject = { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success', code };
-  if (details) s.details = details;
+  return statusObject('Success', code, undefined, undefined, details);
+}
+
+/**
+ * A Status with its keys in metav1.Status's field order (kind, apiVersion, metadata, status,
+ * message, reason, details, code) and empty fields left out, as encoding/json writes the Go struct
+ * with its `omitempty` tags (k8s.io/apimachinery/pkg/apis/meta/v1/types.go Status, StatusDetails,
+ * StatusCause): clients that compare bodies byte for byte see upstream's bytes.
+ */
+function statusObject(status: 'Failure' | 'Success', code: number, message?: string, reason?: string, details?: StatusDetails): StatusObject {
+  const s = { kind: 'Status', apiVersion: 'v1', metadata: {}, status } as StatusObject;
+  if (message) s.message = message;
+  if (reason) s.reason = reason;
+  const d = details && orderedDetails(details);
+  if (d && Object.keys(d).length > 0) s.details = d;
+  s.code = code;
   return s;
+}
+
+function orderedDetails(d: StatusDetails): StatusDetails {
+  const out: StatusDetails = {};
+  if (d.name) out.name = d.name;
+  if (d.group) out.group = d.group;
+  if (d.kind) out.kind = d.kind;
+  if (d.causes && d.causes.length > 0) out.causes = d.causes.map(orderedCause);
+  if (d.retryAfterSeconds) out.retryAfterSeconds = d.retryAfterSeconds;
+  return out;
+}
+
+function orderedCause(c: StatusCause): StatusCause {
+  const out = {} as StatusCause;
+  if (c.reason) out.reason = c.reason;
+  if (c.message) out.message = c.message;
+  if (c.field) out.field = c.field;
+  return out;
 }
 
 export const errors = {

@@ -34,7 +34,8 @@ export interface Reply {
 
 /** Where a watch writes its events; the HTTP layer turns each into one chunk. */
 export interface WatchSink {
-  write(line: string): void;
+  /** One event: a JSON line, or a length-prefixed protobuf frame. */
+  write(line: string | Uint8Array): void;
   end(): void;
 }
 
@@ -77,6 +78,8 @@ export interface Env {
   bookmarkInterval_ms: number;
   maxBodyBytes: number;
   gitVersion: string;
+  /** Upstream's type and field documentation for the OpenAPI documents (read on first use). */
+  typeDocs: () => import('./discovery/describe.ts').TypeDocs;
   /** Serialises allocations (service cluster IPs and node ports) so two creates never pick the same one. */
   allocationLock: { run<T>(fn: () => Promise<T>): Promise<T> };
   traces: RequestTrace[];

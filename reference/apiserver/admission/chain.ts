@@ -1,7 +1,7 @@
 /**
  * The admission chain in upstream's order (pkg/kubeapiserver/options/plugins.go AllOrderedPlugins):
  * NamespaceLifecycle, ServiceAccount, NodeRestriction, PodSecurity, Priority, DefaultTolerationSeconds, [DenyServiceExternalIPs],
- * MutatingAdmissionWebhook, ValidatingAdmissionWebhook. PodSecurity (validating only) and
+ * MutatingAdmissionWebhook, ValidatingAdmissionWebhook, ResourceQuota. PodSecurity (validating only) and
  * DefaultTolerationSeconds (mutating only) are on by default upstream. The mutating phase runs every plugin's Admit in that order, then the
  * validating phase every plugin's Validate (staging/src/k8s.io/apiserver/pkg/admission/chain.go).
  * Defaults come first: upstream applies them while decoding, before any admission plugin.
@@ -17,6 +17,7 @@ import { priorityAdmission, type PriorityAdmissionOptions } from './priority.ts'
 import { podSecurityAdmission, type PodSecurityOptions } from './podsecurity/index.ts';
 import { defaultTolerationSeconds } from './defaulttolerationseconds/index.ts';
 import { mutatingWebhookPlugin, validatingWebhookPlugin, type WebhookPluginOptions } from './webhook/dispatcher.ts';
+import { resourceQuotaAdmission, type ResourceQuotaOptions } from './resourcequota/plugin.ts';
 
 export interface AdmissionChainOptions {
   getNamespace: NamespaceLifecycleOptions['getNamespace'];
@@ -34,6 +35,8 @@ export interface AdmissionChainOptions {
   disablePodSecurity?: boolean;
   /** A namespace's pods, for PodSecurity's warnings when a namespace's enforce label gets stricter. */
   listPods?: (namespace: string) => Promise<any[]>;
+  /** Quotas and object counts for the ResourceQuota plugin (last in the validating phase, as upstream); leave out to run without it. */
+  resourceQuota?: ResourceQuotaOptions;
 }
 
 export interface AdmissionChain {
@@ -63,5 +66,6 @@ export function admissionChain(opts: AdmissionChainOptions): AdmissionChain {
     mutating.push(mutatingWebhookPlugin(opts.webhooks));
     validating.push(validatingWebhookPlugin(opts.webhooks));
   }
+  if (opts.resourceQuota) validating.push(resourceQuotaAdmission(opts.resourceQuota));
   return { mutating, validating };
 }

@@ -14,7 +14,7 @@
  * puts authorizerfactory.NewPrivilegedGroups(user.SystemPrivilegedGroup) first in its union
  * (pkg/kubeapiserver/authorizer/config.go); upstream gives that decision an empty reason.
  */
-import type { Authorizer, Decision, RequestAttributes, UserInfo } from '../pipeline.ts';
+import type { Authorizer, Decision, RequestAttributes, RulesFor, UserInfo } from '../pipeline.ts';
 import { SYSTEM_PRIVILEGED_GROUP } from '../authn/users.ts';
 import { aggregateClusterRoles } from './aggregation.ts';
 import { ruleAllows } from './rules.ts';
@@ -56,7 +56,28 @@ export function rbacAuthorizer(opts: RbacOptions): Authorizer {
       }
       return { allowed: false, reason: errors.length === 0 ? '' : `RBAC: ${aggregate(errors)}` };
     },
+    rulesFor: (user, namespace) => rulesFor(opts, privileged, user, namespace),
   };
+}
+
+/**
+ * The rules that apply to the user in the namespace, for SelfSubjectRulesReview
+ * (RBACAuthorizer.RulesFor, plugin/pkg/auth/authorizer/rbac/rbac.go), from the rule resolver
+ * below: a rule with resources is a resource rule, one with nonResourceURLs a non-resource rule.
+ * A privileged group gets the `*` rules upstream's privilegedGroupAuthorizer lists.
+ */
+async function rulesFor(opts: RbacOptions, privileged: string[], user: UserInfo, namespace: string): Promise<RulesFor> {
+  if (user.groups.some((g) => privileged.includes(g))) {
+    return { resourceRules: [{ verbs: ['*'], apiGroups: ['*'], resources: ['*'] }], nonResourceRules: [{ verbs: ['*'], nonResourceURLs: ['*'] }], incomplete: false };
+  }
+  const { rules, error } = await ruleResolver(opts).rulesFor(user, namespace);
+  const out: RulesFor = {
+    resourceRules: rules.filter((r) => (r.resources ?? []).length > 0).map((r) => ({ verbs: r.verbs, ...(r.apiGroups ? { apiGroups: r.apiGroups } : {}), resources: r.resources!, ...(r.resourceNames?.length ? { resourceNames: r.resourceNames } : {}) })),
+    nonResourceRules: rules.filter((r) => (r.nonResourceURLs ?? []).length > 0).map((r) => ({ verbs: r.verbs, nonResourceURLs: r.nonResourceURLs! })),
+    incomplete: error !== undefined,
+  };
+  if (error !== undefined) out.evaluationError = error;
+  return out;
 }
 
 /**

@@ -10,6 +10,9 @@
 import { createHash } from 'node:crypto';
 import { groupVersions, RESOURCES, SUBRESOURCE_SCHEMAS, type ResourceDef } from '../resources/registry.ts';
 import type { Schema } from '../schema/types.ts';
+import { describeSchema, packageOf, type TypeDocs } from './describe.ts';
+
+const NO_DOCS: TypeDocs = new Map();
 
 const GROUP_PACKAGES: Record<string, string> = {
   '': 'core',
@@ -91,14 +94,15 @@ function pathsFor(def: ResourceDef): Record<string, unknown> {
   return paths;
 }
 
-function componentsFor(group: string, version: string): Record<string, Schema | Record<string, unknown>> {
+function componentsFor(group: string, version: string, docs: TypeDocs): Record<string, Schema | Record<string, unknown>> {
   const out: Record<string, Schema | Record<string, unknown>> = {
     [STATUS_REF]: { type: 'object', 'x-kubernetes-group-version-kind': [{ group: '', version: 'v1', kind: 'Status' }] },
     [PATCH_REF]: { type: 'object', description: 'Patch is provided to give a concrete name and type to the Kubernetes PATCH request body.' },
   };
   for (const def of RESOURCES.filter((r) => r.group === group && r.version === version)) {
     const name = schemaName(group, version, def.kind);
-    out[name] = { ...def.schema, 'x-kubernetes-group-version-kind': [{ group, version, kind: def.kind }] };
+    const described = describeSchema(def.schema, docs, `${packageOf(group)}/${version}.${def.kind}`);
+    out[name] = { ...described, 'x-kubernetes-group-version-kind': [{ group, version, kind: def.kind }] };
     out[`${name}List`] = {
       type: 'object',
       required: ['items'],
@@ -118,20 +122,20 @@ function componentsFor(group: string, version: string): Record<string, Schema | 
 /** The documents never change while the process runs: build each once. */
 const documents = new Map<string, unknown>();
 
-export function openApiDocument(group: string, version: string, gitVersion: string): unknown | undefined {
-  const key = `${gitVersion} ${group}/${version}`;
-  if (!documents.has(key)) documents.set(key, buildDocument(group, version, gitVersion));
+export function openApiDocument(group: string, version: string, gitVersion: string, docs: TypeDocs = NO_DOCS): unknown | undefined {
+  const key = `${gitVersion} ${group}/${version} ${docs.size}`;
+  if (!documents.has(key)) documents.set(key, buildDocument(group, version, gitVersion, docs));
   return documents.get(key);
 }
 
-function buildDocument(group: string, version: string, gitVersion: string): unknown | undefined {
+function buildDocument(group: string, version: string, gitVersion: string, docs: TypeDocs): unknown | undefined {
   const defs = RESOURCES.filter((r) => r.group === group && r.version === version);
   if (defs.length === 0) return undefined;
   return {
     openapi: '3.0.0',
     info: { title: 'Kubernetes', version: gitVersion },
     paths: Object.assign({}, ...defs.map(pathsFor)),
-    components: { schemas: componentsFor(group, version) },
+    components: { schemas: componentsFor(group, version, docs) },
   };
 }
 
@@ -142,15 +146,16 @@ export function indexKey(gv: { group: string; version: string }): string {
 
 const indexes = new Map<string, unknown>();
 
-export function openApiIndex(gitVersion: string): unknown {
-  if (!indexes.has(gitVersion)) indexes.set(gitVersion, buildIndex(gitVersion));
-  return indexes.get(gitVersion);
+export function openApiIndex(gitVersion: string, docs: TypeDocs = NO_DOCS): unknown {
+  const key = `${gitVersion} ${docs.size}`;
+  if (!indexes.has(key)) indexes.set(key, buildIndex(gitVersion, docs));
+  return indexes.get(key);
 }
 
-function buildIndex(gitVersion: string): unknown {
+function buildIndex(gitVersion: string, docs: TypeDocs): unknown {
   const paths: Record<string, unknown> = {};
   for (const gv of groupVersions()) {
-    const doc = openApiDocument(gv.group, gv.version, gitVersion);
+    const doc = openApiDocument(gv.group, gv.version, gitVersion, docs);
     const hash = createHash('sha512').update(JSON.stringify(doc)).digest('hex').toUpperCase();
     paths[indexKey(gv)] = { serverRelativeURL: `/openapi/v3/${indexKey(gv)}?hash=${hash}` };
   }

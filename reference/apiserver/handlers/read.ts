@@ -104,7 +104,18 @@ export async function list(env: Env, call: ResourceCall): Promise<Reply> {
   const prefix = env.store.prefix(def, call.info.namespace);
   const plan = listPlan(call, prefix);
   const { items, revision, next } = await collect(env, prefix, plan, filter);
-  const metadata: Record<string, string> = { resourceVersion: String(revision) };
+  const metadata: Record<string, string | number> = { resourceVersion: String(revision) };
   if (next) metadata.continue = encodeContinue({ rv: revision, start: next.slice(prefix.length) });
+  if (next && filter.labels.length === 0 && filter.fields.length === 0) metadata.remainingItemCount = await remainingAfter(env, prefix, next, revision, plan.expired);
   return reply(200, { kind: `${def.kind}List`, apiVersion: apiVersionOf(def), metadata, items });
+}
+
+/**
+ * How many objects a limited list left, counted at the list's revision. Upstream's etcd3 GetList
+ * sets remainingItemCount only when the predicate is empty (staging/src/k8s.io/apiserver/pkg/
+ * storage/etcd3/store.go: with a selector the count would include objects that do not match).
+ */
+async function remainingAfter(env: Env, prefix: string, fromKey: string, revision: number, expired: string): Promise<number> {
+  const rest = await env.store.range(prefix, { revision, fromKey }, expired);
+  return rest.kvs.length;
 }

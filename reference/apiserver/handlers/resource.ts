@@ -1,5 +1,6 @@
 /** Routes a resource request to its handler by verb and subresource; unknown paths are 404, unsupported verbs 405. */
-import { findResource, type ResourceDef } from '../resources/registry.ts';
+import { hasProtobuf, PROTOBUF_MEDIA_TYPE } from '../protobuf/codec.ts';
+import { apiVersionOf, findResource, type ResourceDef } from '../resources/registry.ts';
 import { errors } from '../status.ts';
 import { includeObjectOf, toTable } from '../discovery/table.ts';
 import type { Answer, Call, Env, Reply, ResourceCall } from '../types.ts';
@@ -73,6 +74,13 @@ async function subresource(env: Env, call: ResourceCall): Promise<Answer> {
       return requestToken(env, call);
     case 'finalize PUT':
       return update(env, call, '');
+    // A CertificateSigningRequest's approval writes its status conditions (pkg/registry/certificates).
+    case 'approval GET':
+      return get(env, call);
+    case 'approval PUT':
+      return update(env, call, 'status');
+    case 'approval PATCH':
+      return patch(env, call, 'status');
     default:
       return notAllowed(call, info.verb);
   }
@@ -81,8 +89,18 @@ async function subresource(env: Env, call: ResourceCall): Promise<Answer> {
 /** get, list and watch may answer with a Table; everything else speaks JSON only. */
 function readsAsTable(call: ResourceCall): boolean {
   const reads = !call.info.subresource && ['get', 'list', 'watch'].includes(call.info.verb);
-  if (!reads && !call.output.jsonOk) throw errors.notAcceptable(['application/json']);
+  if (!reads && !call.output.jsonOk && !call.output.protobufOk) throw errors.notAcceptable(['application/json', PROTOBUF_MEDIA_TYPE]);
+  // A client that takes protobuf only, for a kind with no protobuf form here, is refused before
+  // anything is done (upstream negotiates the output before the handler runs).
+  if (call.output.preferred === 'protobuf' && !call.output.jsonOk && !answersInProtobuf(call)) throw errors.notAcceptable(['application/json']);
   return reads && call.output.preferred === 'table';
+}
+
+/** Whether the kind this request answers with (the subresource's, if it speaks another) has a protobuf form. */
+function answersInProtobuf(call: ResourceCall): boolean {
+  const sub = call.def.subresources.find((x) => x.name === call.info.subresource);
+  if (sub?.group !== undefined || (sub && sub.kind !== call.def.kind)) return hasProtobuf(apiVersionOf({ group: sub.group ?? call.def.group, version: sub.version ?? call.def.version }), sub.kind);
+  return hasProtobuf(apiVersionOf(call.def), call.def.kind);
 }
 
 export async function handleResource(env: Env, base: Call): Promise<Answer> {

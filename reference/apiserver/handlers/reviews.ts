@@ -12,6 +12,7 @@ import { reply } from '../types.ts';
 import { schemaValidation } from './admit.ts';
 import { decodeStage } from './create.ts';
 import { decodeResource, requestOptions } from './decode.ts';
+import { IDENTITY_REVIEWS } from './identity-reviews.ts';
 
 function attributesFromSpec(user: UserInfo, spec: any): RequestAttributes | undefined {
   const ra = spec?.resourceAttributes;
@@ -30,6 +31,8 @@ function attributesFromSpec(user: UserInfo, spec: any): RequestAttributes | unde
 
 export async function accessReview(env: Env, call: ResourceCall): Promise<Reply> {
   const { def } = call;
+  const identity = IDENTITY_REVIEWS[def.resource];
+  if (identity) return identity(env, call);
   const opts = requestOptions(call, 'CreateOptions');
   const review = decodeStage(call, () => decodeResource(call, def, decodeBody(headerValue(call.req.headers, 'content-type'), call.req.body), opts.fieldValidation));
   const self = def.resource === 'selfsubjectaccessreviews';

@@ -108,7 +108,9 @@ function applyOp(doc: any, op: Op): void {
       if (JSON.stringify(get(doc, op.path)) !== JSON.stringify(op.value)) throw new PatchError(`testing value ${op.path} failed: test failed`);
       return;
     default:
-      throw new PatchError(`Unexpected kind: ${op.op}`, 'malformed');
+      // json-patch v4's Apply fails on an unknown op, and the patch handler answers any Apply error
+      // with 422 (staging/src/k8s.io/apiserver/pkg/endpoints/handlers/patch.go applyJSPatch).
+      throw new PatchError(`Unexpected kind: ${op.op}`);
   }
 }
 

@@ -102,3 +102,7 @@ test('server-side apply creates, merges, records managedFields and drops fields 
   assert.equal(second.spec.replicas, 2);
   assert.equal(second.metadata.managedFields.length, 1);
 });
+
+test('a JSON patch with an unknown op does not fit the object (422 upstream), it is not malformed', () => {
+  assert.throws(() => applyJsonPatch({ a: 1 }, [{ op: 'merge', path: '/a', value: 2 }]), (e: unknown) => e instanceof PatchError && e.kind === 'unfit' && e.message === 'Unexpected kind: merge');
+});

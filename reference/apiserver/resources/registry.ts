@@ -8,11 +8,12 @@ import * as core from './schemas/core.ts';
 import * as podSchemas from './schemas/pod.ts';
 import * as workloads from './schemas/workloads.ts';
 import * as cluster from './schemas/cluster.ts';
+import { MORE_RESOURCES } from './more-resources.ts';
 
 export type Verb = 'create' | 'delete' | 'deletecollection' | 'get' | 'list' | 'patch' | 'update' | 'watch';
 
 export interface SubresourceDef {
-  name: 'status' | 'scale' | 'binding' | 'eviction' | 'finalize' | 'token' | 'log';
+  name: 'status' | 'scale' | 'binding' | 'eviction' | 'finalize' | 'token' | 'log' | 'approval';
   /** The kind the subresource speaks, when not the parent's. */
   group?: string;
   version?: string;
@@ -99,6 +100,7 @@ export const RESOURCES: readonly ResourceDef[] = [
     namespaced: false, schema: cluster.mutatingWebhookConfiguration }),
   def({ group: 'admissionregistration.k8s.io', version: 'v1', resource: 'validatingwebhookconfigurations', kind: 'ValidatingWebhookConfiguration',
     namespaced: false, schema: cluster.validatingWebhookConfiguration }),
+  ...MORE_RESOURCES.map(def),
 ];
 
 /** Schemas of kinds only subresources speak. */

@@ -3,6 +3,7 @@
  * (pkg/apis/core/validation, pkg/apis/apps/validation, apimachinery ValidateObjectMeta).
  * Only the checks a conformance scenario or a careless manifest is likely to hit.
  */
+import { semanticEqual } from '../semantic-equal.ts';
 import type { FieldError } from '../status.ts';
 import type { ResourceDef } from './registry.ts';
 import { labelValueErrors, nameErrors, qualifiedNameErrors, type NameRule, dns1123LabelErrors } from './names.ts';
@@ -231,7 +232,7 @@ function mutablePodFieldsCleared(spec: any): any {
 const POD_UPDATE_FORBIDDEN =
   'pod updates may not change fields other than `spec.containers[*].image`,`spec.initContainers[*].image`,`spec.activeDeadlineSeconds`,`spec.tolerations` (only additions to existing tolerations),`spec.terminationGracePeriodSeconds` (allow it to be set to 1 if it was previously negative)';
 
-const same = (a: unknown, b: unknown): boolean => JSON.stringify(a) === JSON.stringify(b);
+const same = semanticEqual;
 
 /** Update-only rules: immutable fields keep their values (422 otherwise). */
 export function validateUpdate(def: ResourceDef, obj: any, old: any): FieldError[] {
@@ -242,7 +243,27 @@ export function validateUpdate(def: ResourceDef, obj: any, old: any): FieldError
     case 'replicasets':
     case 'jobs':
       return same(obj.spec?.selector, old.spec?.selector) ? [] : [{ type: 'Invalid', field: 'spec.selector', value: obj.spec?.selector ?? null, detail: 'field is immutable' }];
+    case 'configmaps':
+      return immutableDataErrors(obj, old, ['data', 'binaryData']);
+    case 'secrets':
+      return [...(obj.type === old.type ? [] : [{ type: 'Invalid' as const, field: 'type', value: obj.type, detail: 'field is immutable' }]), ...immutableDataErrors(obj, old, ['data'])];
     default:
       return [];
   }
+}
+
+const IMMUTABLE_WHEN_SET = 'field is immutable when `immutable` is set';
+
+/**
+ * A Secret or ConfigMap marked `immutable: true` keeps its data and the mark itself, as upstream's
+ * ValidateSecretUpdate / ValidateConfigMapUpdate (kubernetes/kubernetes pkg/apis/core/validation/
+ * validation.go) say: Forbidden on `immutable` and on each changed data field. A Secret's `type`
+ * is immutable in any case (ValidateImmutableField: Invalid, "field is immutable").
+ */
+function immutableDataErrors(obj: any, old: any, dataFields: string[]): FieldError[] {
+  if (old.immutable !== true) return [];
+  const errs: FieldError[] = [];
+  if (obj.immutable !== true) errs.push({ type: 'Forbidden', field: 'immutable', detail: IMMUTABLE_WHEN_SET });
+  for (const f of dataFields) if (!semanticEqual(obj[f], old[f])) errs.push({ type: 'Forbidden', field: f, detail: IMMUTABLE_WHEN_SET });
+  return errs;
 }

@@ -6,6 +6,7 @@ import { LocalBackend } from '../../store/local.ts';
 import type { Backend } from '../../store/backend.ts';
 import { createApiServer, type ApiServer, type ApiServerOptions } from '../server.ts';
 import type { Timers, WatchSink } from '../types.ts';
+import { decodeWatchFrames } from '../protobuf/codec.ts';
 
 export interface TestClock {
   now_ms(): number;
@@ -70,7 +71,7 @@ export async function harness(opts: Partial<ApiServerOptions> = {}): Promise<Har
     if (r.answer.kind === 'reply') return { status: r.status, events: [], ended: true, stop() {}, body: r.answer.body };
     const w: CollectedWatch = { status: 200, events: [], ended: false, stop: () => {} };
     const sink: WatchSink = {
-      write: (line) => w.events.push(JSON.parse(line)),
+      write: (line) => void (typeof line === 'string' ? w.events.push(JSON.parse(line)) : w.events.push(...decodeWatchFrames(line))),
       end: () => void (w.ended = true),
     };
     w.stop = r.answer.start(sink);

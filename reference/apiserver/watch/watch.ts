@@ -15,6 +15,8 @@
  * - timeoutSeconds: the server ends the stream after that long (needs injected timers).
  */
 import { apiVersionOf, type ResourceDef } from '../resources/registry.ts';
+import { queryBool, queryOptionalBool } from '../query-params.ts';
+import { encodeWatchFrame, hasProtobuf, PROTOBUF_MEDIA_TYPE } from '../protobuf/codec.ts';
 import { decodeObject } from '../storage/codec.ts';
 import { errors } from '../status.ts';
 import type { Env, ResourceCall, StreamReply, WatchSink } from '../types.ts';
@@ -36,6 +38,8 @@ interface WatchPlan {
   timeout_s: number;
   /** Applied to every event on its way out (Table rendering). */
   transform?: (ev: ApiWatchEvent) => ApiWatchEvent;
+  /** How an event goes on the wire: a JSON line (default) or a protobuf frame. */
+  encode?: (ev: ApiWatchEvent) => string | Uint8Array;
 }
 
 function bookmark(def: ResourceDef, revision: number, initialEnd = false): ApiWatchEvent {
@@ -55,10 +59,10 @@ async function planWatch(env: Env, call: ResourceCall): Promise<WatchPlan> {
   const filter = parseFilter(call);
   const prefix = env.store.prefix(def, call.info.namespace);
   const rv = parseResourceVersion(query.get('resourceVersion'));
-  const sendInitial = query.get('sendInitialEvents');
-  const plan: WatchPlan = { filter, prefix, initial: [], startRevision: 0, expired: false, bookmarks: query.get('allowWatchBookmarks') === 'true', timeout_s: parseTimeout(query.get('timeoutSeconds')) };
-  const wantsInitial = sendInitial === 'true' || (sendInitial !== 'false' && (rv === undefined || rv === 0));
-  if (rv !== undefined && rv > 0 && sendInitial !== 'true') {
+  const sendInitial = queryOptionalBool(query, 'sendInitialEvents');
+  const plan: WatchPlan = { filter, prefix, initial: [], startRevision: 0, expired: false, bookmarks: queryBool(query, 'allowWatchBookmarks'), timeout_s: parseTimeout(query.get('timeoutSeconds')) };
+  const wantsInitial = sendInitial === true || (sendInitial !== false && (rv === undefined || rv === 0));
+  if (rv !== undefined && rv > 0 && sendInitial !== true) {
     const oldest = env.backend.compactRevision() - 1;
     if (rv < oldest) {
       plan.expired = true;
@@ -74,7 +78,7 @@ async function planWatch(env: Env, call: ResourceCall): Promise<WatchPlan> {
       const obj = decodeObject(kv);
       if (matches(filter, obj)) plan.initial.push({ type: 'ADDED', object: obj });
     }
-    if (sendInitial === 'true') plan.initial.push(bookmark(def, page.revision, true));
+    if (sendInitial === true) plan.initial.push(bookmark(def, page.revision, true));
   }
   return plan;
 }
@@ -89,8 +93,9 @@ function startStream(env: Env, def: ResourceDef, plan: WatchPlan, sink: WatchSin
     for (const s of stops.splice(0)) s();
     sink.end();
   };
+  const encode = plan.encode ?? encodeEvent;
   const send = (ev: ApiWatchEvent): void => {
-    if (open) sink.write(encodeEvent(plan.transform ? plan.transform(ev) : ev));
+    if (open) sink.write(encode(plan.transform ? plan.transform(ev) : ev));
   };
   for (const ev of plan.initial) send(ev);
   if (plan.expired) {
@@ -150,10 +155,18 @@ function tableEvents(env: Env, call: ResourceCall): (ev: ApiWatchEvent) => ApiWa
 export async function watch(env: Env, call: ResourceCall, asTable = false): Promise<StreamReply> {
   const plan = await planWatch(env, call);
   if (asTable) plan.transform = tableEvents(env, call);
+  const protobuf = !asTable && call.output.preferred === 'protobuf' && hasProtobuf(apiVersionOf(call.def), call.def.kind);
+  if (!asTable && !protobuf && !call.output.jsonOk) throw errors.notAcceptable(['application/json']);
+  if (protobuf) plan.encode = protobufFrame;
   return {
     kind: 'stream',
     status: 200,
-    headers: { 'content-type': 'application/json', 'cache-control': 'no-cache, private' },
+    headers: { 'content-type': protobuf ? `${PROTOBUF_MEDIA_TYPE};stream=watch` : 'application/json', 'cache-control': 'no-cache, private' },
     start: (sink) => startStream(env, call.def, plan, sink),
   };
+}
+
+/** A protobuf watch frame; an event whose object has no protobuf form (a Status) is one still. */
+function protobufFrame(ev: ApiWatchEvent): Uint8Array {
+  return encodeWatchFrame(ev.type, ev.object) ?? encodeWatchFrame(ev.type, errors.internal('object has no protobuf form').toStatus())!;
 }
