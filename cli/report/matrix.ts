@@ -87,13 +87,14 @@ ${all.map((row) => claimRow(row, targets.map((t) => t.name))).join('\n')}
 `;
 }
 
-function versionText(versions: Record<string, string>): string {
+function versionText(versions: Record<string, string> | undefined): string {
   const text = versionList(versions);
   return text ? ` <span class="versions">(${escape(text)})</span>` : '';
 }
 
-function versionList(versions: Record<string, string>): string {
-  return Object.entries(versions).map(([k, v]) => `${k} ${v}`).join(', ');
+function versionList(versions: Record<string, string> | undefined): string {
+  // A stream written before targets reported versions has none.
+  return Object.entries(versions ?? {}).map(([k, v]) => `${k} ${v}`).join(', ');
 }
 
 /** Per component and target: how many Rules ended how, as a stacked bar. */

@@ -17,7 +17,7 @@
  *
  * A "no opinion" is `allowed: false`; `unionAuthorizer` then asks the next authorizer.
  */
-import type { Authorizer, Decision, RequestAttributes, UserInfo } from '../pipeline.ts';
+import type { Authorizer, Decision, RequestAttributes, RulesFor, UserInfo } from '../pipeline.ts';
 import { ruleAllows } from './rules.ts';
 import type { PolicyRule } from './types.ts';
 
@@ -83,6 +83,22 @@ export function unionAuthorizer(...authorizers: Authorizer[]): Authorizer {
         if (d.reason) reasons.push(d.reason);
       }
       return { allowed: false, reason: reasons.join(', ') };
+    },
+    // The union's rule resolver (union.go unionAuthzRulesHandler.RulesFor): every member's rules,
+    // concatenated; incomplete if any member's are. A member with no resolver adds nothing — as
+    // upstream's Node authorizer answers (no rules, complete) for every user but a node.
+    async rulesFor(user, namespace) {
+      const all: RulesFor = { resourceRules: [], nonResourceRules: [], incomplete: false };
+      const errors: string[] = [];
+      for (const a of authorizers) {
+        if (!a.rulesFor) continue;
+        const found = await a.rulesFor(user, namespace);
+        all.resourceRules.push(...found.resourceRules);
+        all.nonResourceRules.push(...found.nonResourceRules);
+        all.incomplete ||= found.incomplete;
+        if (found.evaluationError) errors.push(found.evaluationError);
+      }
+      return errors.length > 0 ? { ...all, evaluationError: errors.join(', ') } : all;
     },
   };
 }
