@@ -22,6 +22,7 @@ const COMMANDS: Record<string, { options: Options; positionals?: boolean; run(va
       kubeconfig: { type: 'string' },
       'no-coverage': { type: 'boolean' },
       'scenario-budget': { type: 'string' },
+      fault: { type: 'string' },
     },
     async run(v) {
       const result = await run({ ...v, etcdEndpoints: v['etcd-endpoints'], coverage: !v['no-coverage'], scenarioBudget: v['scenario-budget'] });
@@ -70,6 +71,13 @@ const COMMANDS: Record<string, { options: Options; positionals?: boolean; run(va
     async run(v, positionals) {
       const { bench } = await import('./bench.ts');
       return bench(positionals, v);
+    },
+  },
+  selftest: {
+    options: { fault: { type: 'string' }, parallel: { type: 'string' }, seed: { type: 'string' }, list: { type: 'boolean' } },
+    async run(v) {
+      const { selftest } = await import('./selftest.ts');
+      return (await selftest(v)).exitCode;
     },
   },
   test: {

@@ -13,6 +13,7 @@ import { EXIT_FAILURES, EXIT_OK, UsageError } from './usage.ts';
 import { saveRunRecord, targetDir, writeTargetReports } from './report/write.ts';
 import { closingEnvelopes, RunWatchdog, type Verdict, type WatchdogOptions } from './report/watchdog.ts';
 import { printRunSummary } from './summary.ts';
+import { parseFaults } from '../reference/faults.ts';
 
 export interface RunOptions {
   target: string;
@@ -26,6 +27,8 @@ export interface RunOptions {
   coverage?: boolean;
   /** Seconds of wall time one scenario may take before the watchdog ends the run. */
   scenarioBudget?: string;
+  /** Fault models to inject into the reference (reference/faults.ts), comma-separated. */
+  fault?: string;
 }
 
 /** Rules not yet implemented, or that no scenario can check, are never run. */
@@ -42,6 +45,7 @@ export async function run(opts: RunOptions): Promise<RunResult> {
   const info = TARGETS[opts.target];
   if (!info) throw new UsageError(`unknown target "${opts.target}"`, `choose one of: ${Object.keys(TARGETS).join(', ')}`);
   const seed = parseSeedOption(opts.seed);
+  checkFaults(opts);
   const env = targetEnv(opts, seed);
   const problem = await info.preflight?.(env);
   if (problem) throw new UsageError(`the ${opts.target} target cannot run: ${problem}`);
@@ -73,6 +77,17 @@ export async function run(opts: RunOptions): Promise<RunResult> {
   return { exitCode: failed > 0 ? EXIT_FAILURES : EXIT_OK, passed: s.passed + s['known-deviation'], failed, skipped: s['not-applicable'] };
 }
 
+/** --fault names registered fault models, and only the reference can have them injected. */
+function checkFaults(opts: RunOptions): void {
+  if (!opts.fault) return;
+  if (opts.target !== 'reference') throw new UsageError(`--fault injects fault models into the reference; the ${opts.target} target has none`, 'use --target reference');
+  try {
+    parseFaults(opts.fault);
+  } catch (error) {
+    throw new UsageError((error as Error).message, 'kubespec selftest --list shows the fault models');
+  }
+}
+
 function parseSeedOption(text: string | undefined): number {
   try {
     return parseSeed(text) ?? DEFAULT_RUN_SEED;
@@ -86,6 +101,7 @@ function targetEnv(opts: RunOptions, seed: number): NodeJS.ProcessEnv {
     ...process.env,
     KUBESPEC_TARGET: opts.target,
     KUBESPEC_SEED: String(seed),
+    KUBESPEC_FAULTS: opts.fault ?? '',
     ...(opts.etcdEndpoints ? { KUBESPEC_ETCD_ENDPOINTS: opts.etcdEndpoints } : {}),
     ...(opts.kubeconfig ? { KUBESPEC_KUBECONFIG: path.resolve(process.env.KUBESPEC_CWD ?? '.', opts.kubeconfig) } : {}),
   };

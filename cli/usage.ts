@@ -14,7 +14,9 @@ export const EXIT_USAGE = 2;
 export const COMMAND_USAGE: Record<string, string> = {
   run: `  kubespec run [--target NAME] [--tags EXPR] [--name REGEX] [--seed N] [--rerun] [--parallel N]
                [--etcd-endpoints URL,...] [--kubeconfig PATH] [--no-coverage] [--scenario-budget S]
-      Run the features against a target (reference, etcd, kube); write reports under reports/<target>/.`,
+               [--fault NAME,...]
+      Run the features against a target (reference, etcd, kube); write reports under reports/<target>/.
+      --fault (reference only): inject fault models (docs/faults.md) — a wrong reference the suite must reject.`,
   claims: `  kubespec claims [--check] [--summary] [--format text|json]
       List every claim (Rule) with its status; --check fails on inventory errors.`,
   report: `  kubespec report [--target NAME]
@@ -27,6 +29,9 @@ export const COMMAND_USAGE: Record<string, string> = {
       --anonymous-auth=false: a request without credentials is 401, not system:anonymous.`,
   bench: `  kubespec bench NAME [--quick]
       Run bench/NAME; print figures; write reports/bench/NAME.json.`,
+  selftest: `  kubespec selftest [--fault NAME,...] [--parallel N] [--seed N] [--list]
+      Run the features on the reference against each fault model and print the Rules that caught it;
+      fails if a fault is caught by none. Writes reports/selftest/ (Rule × fault table).`,
   test: `  kubespec test
       Everything npm test runs: typecheck, unit tests, claims check, features; ends with "N passed, N failed".`,
   targets: `  kubespec targets

@@ -12,6 +12,7 @@ import { VirtualClock } from '../../reference/wiring/virtual-clock.ts';
 import { adminTokenCsv, openKubeSession } from './kube-session.ts';
 import { openStoreSession } from './store-session.ts';
 import { referenceFaultSchedules } from './fault-schedules.ts';
+import { parseFaults, type Faults } from '../../reference/faults.ts';
 
 const CAPABILITIES: Capability[] = [
   'kv', 'kv.watch', 'kv.compaction', 'kv.snapshot',
@@ -68,8 +69,19 @@ function faultFromEnv(): ReferenceFault | undefined {
   return name === 'session-setup' || name === 'leak-session' ? name : undefined;
 }
 
+/**
+ * The fault models this run injects (`kubespec run --fault`, `kubespec selftest`): read once
+ * here, at the edge, and passed down through the cores' options (reference/faults.ts).
+ */
+let runFaults: Faults | undefined;
+function faultModels(): Faults {
+  runFaults ??= parseFaults(process.env.KUBESPEC_FAULTS);
+  return runFaults;
+}
+
 async function openSession(seed: number, tags: readonly string[]): Promise<Session> {
   const clock = new VirtualClock();
+  const faults = faultModels();
   const fault = faultFromEnv();
   // Everything started so far, stopped in reverse order by close() — or at once, if a later
   // part of the setup throws: a leaked listener keeps the cucumber process from ever exiting.
@@ -82,14 +94,14 @@ async function openSession(seed: number, tags: readonly string[]): Promise<Sessi
     const adminToken = `kubespec-admin-${seed.toString(16)}`;
     // Anonymous authentication is on (kube-apiserver's default) unless the scenario needs it off.
     const anonymous = !tags.includes('@requires:kube.authn.anonymous-off');
-    const cluster = await ReferenceCluster.start({ seed, clock, secure: { tokenCsv: adminTokenCsv(adminToken), anonymous }, maxMutatingInFlight: MAX_MUTATING_IN_FLIGHT });
+    const cluster = await ReferenceCluster.start({ seed, clock, secure: { tokenCsv: adminTokenCsv(adminToken), anonymous }, maxMutatingInFlight: MAX_MUTATING_IN_FLIGHT, ...(faults.size > 0 ? { faults } : {}) });
     if (fault !== 'leak-session') started.push(() => cluster.stop());
     if (fault === 'session-setup') throw new Error('reference session setup failed (fault seam KUBESPEC_REFERENCE_FAULT=session-setup)');
     const kubectl = tags.includes('@requires:kubectl');
     const { kube, close: closeKube } = await openKubeSession(cluster, `ks-${seed.toString(16)}`, adminToken, { kubectl });
     started.push(closeKube);
     // The kv side (single or Raft-replicated store, members, raft) is sized from the tags: store-session.ts.
-    const store = openStoreSession({ seed, tags, clock, backend: cluster.backend });
+    const store = openStoreSession({ seed, tags, clock, backend: cluster.backend, faults });
     started.push(() => store.close());
     return {
       seed,

@@ -21,6 +21,10 @@ export interface RaftBugs {
    * has never been seen failing proves nothing.
    */
   commitWithoutMajority?: boolean;
+  /** TEST ONLY (fault vote-for-stale-log): votes are granted without the §5.4.1 up-to-date check. */
+  voteForStaleLog?: boolean;
+  /** TEST ONLY (fault two-leaders-one-term): a member votes for every candidate of a term, not once. */
+  voteTwicePerTerm?: boolean;
 }
 
 export interface RaftConfig {
@@ -374,8 +378,8 @@ export class RaftNode {
 
   /** §5.2 one vote per term, §5.4.1 only for a log at least as up to date as ours. */
   private handleVote(m: Message): void {
-    const canVote = this.vote === m.from || (this.vote === null && this.lead === null);
-    const granted = canVote && this.log.isUpToDate(m.index, m.logTerm);
+    const canVote = this.vote === m.from || (this.vote === null && this.lead === null) || this.bugs.voteTwicePerTerm === true;
+    const granted = canVote && (this.bugs.voteForStaleLog === true || this.log.isUpToDate(m.index, m.logTerm));
     if (granted) {
       this.vote = m.from;
       this.electionElapsed = 0;

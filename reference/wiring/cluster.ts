@@ -14,6 +14,8 @@
 import { randomBytes } from 'node:crypto';
 import type { Backend } from '../store/backend.ts';
 import { LocalBackend } from '../store/local.ts';
+import { MvccStore } from '../store/mvcc.ts';
+import type { Faults } from '../faults.ts';
 import { registryPrefix } from '../store/registry.ts';
 import { createApiServer, seededRandom, type ApiServer } from '../apiserver/server.ts';
 import { KUBE_CONTROLLER_MANAGER_USER } from '../apiserver/bootstrap-policy.ts';
@@ -48,6 +50,8 @@ export interface ReferenceClusterOptions {
   log?: (line: string) => void;
   /** The API server's --max-mutating-requests-inflight (default 200). */
   maxMutatingInFlight?: number;
+  /** Fault models to inject (reference/faults.ts, `kubespec selftest`); default none. */
+  faults?: Faults;
 }
 
 /** The controller manager's User-Agent, shaped like upstream's (component/version (os/arch) ...). */
@@ -65,13 +69,13 @@ export class ReferenceCluster {
 
   static async start(opts: ReferenceClusterOptions): Promise<ReferenceCluster> {
     const controllers = selectControllers(opts.controllers);
-    const backend = opts.backend ?? new LocalBackend();
+    const backend = opts.backend ?? new LocalBackend(new MvccStore(opts.faults));
     const random = seededRandom(opts.seed);
     // Drawn from the host, not from `random`: a credential must not be guessable from the seed,
     // and taking it from `random` would shift every uid the API server draws after it.
     const managerToken = opts.secure ? randomBytes(32).toString('base64url') : undefined;
     const secure = opts.secure && { ...opts.secure, tokenCsv: withControllerManagerToken(opts.secure.tokenCsv, managerToken!) };
-    const security = secure ? referenceSecurity({ backend, clock: opts.clock, random, ...secure }) : undefined;
+    const security = secure ? referenceSecurity({ backend, clock: opts.clock, random, ...secure, ...(opts.faults ? { faults: opts.faults } : {}) }) : undefined;
     const api = createApiServer({
       backend,
       clock: opts.clock,
@@ -79,6 +83,7 @@ export class ReferenceCluster {
       random,
       ...security?.options,
       ...(opts.maxMutatingInFlight !== undefined ? { maxMutatingInFlight: opts.maxMutatingInFlight } : {}),
+      ...(opts.faults ? { faults: opts.faults } : {}),
     });
     await api.ready;
     const http = await listen(api.handler, { port: opts.port ?? 0, host: opts.host ?? '127.0.0.1', tls: opts.tls });

@@ -7,6 +7,7 @@
  * (cached-reader.ts): a binding just created still takes effect on the next request, but a
  * request no longer re-reads and re-parses every Role, binding and webhook configuration.
  */
+import type { Faults } from '../faults.ts';
 import { webhookTokenAuthenticator, type WebhookTokenAuthenticator } from '../apiserver/authn/webhook-token.ts';
 import type { Backend } from '../store/backend.ts';
 import type { ApiServerOptions } from '../apiserver/server.ts';
@@ -33,6 +34,8 @@ export interface SecurityOptions {
    * tokens replay exactly and no session pays ~0.4 s for an RSA key; `serve` passes an RS256 key.
    */
   signingKey?: SigningKey;
+  /** Fault models to inject (reference/faults.ts); default none. */
+  faults?: Faults;
 }
 
 export interface Security {
@@ -63,6 +66,7 @@ export function referenceSecurity(opts: SecurityOptions): Security {
     clusterRoleBindings: () => read.all('clusterrolebindings', ''),
   };
   const chain = admissionChain({
+    ...(opts.faults ? { faults: opts.faults } : {}),
     getNamespace: (name) => read.one('namespaces', '', name),
     getServiceAccount: (ns, name) => read.one('serviceaccounts', ns, name),
     listPods: async (ns) => [...(await read.all('pods', ns))],
@@ -82,7 +86,7 @@ export function referenceSecurity(opts: SecurityOptions): Security {
     options: {
       authenticators,
       anonymous: opts.anonymous,
-      authorizer: rbacAuthorizer({ lister: rbacLister }),
+      authorizer: rbacAuthorizer({ lister: rbacLister, ...(opts.faults ? { faults: opts.faults } : {}) }),
       ruleResolver: ruleResolver({ lister: rbacLister }),
       serviceAccountTokens: { mint: (req) => tokens.mintToken(req) },
       mutating: chain.mutating,
