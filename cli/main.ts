@@ -23,8 +23,13 @@ const COMMANDS: Record<string, { options: Options; positionals?: boolean; run(va
       'no-coverage': { type: 'boolean' },
       'scenario-budget': { type: 'string' },
       fault: { type: 'string' },
+      repeat: { type: 'string' },
     },
     async run(v) {
+      if (v.repeat !== undefined) {
+        const { runRepeated } = await import('./repeat.ts');
+        return (await runRepeated({ ...v, etcdEndpoints: v['etcd-endpoints'], scenarioBudget: v['scenario-budget'] }, v.repeat)).exitCode;
+      }
       const result = await run({ ...v, etcdEndpoints: v['etcd-endpoints'], coverage: !v['no-coverage'], scenarioBudget: v['scenario-budget'] });
       return result.exitCode;
     },

@@ -14,9 +14,10 @@ export const EXIT_USAGE = 2;
 export const COMMAND_USAGE: Record<string, string> = {
   run: `  kubespec run [--target NAME] [--tags EXPR] [--name REGEX] [--seed N] [--rerun] [--parallel N]
                [--etcd-endpoints URL,...] [--kubeconfig PATH] [--no-coverage] [--scenario-budget S]
-               [--fault NAME,...]
+               [--fault NAME,...] [--repeat N]
       Run the features against a target (reference, etcd, kube); write reports under reports/<target>/.
-      --fault (reference only): inject fault models (docs/faults.md) — a wrong reference the suite must reject.`,
+      --fault (reference only): inject fault models (docs/faults.md) — a wrong reference the suite must reject.
+      --repeat N: run N times with fresh seeds; print every scenario whose outcome changed, with seeds for both.`,
   claims: `  kubespec claims [--check] [--summary] [--format text|json]
       List every claim (Rule) with its status; --check fails on inventory errors.`,
   report: `  kubespec report [--target NAME]

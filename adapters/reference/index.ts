@@ -11,7 +11,7 @@ import { ReferenceCluster } from '../../reference/wiring/cluster.ts';
 import { VirtualClock } from '../../reference/wiring/virtual-clock.ts';
 import { adminTokenCsv, openKubeSession } from './kube-session.ts';
 import { openStoreSession } from './store-session.ts';
-import { referenceFaultSchedules } from './fault-schedules.ts';
+import { faultSchedulesWith } from './fault-schedules.ts';
 import { parseFaults, type Faults } from '../../reference/faults.ts';
 
 const CAPABILITIES: Capability[] = [
@@ -109,7 +109,7 @@ async function openSession(seed: number, tags: readonly string[]): Promise<Sessi
       kv: store.kv,
       ...(store.members ? { members: store.members } : {}),
       ...(store.raft ? { raft: store.raft } : {}),
-      faultSchedules: referenceFaultSchedules,
+      faultSchedules: faultSchedulesWith(faults),
       clock: store.clock,
       kube: { ...kube, maxMutatingInFlight: MAX_MUTATING_IN_FLIGHT },
       describe: () => ({ url: cluster.url, revision: cluster.backend.currentRevision(), virtual_ms: clock.now_ms(), ...store.describe() }),

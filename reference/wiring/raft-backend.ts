@@ -265,7 +265,7 @@ function retryable(error: unknown): boolean {
 }
 
 /** The Raft fault models (reference/faults.ts) as the simulator's bug switches and options. */
-function simFaults(faults: Faults): Pick<SimClusterOptions, 'bugs' | 'checkQuorum'> {
+export function simFaults(faults: Faults): Pick<SimClusterOptions, 'bugs' | 'checkQuorum'> {
   return {
     bugs: {
       commitWithoutMajority: faults.has('commit-without-majority'),
