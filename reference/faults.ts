@@ -25,7 +25,7 @@ const STORE = ['features/etcd/mvcc-watch.feature', 'features/etcd/key-layout.fea
 const WATCH = ['features/apiserver/watch.feature', 'features/apiserver/watch-stream.feature', 'features/apiserver/informer.feature', 'features/apiserver/storage-interaction.feature'];
 const LIST = ['features/apiserver/list.feature', 'features/apiserver/watch.feature', 'features/apiserver/storage-interaction.feature'];
 const PIPELINE = ['features/apiserver/pipeline.feature', 'features/apiserver/single-entry.feature'];
-const RBAC = ['features/apiserver/rbac.feature', 'features/apiserver/pipeline.feature'];
+const RBAC = ['features/apiserver/rbac.feature', 'features/apiserver/pipeline.feature', 'features/practices/pitfalls.feature'];
 const STORAGE = ['features/apiserver/storage-interaction.feature', 'features/apiserver/pipeline.feature', 'features/apiserver/single-entry.feature'];
 
 export const FAULTS = {
@@ -55,6 +55,11 @@ export const FAULTS = {
     description: 'No CheckQuorum: a leader cut off in a minority keeps leading (and accepting proposals that can never commit) instead of stepping down.',
     features: RAFT,
   },
+  'commit-older-term': {
+    component: 'raft',
+    description: 'A new leader commits an entry of an older term by counting its replicas (the Figure 8 bug): an entry that can still be overwritten is reported committed.',
+    features: RAFT,
+  },
   // ---- MVCC store (reference/store) ---------------------------------------------------------
   'compaction-keeps-history': {
     component: 'store',
@@ -64,6 +69,11 @@ export const FAULTS = {
   'watch-misses-compaction': {
     component: 'store',
     description: 'A store watch that starts below the compact revision is not cancelled (etcd cancels it with ErrCompacted); it silently replays only what is kept, hiding the gap.',
+    features: STORE,
+  },
+  'delete-missing-bumps-revision': {
+    component: 'store',
+    description: 'Deleting a key that does not exist still takes a new revision, as if every delete were a change.',
     features: STORE,
   },
   // ---- API server: watch and lists (reference/apiserver/watch, handlers/read.ts) ------------
@@ -92,6 +102,26 @@ export const FAULTS = {
     description: 'limit is ignored: a list returns every object in one page and no continue token.',
     features: LIST,
   },
+  'field-selector-ignored': {
+    component: 'apiserver/lists',
+    description: 'A field selector is validated but not applied: a list returns objects whose fields do not match.',
+    features: LIST,
+  },
+  'list-resourceversion-ignored': {
+    component: 'apiserver/lists',
+    description: 'A list at an exact resourceVersion (resourceVersionMatch=Exact) is served from the latest revision instead of that one.',
+    features: LIST,
+  },
+  'watch-no-initial-events': {
+    component: 'apiserver/watch',
+    description: 'A watch with no resourceVersion, or from "0", does not first deliver the current objects as ADDED events.',
+    features: WATCH,
+  },
+  'watch-no-bookmarks': {
+    component: 'apiserver/watch',
+    description: 'A watch that allows bookmarks never gets one, so a quiet watch cannot resume from a recent resourceVersion.',
+    features: WATCH,
+  },
   // ---- API server: storage writes (handlers/guaranteed-update.ts) ---------------------------
   'resourceversion-unchecked': {
     component: 'apiserver/storage',
@@ -113,6 +143,31 @@ export const FAULTS = {
     component: 'apiserver/authz',
     description: 'A RoleBinding grants its rules in every namespace, not only its own.',
     features: RBAC,
+  },
+  'x509-ignores-organization': {
+    component: 'apiserver/authn',
+    description: 'A client certificate authenticates its Common Name but its Organizations are not made the user\'s groups.',
+    features: PIPELINE,
+  },
+  'rbac-group-subjects-ignored': {
+    component: 'apiserver/authz',
+    description: 'Bindings whose subject is a Group never match: only User and ServiceAccount subjects are checked.',
+    features: RBAC,
+  },
+  'schema-validation-skipped': {
+    component: 'apiserver/admission',
+    description: 'Object validation is skipped: an object missing required fields reaches validating admission and the store.',
+    features: PIPELINE,
+  },
+  'inflight-limit-ignored': {
+    component: 'apiserver/flowcontrol',
+    description: '--max-mutating-requests-inflight / --max-requests-inflight are ignored: a client over its share is never answered 429.',
+    features: PIPELINE,
+  },
+  'serviceaccount-controller-idle': {
+    component: 'controllers',
+    description: 'The controller manager runs without the ServiceAccount controller: a new namespace never gets its `default` ServiceAccount.',
+    features: ['features/overview/controller-manager.feature', 'features/apiserver/pipeline.feature'],
   },
   'admission-order-swapped': {
     component: 'apiserver/admission',

@@ -125,8 +125,9 @@ function buildEnv(opts: ApiServerOptions): Env {
     metrics: new ApiServerMetrics(),
     faults: opts.faults ?? NO_FAULTS,
     maxInFlight: new MaxInFlight({
-      mutating: opts.maxMutatingInFlight ?? DEFAULT_MAX_MUTATING_IN_FLIGHT,
-      readOnly: opts.maxReadOnlyInFlight ?? DEFAULT_MAX_READ_ONLY_IN_FLIGHT,
+      // Fault inflight-limit-ignored: no request is ever turned away with 429.
+      mutating: opts.faults?.has('inflight-limit-ignored') ? Number.MAX_SAFE_INTEGER : (opts.maxMutatingInFlight ?? DEFAULT_MAX_MUTATING_IN_FLIGHT),
+      readOnly: opts.faults?.has('inflight-limit-ignored') ? Number.MAX_SAFE_INTEGER : (opts.maxReadOnlyInFlight ?? DEFAULT_MAX_READ_ONLY_IN_FLIGHT),
     }),
   };
   env.store.timing = { now_ms: () => env.clock.now_ms(), record: (op, type, s) => env.metrics.storeCall(op, type, s) };

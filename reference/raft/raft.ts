@@ -25,6 +25,8 @@ export interface RaftBugs {
   voteForStaleLog?: boolean;
   /** TEST ONLY (fault two-leaders-one-term): a member votes for every candidate of a term, not once. */
   voteTwicePerTerm?: boolean;
+  /** TEST ONLY (fault commit-older-term): replicas of an older term's entry are counted to commit it (Figure 8). */
+  commitOlderTerm?: boolean;
 }
 
 export interface RaftConfig {
@@ -512,7 +514,7 @@ export class RaftNode {
     matches.sort((a, b) => b - a);
     let index = matches[this.quorum() - 1] ?? 0;
     if (this.bugs.commitWithoutMajority) index = this.log.lastIndex();
-    if (index <= this.log.committed || this.log.term(index) !== this.currentTerm) return false;
+    if (index <= this.log.committed || (this.log.term(index) !== this.currentTerm && this.bugs.commitOlderTerm !== true)) return false;
     this.log.commitTo(index);
     this.releaseReadsAwaitingCommit();
     return true;

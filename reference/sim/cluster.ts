@@ -41,6 +41,7 @@ export interface SimBugs {
   /** TEST ONLY: see RaftBugs (faults vote-for-stale-log, two-leaders-one-term). */
   voteForStaleLog?: boolean;
   voteTwicePerTerm?: boolean;
+  commitOlderTerm?: boolean;
 }
 
 export interface SimClusterOptions {
@@ -663,5 +664,6 @@ function raftBugs(b: SimBugs): RaftBugs {
     ...(b.commitWithoutMajority ? { commitWithoutMajority: true } : {}),
     ...(b.voteForStaleLog ? { voteForStaleLog: true } : {}),
     ...(b.voteTwicePerTerm ? { voteTwicePerTerm: true } : {}),
+    ...(b.commitOlderTerm ? { commitOlderTerm: true } : {}),
   };
 }

@@ -195,7 +195,11 @@ export class MvccStore {
   private applyDelete(key: string): { revision: number; deleted?: KeyValue } {
     const history = this.histories.get(key);
     const prevKv = history === undefined ? undefined : latestLive(history);
-    if (history === undefined || prevKv === undefined) return { revision: this.revision };
+    if (history === undefined || prevKv === undefined) {
+      // Fault delete-missing-bumps-revision: a delete that changes nothing still takes a revision.
+      if (this.faults.has('delete-missing-bumps-revision')) this.revision++;
+      return { revision: this.revision };
+    }
     const kv = tombstoneKv(key, this.revision + 1);
     this.record(history, { kv, tombstone: true }, { type: 'DELETE', kv, prevKv });
     return { revision: kv.modRevision, deleted: { ...prevKv } };

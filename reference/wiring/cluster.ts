@@ -68,7 +68,8 @@ export class ReferenceCluster {
   ) {}
 
   static async start(opts: ReferenceClusterOptions): Promise<ReferenceCluster> {
-    const controllers = selectControllers(opts.controllers);
+    // Fault serviceaccount-controller-idle: the controller manager runs without that controller.
+    const controllers = selectControllers(opts.faults?.has('serviceaccount-controller-idle') ? [...(opts.controllers ?? ['*']), '-serviceaccount'] : opts.controllers);
     const backend = opts.backend ?? new LocalBackend(new MvccStore(opts.faults));
     const random = seededRandom(opts.seed);
     // Drawn from the host, not from `random`: a credential must not be guessable from the seed,

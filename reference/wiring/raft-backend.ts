@@ -272,6 +272,7 @@ export function simFaults(faults: Faults): Pick<SimClusterOptions, 'bugs' | 'che
       readsWithoutReadIndex: faults.has('stale-leader-read'),
       voteForStaleLog: faults.has('vote-for-stale-log'),
       voteTwicePerTerm: faults.has('two-leaders-one-term'),
+      commitOlderTerm: faults.has('commit-older-term'),
     },
     ...(faults.has('leader-never-steps-down') ? { checkQuorum: false } : {}),
   };

@@ -57,7 +57,7 @@ export function referenceSecurity(opts: SecurityOptions): Security {
   });
   // Before the token file: its "rejected" for an unknown token would end the union first.
   const tokenWebhook = webhookTokenAuthenticator(httpWebhookCaller());
-  const authenticators: Authenticator[] = [x509Authenticator(), tokens.authenticator, tokenWebhook];
+  const authenticators: Authenticator[] = [x509Authenticator(opts.faults), tokens.authenticator, tokenWebhook];
   if (opts.tokenCsv) authenticators.push(tokenFileAuthenticator({ csv: opts.tokenCsv }));
   const rbacLister = {
     roles: (ns: string) => read.all('roles', ns),

@@ -42,8 +42,10 @@ export interface Resolution {
 export function rbacAuthorizer(opts: RbacOptions): Authorizer {
   const privileged = opts.privilegedGroups ?? [SYSTEM_PRIVILEGED_GROUP];
   return {
-    async authorize(attrs: RequestAttributes): Promise<Decision> {
-      if (attrs.user.groups.some((g) => privileged.includes(g))) return { allowed: true, reason: '' };
+    async authorize(request: RequestAttributes): Promise<Decision> {
+      if (request.user.groups.some((g) => privileged.includes(g))) return { allowed: true, reason: '' };
+      // Fault rbac-group-subjects-ignored: bindings are matched as if the user were in no group.
+      const attrs = opts.faults?.has('rbac-group-subjects-ignored') ? { ...request, user: { ...request.user, groups: [] } } : request;
       if (opts.faults?.has('rbac-allows-all')) return { allowed: true, reason: 'RBAC: allowed (fault rbac-allows-all)' };
       const clusterRoles = await clusterRoleRules(opts);
       const errors: string[] = [];

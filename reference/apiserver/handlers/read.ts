@@ -29,7 +29,9 @@ export interface Filter {
 }
 
 export function parseFilter(call: ResourceCall, faults: Faults = NO_FAULTS): Filter {
-  const fields = parseFieldSelector(call.query.get('fieldSelector') ?? '', call.def.resource);
+  // Fault field-selector-ignored: the selector is parsed (and so still validated) but not applied.
+  const parsed = parseFieldSelector(call.query.get('fieldSelector') ?? '', call.def.resource);
+  const fields = faults.has('field-selector-ignored') ? [] : parsed;
   if (call.info.name) fields.push({ field: 'metadata.name', equals: true, value: call.info.name });
   const labels = parseLabelSelector(call.query.get('labelSelector') ?? '');
   // Fault selector-negation-ignored (reference/faults.ts): only the positive terms are kept.
@@ -77,7 +79,7 @@ function listPlan(call: ResourceCall, prefix: string, faults: Faults): ListPlan 
     return { revision: t.rv, fromKey: prefix + t.start, expired: EXPIRED_CONTINUE, limit };
   }
   // Exact, and the legacy form (a limit with a non-zero resourceVersion and no match), read at that revision.
-  const exact = rv !== undefined && rv > 0 && (match === 'Exact' || (match === '' && limit > 0));
+  const exact = rv !== undefined && rv > 0 && (match === 'Exact' || (match === '' && limit > 0)) && !faults.has('list-resourceversion-ignored');
   return exact ? { revision: rv, expired: EXPIRED_LIST, limit } : { expired: EXPIRED_LIST, limit };
 }
 

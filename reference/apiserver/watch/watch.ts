@@ -57,7 +57,8 @@ async function planWatch(env: Env, call: ResourceCall): Promise<WatchPlan> {
   const rv = parseResourceVersion(query.get('resourceVersion'));
   const sendInitial = query.get('sendInitialEvents');
   const plan: WatchPlan = { filter, prefix, initial: [], startRevision: 0, expired: false, bookmarks: query.get('allowWatchBookmarks') === 'true', timeout_s: parseTimeout(query.get('timeoutSeconds')) };
-  const wantsInitial = sendInitial === 'true' || (sendInitial !== 'false' && (rv === undefined || rv === 0));
+  // Fault watch-no-initial-events: a watch from "0" or no resourceVersion starts empty.
+  const wantsInitial = (sendInitial === 'true' || (sendInitial !== 'false' && (rv === undefined || rv === 0))) && !env.faults.has('watch-no-initial-events');
   if (rv !== undefined && rv > 0 && sendInitial !== 'true') {
     const oldest = env.backend.compactRevision() - 1;
     // Fault watch-never-410 (reference/faults.ts): start silently from what is kept.
@@ -119,7 +120,7 @@ function startStream(env: Env, def: ResourceDef, plan: WatchPlan, sink: WatchSin
   }));
   if (env.timers && open) {
     stops.push(env.timers.after(plan.timeout_s * 1000, stop));
-    if (plan.bookmarks) stops.push(scheduleBookmarks(env, def, () => lastRevision, send));
+    if (plan.bookmarks && !env.faults.has('watch-no-bookmarks')) stops.push(scheduleBookmarks(env, def, () => lastRevision, send));
   }
   return stop;
 }
