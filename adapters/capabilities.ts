@@ -41,10 +41,17 @@ export const CAPABILITIES = {
   // One capability per controller as the reference grows them, so a target that runs only some
   // is not credited with the rest.
   'controllers.serviceaccount': 'the serviceaccounts controller runs: every namespace gets (and keeps) a `default` ServiceAccount',
+  'controllers.deployment': 'the Deployment controller runs: ReplicaSets per pod template, rolling update and Recreate, revisions and history, Available/Progressing conditions',
+  'controllers.garbagecollector': 'the garbage collector runs: dependents of a deleted owner are deleted (Background, Foreground) or orphaned (Orphan); blockOwnerDeletion holds a foreground owner',
+  'controllers.nodelifecycle': 'the node lifecycle controller runs: a node silent past the grace period goes Ready=Unknown; conditions map to not-ready/unreachable NoExecute and pressure NoSchedule taints',
+  'controllers.tainteviction': 'the taint eviction controller runs: pods on a NoExecute-tainted node are deleted when their tolerations run out (DefaultTolerationSeconds admission gives 300 s)',
+  'controllers.replicaset': 'the ReplicaSet controller runs: replicas kept, pods adopted and released by selector, surplus deleted worst first',
+  'controllers.stoppable': 'the controller manager can be stopped and started again through the control API (a fresh process: new lists and watches)',
   'cluster.scheduler': 'the scheduler runs and binds pods',
   'cluster.nodes': 'nodes can be added, stopped (heartbeats cease) and restarted through the control API',
   'cluster.ha': 'several API servers, schedulers and controller managers run with leader election',
   'cluster.cloud': 'a cloud-controller-manager runs against a (simulated or real) cloud provider',
+  'cluster.without-cloud': 'a scenario can have a cluster with no cloud provider integrated: no cloud-controller-manager, kubelets without --cloud-provider=external',
   // Node.
   'kubelet': 'kubelets run pods through a container runtime and report status',
   'kubelet.probes': 'probe outcomes can be driven: a container can be made to fail liveness/readiness/startup',

@@ -281,6 +281,99 @@ export interface Waiter {
   until(what: string, condition: () => Promise<boolean> | boolean, budget_ms: number): Promise<void>;
 }
 
+/** One leader-elected control-plane process, as its own /healthz and /metrics report it. */
+export interface ControlPlaneProcess {
+  /** The instance (machine) name the scenario gave it. */
+  name: string;
+  /** The holderIdentity it writes into its Lease (upstream: hostname + "_" + a UUID); empty while it is down. */
+  identity: string;
+  alive: boolean;
+  /** leader_election_master_status: it holds the Lease and acts as leader now. */
+  leading: boolean;
+  /**
+   * Writes (POST, PUT, PATCH, DELETE) its controllers sent to the API server so far, leader
+   * election's own excluded: rest_client_requests_total of its /metrics, minus the Lease's.
+   */
+  writes: number;
+}
+
+/**
+ * Facet `cluster.ha`: several processes of each leader-elected control-plane component
+ * (kube-controller-manager, kube-scheduler, cloud-controller-manager), and what an operator can
+ * do to one of them on its master — kill and restart it (systemctl), freeze it (kill -STOP),
+ * cut it off from the API server (a firewall rule). A real HA cluster implements it over SSH.
+ */
+export interface HaFacet {
+  /** Run processes of `component` named `names`, each electing through Lease kube-system/<component>. */
+  start(component: string, names: readonly string[]): Promise<void>;
+  process(component: string, name: string): Promise<ControlPlaneProcess>;
+  kill(component: string, name: string): Promise<void>;
+  restart(component: string, name: string): Promise<void>;
+  freeze(component: string, name: string): Promise<void>;
+  thaw(component: string, name: string): Promise<void>;
+  disconnect(component: string, name: string): Promise<void>;
+  reconnect(component: string, name: string): Promise<void>;
+  /**
+   * The control plane's machines (masters, and external etcd machines), when the target can
+   * kill them: what runs on each, and whether it is up. Requests through `kube` go through the
+   * load balancer in front of the API servers.
+   */
+  machines?(): Promise<{ name: string; alive: boolean; apiServer: boolean; etcdMember?: string }[]>;
+  /** Power a machine off: its API server and, if it hosts one, its etcd member stop together. */
+  killMachine?(name: string): Promise<void>;
+  /** One request to the API server on machine `name`, not through the load balancer. */
+  requestVia?(name: string, req: KubeRequest): Promise<KubeResponse>;
+  /** A watch opened on the API server on machine `name`, not through the load balancer. */
+  watchVia?(name: string, path: string): Promise<KubeWatch>;
+}
+
+/** A machine in the cloud, as the provider's console shows it. */
+export interface CloudMachine {
+  name: string;
+  zone: string;
+}
+
+/** A route in the cloud's route table for the cluster's pod network. */
+export interface CloudRoute {
+  destinationCIDR: string;
+  targetNode: string;
+}
+
+/** A cloud load balancer, as the provider's console shows it. */
+export interface CloudLoadBalancer {
+  name: string;
+  /** namespace/name of the Service it serves, from its description or tags. */
+  service: string;
+  ip: string;
+  ports: { port: number; protocol: string; nodePort: number }[];
+  nodes: string[];
+}
+
+/**
+ * Facet `cluster.cloud`: the cloud under the cluster (simulated, or a real provider's API), as an
+ * operator sees it in the provider's console: machines to start and delete, the route table,
+ * load balancers. A started machine joins as a Node the way a kubelet with
+ * --cloud-provider=external registers it (tainted node.cloudprovider.kubernetes.io/uninitialized).
+ */
+export interface CloudFacet {
+  addMachine(name: string, opts?: { podCIDR?: string; zone?: string }): Promise<void>;
+  /** Delete the machine in the cloud (the Node object stays until someone removes it). */
+  deleteMachine(name: string): Promise<void>;
+  machines(): Promise<CloudMachine[]>;
+  routes(): Promise<CloudRoute[]>;
+  loadBalancers(): Promise<CloudLoadBalancer[]>;
+}
+
+/**
+ * Facet `controllers.stoppable`: stop the controller manager and start it again, as an operator
+ * would by stopping kube-controller-manager's static pod. Starting means a fresh process: empty
+ * caches, a new list and watch of everything.
+ */
+export interface ControllerManagerFacet {
+  stop(): Promise<void>;
+  start(): Promise<void>;
+}
+
 /** Everything one scenario sees of a target. Facets are present iff their capability is declared. */
 export interface Session {
   readonly seed: number;
@@ -291,6 +384,9 @@ export interface Session {
   readonly faultSchedules?: FaultSchedulesFacet;
   readonly clock?: ClockFacet;
   readonly kube?: KubeFacet;
+  readonly ha?: HaFacet;
+  readonly cloud?: CloudFacet;
+  readonly controllerManager?: ControllerManagerFacet;
   /** Free-form facts for the failure report (member ids, ports, data dirs). */
   describe(): Record<string, unknown>;
   close(): Promise<void>;

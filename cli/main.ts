@@ -63,6 +63,8 @@ const COMMANDS: Record<string, { options: Options; positionals?: boolean; run(va
       kubeconfig: { type: 'string', default: 'kubeconfig.kubespec' },
       'insecure-http': { type: 'boolean' },
       'data-dir': { type: 'string' },
+      ha: { type: 'boolean' },
+      cloud: { type: 'boolean' },
       'anonymous-auth': { type: 'string' },
     },
     async run(v) {

@@ -29,6 +29,10 @@ import { RetentionCompactor, tickRetention } from '../reference/store/retention.
 import { ReferenceCluster } from '../reference/wiring/cluster.ts';
 import { RealTimeScheduler } from '../reference/wiring/realtime.ts';
 import { EXIT_OK, UsageError } from './usage.ts';
+import { randomBytes } from 'node:crypto';
+import type { TlsOptions } from '../reference/apiserver/host/listen.ts';
+import { CCM_USER, ccmRbacObjects } from '../reference/wiring/cloud.ts';
+import { startServeHa } from '../reference/wiring/serve-ha.ts';
 
 export const ADMIN_USER = 'kubespec-admin';
 export const ADMIN_GROUP = 'system:masters';
@@ -44,6 +48,8 @@ export interface ServeFlags {
   kubeconfig?: string;
   'insecure-http'?: boolean;
   'data-dir'?: string;
+  ha?: boolean;
+  cloud?: boolean;
   /** kube-apiserver's --anonymous-auth: 'true' (default) or 'false'. */
   'anonymous-auth'?: string;
 }
@@ -60,6 +66,10 @@ export interface ServeConfig {
   anonymous: boolean;
   retention_ms: number;
   leaseRenew_ms: number;
+  /** --ha: three API servers behind an L4 balancer, three elected controller managers (reference/wiring/serve-ha.ts). */
+  ha: boolean;
+  /** --cloud: a simulated cloud and an elected cloud-controller-manager. */
+  cloud: boolean;
 }
 
 /** Flags (and the hidden env knobs) to a config; a bad value is a UsageError (exit 2). */
@@ -75,6 +85,8 @@ export function parseServeFlags(flags: ServeFlags, env: NodeJS.ProcessEnv = proc
     anonymous: booleanFlag('--anonymous-auth', flags['anonymous-auth'] ?? 'true'),
     retention_ms: integerFlag('KUBESPEC_SERVE_RETENTION_MS', env.KUBESPEC_SERVE_RETENTION_MS ?? String(DEFAULT_RETENTION_MS), 1, 2 ** 31 - 1, 'milliseconds of history to keep readable'),
     leaseRenew_ms: LEASE_RENEW_MS,
+    ha: flags.ha ?? false,
+    cloud: flags.cloud ?? false,
   };
   if (config.insecureHttp && !config.anonymous) {
     throw new UsageError('--insecure-http needs anonymous authentication: over plain HTTP no request carries credentials', 'drop --anonymous-auth=false, or serve HTTPS');
@@ -163,13 +175,18 @@ async function startLocked(config: ServeConfig, log: (line: string) => void, loc
   const admin = adminCaller(cluster.api);
   if (config.insecureHttp) await ensureObjects(admin, [insecureAnonymousAdmin()]);
   await registerNodes(admin, config.nodes, clock.now_ms());
+  if (config.cloud) await ensureObjects(admin, ccmRbacObjects().map((object) => ({ collection: `/apis/rbac.authorization.k8s.io/v1/${object.kind === 'ClusterRole' ? 'clusterroles' : 'clusterrolebindings'}`, object })));
+  const ha = config.ha || config.cloud
+    ? await startServeHa({ cluster, clock, ...(pki ? { tls: serveTls(pki) } : {}), ha: config.ha, ...(ccmToken ? { ccmToken } : {}), nodes: nodeNames(config.nodes), seed: Date.now() >>> 0, log })
+    : undefined;
+  const url = ha?.url ?? cluster.url;
   const stopLeases = clock.every(config.leaseRenew_ms, () => void renewLeases(admin, config.nodes, clock.now_ms()).catch((e) => log(`lease renewal failed: ${(e as Error).message}`)));
   const retention = startRetention(clock, store, config.retention_ms, log);
-  await writeServeKubeconfig(config, cluster.url, pki);
-  announce(config, cluster.url, log);
+  await writeServeKubeconfig(config, url, pki);
+  announce(config, url, log);
   let stopped: Promise<void> | undefined;
   return {
-    url: cluster.url,
+    url,
     kubeconfigPath: config.kubeconfigPath,
     cluster,
     backend: store.backend,
@@ -180,12 +197,20 @@ async function startLocked(config: ServeConfig, log: (line: string) => void, loc
       (stopped ??= (async () => {
         stopLeases();
         retention.stop();
+        await ha?.stop();
         clock.cancelAll();
         await cluster.stop();
         await store.close();
         await lock?.release();
       })()),
   };
+}
+
+/** --cloud: the cloud-controller-manager's token, in the token file for its user. */
+const ccmToken = randomBytes(32).toString('base64url');
+
+function serveTls(pki: Pki): TlsOptions {
+  return { cert: pki.server.certPem, key: pki.server.keyPem, ca: pki.ca.certPem };
 }
 
 function startCluster(config: ServeConfig, clock: RealTimeScheduler, store: Store, pki: Pki | undefined, log: (line: string) => void): Promise<ReferenceCluster> {
@@ -197,7 +222,7 @@ function startCluster(config: ServeConfig, clock: RealTimeScheduler, store: Stor
     host: config.host,
     ...(pki ? { tls: { cert: pki.server.certPem, key: pki.server.keyPem, ca: pki.ca.certPem } } : {}),
     // Anonymous requests are on unless --anonymous-auth=false, as kube-apiserver's default; RBAC decides what they may do.
-    secure: { anonymous: config.anonymous },
+    secure: { anonymous: config.anonymous, ...(config.cloud ? { tokenCsv: `${ccmToken},${CCM_USER},${CCM_USER}\n` } : {}) },
     log,
   });
 }

@@ -164,6 +164,21 @@ export const FAULTS = {
     description: '--max-mutating-requests-inflight / --max-requests-inflight are ignored: a client over its share is never answered 429.',
     features: PIPELINE,
   },
+  'replicaset-deletes-ready-first': {
+    component: 'controllers',
+    description: 'Scaling a ReplicaSet down deletes its ready, long-running pods first instead of unscheduled, pending and not-ready ones (ActivePodsWithRanks reversed).',
+    features: ['features/controllers/replicaset.feature', 'features/controllers/deployment.feature'],
+  },
+  'noexecute-never-evicts': {
+    component: 'controllers',
+    description: 'A NoExecute taint is treated like NoSchedule: pods already running on the node that do not tolerate it are never evicted.',
+    features: ['features/controllers/node.feature', 'features/scheduler/taints.feature'],
+  },
+  'tolerationseconds-ignored': {
+    component: 'controllers',
+    description: 'A toleration\'s tolerationSeconds is ignored: a pod that tolerates a NoExecute taint for a while stays bound forever.',
+    features: ['features/controllers/node.feature', 'features/scheduler/taints.feature'],
+  },
   'serviceaccount-controller-idle': {
     component: 'controllers',
     description: 'The controller manager runs without the ServiceAccount controller: a new namespace never gets its `default` ServiceAccount.',

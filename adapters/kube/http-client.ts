@@ -31,7 +31,10 @@ export class KubeHttpClient {
 
   async request(req: KubeRequest): Promise<KubeResponse> {
     const { body, contentType } = encodeBody(req.body);
-    const headers = { ...this.baseHeaders(req.as), ...(contentType ? { 'content-type': contentType } : {}), ...req.headers };
+    // Node sends a DELETE body without Content-Length or chunking unless told its length, and the
+    // server then reads those bytes as the next request: always say how long the body is.
+    const length: Record<string, string> = body === undefined ? {} : { 'content-length': String(Buffer.byteLength(body)) };
+    const headers = { ...this.baseHeaders(req.as), ...(contentType ? { 'content-type': contentType } : {}), ...length, ...req.headers };
     const res = await this.send(req.method, req.path, headers, body);
     const text = await readAll(res);
     return { status: res.statusCode ?? 0, headers: flatHeaders(res.headers), text, json: parseJson(text) };

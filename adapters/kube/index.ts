@@ -18,7 +18,12 @@ import { withBackoff } from './retry.ts';
 const DEFAULT_SA_BUDGET_MS = 120_000;
 
 // PodSecurity admission is on by default in every supported Kubernetes (GA and default-on since 1.25).
-const CAPABILITIES: Capability[] = ['kube.api', 'kube.watch', 'kube.rbac', 'kubectl', 'controllers.serviceaccount', 'kube.podsecurity', 'kube.metrics'];
+// A conformant cluster also runs kube-controller-manager with these controllers on (its
+// --controllers default, `*`).
+const CAPABILITIES: Capability[] = [
+  'kube.api', 'kube.watch', 'kube.rbac', 'kubectl', 'controllers.serviceaccount', 'kube.podsecurity', 'kube.metrics',
+  'controllers.replicaset', 'controllers.deployment', 'controllers.garbagecollector', 'controllers.nodelifecycle', 'controllers.tainteviction',
+];
 
 export interface KubeTargetOptions {
   kubeconfigPath: string;

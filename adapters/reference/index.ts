@@ -13,6 +13,13 @@ import { adminTokenCsv, openKubeSession } from './kube-session.ts';
 import { openStoreSession } from './store-session.ts';
 import { faultSchedulesWith } from './fault-schedules.ts';
 import { parseFaults, type Faults } from '../../reference/faults.ts';
+import { openHaSession } from './ha-session.ts';
+import { openCloudSession } from './cloud-session.ts';
+import { randomBytes } from 'node:crypto';
+import { topologyFromTags, topologyHaFacet } from './topology-session.ts';
+import { ControlPlaneTopology } from '../../reference/wiring/topology.ts';
+import { RaftBackend } from '../../reference/wiring/raft-backend.ts';
+import { CCM_USER, CLOUD_CONTROLLER_MANAGER } from '../../reference/wiring/cloud.ts';
 
 const CAPABILITIES: Capability[] = [
   'kv', 'kv.watch', 'kv.compaction', 'kv.snapshot',
@@ -24,10 +31,20 @@ const CAPABILITIES: Capability[] = [
   'kube.authn.anonymous', 'kube.authn.anonymous-off',
   // The controllers the reference runs so far (reference/controllers/registry.ts).
   'controllers.serviceaccount',
+  'controllers.replicaset',
+  'controllers.deployment',
+  'controllers.garbagecollector',
+  'controllers.nodelifecycle',
+  'controllers.tainteviction',
+  'controllers.stoppable',
   'kv.fault-schedules',
   'disk.latency',
   'kube.http2', 'kube.inflight-limit', 'kube.metrics', 'kube.authn.webhook',
   'kube.podsecurity',
+  // Leader-elected control-plane processes (reference/wiring/ha.ts).
+  'cluster.ha',
+  // A simulated cloud and the cloud-controller-manager (reference/cloud/), or none at all.
+  'cluster.cloud', 'cluster.without-cloud',
 ];
 
 /**
@@ -94,24 +111,52 @@ async function openSession(seed: number, tags: readonly string[]): Promise<Sessi
     const adminToken = `kubespec-admin-${seed.toString(16)}`;
     // Anonymous authentication is on (kube-apiserver's default) unless the scenario needs it off.
     const anonymous = !tags.includes('@requires:kube.authn.anonymous-off');
-    const cluster = await ReferenceCluster.start({ seed, clock, secure: { tokenCsv: adminTokenCsv(adminToken), anonymous }, maxMutatingInFlight: MAX_MUTATING_IN_FLIGHT, ...(faults.size > 0 ? { faults } : {}) });
+    // A scenario about the cloud gets a cloud and a cloud-controller-manager, with its own user.
+    const withCloud = tags.includes('@requires:cluster.cloud');
+    const ccmToken = withCloud ? `kubespec-ccm-${randomBytes(16).toString('base64url')}` : undefined;
+    const tokenCsv = adminTokenCsv(adminToken) + (ccmToken ? `${ccmToken},${CCM_USER},${CCM_USER}\n` : '');
+    // An HA topology scenario runs several API servers over a replicated store: topology-session.ts.
+    const topologyKind = topologyFromTags(tags);
+    const replicated = topologyKind ? new RaftBackend({ seed, members: 3, onAdvance: (ms) => clock.advance(ms), ...(faults.size > 0 ? { faults } : {}) }) : undefined;
+    const cluster = await ReferenceCluster.start({
+      seed, clock, secure: { tokenCsv, anonymous }, maxMutatingInFlight: MAX_MUTATING_IN_FLIGHT, ...(replicated ? { backend: replicated } : {}),
+      ...(faults.size > 0 ? { faults } : {}),
+    });
     if (fault !== 'leak-session') started.push(() => cluster.stop());
     if (fault === 'session-setup') throw new Error('reference session setup failed (fault seam KUBESPEC_REFERENCE_FAULT=session-setup)');
+    const topology = topologyKind ? await ControlPlaneTopology.start({ kind: topologyKind, cluster, raft: replicated!, clock, seed }) : undefined;
+    if (topology) started.push(() => topology.close());
     const kubectl = tags.includes('@requires:kubectl');
-    const { kube, close: closeKube } = await openKubeSession(cluster, `ks-${seed.toString(16)}`, adminToken, { kubectl });
+    const { kube, close: closeKube } = await openKubeSession(cluster, `ks-${seed.toString(16)}`, adminToken, { kubectl, ...(topology ? { server: topology.url } : {}) });
     started.push(closeKube);
     // The kv side (single or Raft-replicated store, members, raft) is sized from the tags: store-session.ts.
-    const store = openStoreSession({ seed, tags, clock, backend: cluster.backend, faults });
+    const store = openStoreSession({ seed, tags, clock, backend: cluster.backend, ...(replicated ? { replicated } : {}), faults });
     started.push(() => store.close());
+    const machines = topology ? topologyHaFacet(topology, adminToken) : undefined;
+    if (machines) started.push(async () => machines.close());
+    const cloud = withCloud ? await openCloudSession(kube, seed) : undefined;
+    // Only a scenario about HA or the cloud gets elected processes (and their finer-grained clock).
+    const withHa = tags.includes('@requires:cluster.ha');
+    const ha = (withHa && !topology) || cloud ? openHaSession(cluster, clock, seed, cloud ? {
+      runners: { [CLOUD_CONTROLLER_MANAGER]: cloud.reference.runner({ token: ccmToken! }) },
+      credentials: { [CLOUD_CONTROLLER_MANAGER]: { token: ccmToken! } },
+    } : {}) : undefined;
+    if (ha) started.push(() => ha.close());
+    // Without HA the cloud scenario still runs its CCM elected, as upstream's --leader-elect default.
+    if (cloud && !withHa) await ha!.plane.start(CLOUD_CONTROLLER_MANAGER, ['master']);
     return {
       seed,
-      waiter: store.waiter,
+      waiter: ha?.waiter ?? store.waiter,
       kv: store.kv,
       ...(store.members ? { members: store.members } : {}),
       ...(store.raft ? { raft: store.raft } : {}),
       faultSchedules: faultSchedulesWith(faults),
-      clock: store.clock,
+      clock: ha?.clock ?? store.clock,
       kube: { ...kube, maxMutatingInFlight: MAX_MUTATING_IN_FLIGHT },
+      ...(ha && withHa ? { ha: ha.ha } : {}),
+      ...(machines ? { ha: machines.ha } : {}),
+      ...(cloud ? { cloud: cloud.cloud } : {}),
+      controllerManager: { stop: async () => cluster.stopControllers(), start: () => cluster.startControllers() },
       describe: () => ({ url: cluster.url, revision: cluster.backend.currentRevision(), virtual_ms: clock.now_ms(), ...store.describe() }),
       close: stopAll,
     };

@@ -39,8 +39,9 @@ export interface KubeSession {
   close(): Promise<void>;
 }
 
-export async function openKubeSession(cluster: ReferenceCluster, namespace: string, adminToken: string, opts: { kubectl: boolean }): Promise<KubeSession> {
-  const client = new KubeHttpClient({ server: cluster.url, token: adminToken });
+export async function openKubeSession(cluster: ReferenceCluster, namespace: string, adminToken: string, opts: { kubectl: boolean; server?: string }): Promise<KubeSession> {
+  // `server`: a load balancer in front of several API servers (HA topologies).
+  const client = new KubeHttpClient({ server: opts.server ?? cluster.url, token: adminToken });
   const credentialed = new CredentialedRequests(cluster);
   let kubeconfig: { dir: string; path: string } | undefined;
   try {

@@ -33,6 +33,8 @@ export interface StoreSessionOptions {
   backend: Backend;
   /** Fault models for the replicated store (reference/faults.ts). */
   faults?: Faults;
+  /** When the API servers themselves run over a replicated store (HA topologies), that store. */
+  replicated?: RaftBackend;
 }
 
 export interface StoreSession {
@@ -69,7 +71,7 @@ export function membersFromTags(tags: readonly string[]): number | undefined {
 }
 
 export function openStoreSession(opts: StoreSessionOptions): StoreSession {
-  const members = membersFromTags(opts.tags);
+  const members = opts.replicated ? opts.replicated.sim.ids.length : membersFromTags(opts.tags);
   return members === undefined ? openLocalStoreSession(opts) : openRaftStoreSession(opts, members);
 }
 
@@ -119,7 +121,7 @@ const RAFT_WAIT_STEP_MS = 10;
 
 function openRaftStoreSession(opts: StoreSessionOptions, members: number): StoreSession {
   const { clock } = opts;
-  const backend = new RaftBackend({ seed: opts.seed, members, onAdvance: (ms) => clock.advance(ms), ...(opts.faults && opts.faults.size > 0 ? { faults: opts.faults } : {}) });
+  const backend = opts.replicated ?? new RaftBackend({ seed: opts.seed, members, onAdvance: (ms) => clock.advance(ms), ...(opts.faults && opts.faults.size > 0 ? { faults: opts.faults } : {}) });
   // Tracing every message costs a third of the throughput: only a scenario that reads Raft's
   // internals gets the observer.
   const raft = opts.tags.includes('@requires:raft.observe') ? new ReferenceRaftObserver(backend) : undefined;

@@ -7,11 +7,6 @@ Feature: API Server — informers
   API server a flood of requests. A client-side library is seen from the server by its traffic:
   one list, then one long watch from the list's resourceVersion, and no polling afterwards.
 
-  # pending: needs a target that can stop and start its controller manager (the reference runs only the
-  # serviceaccounts controller and starts it with the cluster). The reference's informers do list, then watch
-  # from the list's resourceVersion (reference/controllers/informer.test.ts), and reach the API server only
-  # over HTTP; INFORMER-NO-POLLING checks their traffic.
-  @pending
   Rule: INFORMER-LIST-THEN-WATCH — an informer lists once, then watches from the list's resourceVersion
     Source: 000_1662d8c5cea2447f.txt § 控制平面 / API Server / Watch 机制 / Informer 机制
     Claim: The Informer encapsulates Watch: it fills its cache with a list and keeps it current with a
@@ -19,7 +14,7 @@ Feature: API Server — informers
       initial list inside the watch instead, with sendInitialEvents=true; the scenario accepts both.)
     Quote: "Informer 封装了 Watch + 本地缓存（Indexer）+ 事件分发（EventHandler）的完整流程。"
 
-    @requires:kube.api @requires:kube.audit @requires:cluster.controllers
+    @requires:kube.api @requires:kube.audit @requires:controllers.replicaset @requires:controllers.stoppable
     Scenario: the controller manager's pod informer watches from exactly the resourceVersion its list returned
       Given a cluster whose controller manager is stopped
       And the request trace is recording
@@ -27,7 +22,7 @@ Feature: API Server — informers
       Then within 30 s the controller manager has made at most one list of pods
       And if it listed pods, its first pod watch asks for the resourceVersion that list returned
       And if it did not list pods, its first pod watch sets "sendInitialEvents=true"
-      And 60 s after it started the controller manager holds exactly one open watch on pods
+      And 60 s after it started the controller manager has made exactly one watch of pods
 
   Rule: INFORMER-NO-POLLING — controllers read from their informer caches instead of polling the API server
     Source: 000_1662d8c5cea2447f.txt § 控制平面 / API Server / Watch 机制 / Informer 机制
@@ -35,7 +30,17 @@ Feature: API Server — informers
       to the API server.
     Quote: "所有 Controller 内部都依赖 Informer 来感知资源变化，避免直接对 API Server 发起大量请求。"
 
-    @requires:kube.api @requires:kube.audit @requires:cluster.controllers @requires:clock.virtual
+    # Not even a GET of one object: a controller that checks on its objects by polling fails here.
+    @requires:kube.api @requires:kube.audit @requires:controllers.replicaset @requires:controllers.deployment @requires:clock.virtual
+    Scenario: a quiet controller manager makes no request at all but its watches
+      Given a cluster with the controllers running
+      And ReplicaSet "rs" exists with 3 replicas
+      And Deployment "app" exists with 2 replicas
+      And the request trace is recording
+      When 10 minutes of virtual time pass
+      Then the request trace holds no request by the controller manager other than watches
+
+    @requires:kube.api @requires:kube.audit @requires:controllers.replicaset @requires:controllers.deployment @requires:kubelet @requires:clock.virtual
     Scenario: a quiet cluster costs the controller manager no list requests
       Given a cluster with the controllers running
       And Deployment "app" exists with 3 replicas, all available
@@ -56,12 +61,21 @@ Feature: API Server — informers
       which is how controllers react within moments to a change.
     Quote: "事件分发（EventHandler）"
 
-    @requires:kube.api @requires:cluster.controllers
+    @requires:kube.api @requires:controllers.replicaset
     Scenario: deleting a ReplicaSet's pod is noticed and repaired promptly, without waiting for a resync
       Given a cluster with the controllers running
       And ReplicaSet "rs" exists with 2 replicas
       When one pod of ReplicaSet "rs" is deleted
       Then within 5 s ReplicaSet "rs" owns 2 pods again
+
+    # On virtual time the reaction to a watch event costs I/O turns but no time at all: a controller that
+    # polls, even every second, is still waiting for its next poll when this budget runs out.
+    @requires:kube.api @requires:controllers.replicaset @requires:clock.virtual
+    Scenario: a deleted pod is replaced within 100 ms of virtual time, far sooner than a 1-second poll would see it
+      Given a cluster with the controllers running
+      And ReplicaSet "rs" exists with 2 replicas
+      When one pod of ReplicaSet "rs" is deleted
+      Then within 0.1 s ReplicaSet "rs" owns 2 pods again
 
     # The serviceaccounts controller's informers: a namespace's ADDED event and a ServiceAccount's DELETED
     # event each reach its handler. Upstream informers resync every 12 to 24 hours at the least

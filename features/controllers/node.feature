@@ -9,10 +9,12 @@ Feature: Controller Manager — the Node controller
   taint-based (the flag was removed in v1.27): a NoExecute taint, tolerated by every pod for 300 s by
   default, so DaemonSet pods and pods with their own tolerations stay.
 
-  The scenarios use nodes registered through the API with no kubelet behind them, so the test decides
-  when heartbeats stop (`cluster.nodes`), and a virtual clock.
+  The scenarios use nodes registered through the API with no kubelet behind them: the test is their
+  kubelet, renewing their Leases in kube-node-lease or writing their status, so it decides when
+  heartbeats stop; and a virtual clock. Pods "bound to a node by the test" go through the binding
+  subresource, as the scheduler's binding would.
 
-  @pending @erratum
+  @erratum
   Rule: NODE-HEARTBEAT — a node is healthy while its kubelet keeps renewing its Lease, even if NodeStatus is not rewritten
     Source: 000_1662d8c5cea2447f.txt § 控制平面 / Controller Manager / 常见控制器详解 / Node Controller
     Claim: The Node controller monitors each node's health through the NodeStatus reported by the kubelet.
@@ -22,16 +24,15 @@ Feature: Controller Manager — the Node controller
       (nodeStatusReportFrequency). The node lifecycle controller counts either as a sign of life
       (tryUpdateNodeHealth in pkg/controller/nodelifecycle/node_lifecycle_controller.go).
 
-    @requires:kube.api @requires:cluster.controllers @requires:cluster.nodes @requires:clock.virtual
+    @requires:kube.api @requires:controllers.nodelifecycle @requires:clock.virtual
     Scenario: lease renewals alone keep a node Ready
       Given a cluster with the controllers running
       And Node "n1" registered through the API with condition Ready=True and no kubelet behind it
-      When the test renews the Lease "n1" in Namespace "kube-node-lease" every 10 s of virtual time, and never updates the node's status
-      And 3 minutes of virtual time pass
+      When the test renews the Lease "n1" in Namespace "kube-node-lease" every 10 s of virtual time for 3 minutes, and never updates the node's status
       Then Node "n1" has condition Ready=True
       And Node "n1" has no taint "node.kubernetes.io/unreachable"
 
-  @pending @erratum
+  @erratum
   Rule: NODE-READY-UNKNOWN — a node silent for longer than the grace period (50 s) has its Ready condition set to Unknown
     Source: 000_1662d8c5cea2447f.txt § 控制平面 / Controller Manager / 常见控制器详解 / Node Controller
       — also 003_83c2ae260ce54bb3.txt § 控制平面组件 / kube-controller-manager (was OVERVIEW-NODE-CONTROLLER; seed 003 makes the same claim there)
@@ -43,7 +44,7 @@ Feature: Controller Manager — the Node controller
       sets every condition to Unknown with reason "NodeStatusUnknown" and message "Kubelet stopped posting
       node status.", records a "NodeNotReady" event, and taints the node node.kubernetes.io/unreachable:NoExecute.
 
-    @requires:kube.api @requires:cluster.controllers @requires:cluster.nodes @requires:clock.virtual
+    @requires:kube.api @requires:controllers.nodelifecycle @requires:clock.virtual
     Scenario: 45 s of silence is not enough; 50 s plus a monitor period or two is
       Given a cluster with the controllers running
       And Node "n1" registered through the API with condition Ready=True and no kubelet behind it
@@ -52,14 +53,14 @@ Feature: Controller Manager — the Node controller
       And by T + 60 s Node "n1" has condition Ready=Unknown with reason "NodeStatusUnknown"
       And Node "n1" has taint "node.kubernetes.io/unreachable" with effect "NoExecute"
 
-    @requires:kube.api @requires:cluster.controllers @requires:cluster.nodes @requires:clock.virtual
+    @requires:kube.api @requires:controllers.nodelifecycle @requires:clock.virtual
     Scenario: a node that reports Ready=False is tainted not-ready, not unreachable
       Given a cluster with the controllers running
       And Node "n1" registered through the API with condition Ready=True and no kubelet behind it
       When the test updates Node "n1"'s status to condition Ready=False and keeps renewing its Lease
       Then within 10 s of virtual time Node "n1" has taint "node.kubernetes.io/not-ready" with effect "NoExecute"
 
-  @pending @erratum
+  @erratum
   Rule: NODE-EVICTION — pods on an unreachable node are evicted when their toleration of the NoExecute taint runs out (300 s by default)
     Source: 000_1662d8c5cea2447f.txt § 控制平面 / Controller Manager / 常见控制器详解 / Node Controller
     Claim: After --pod-eviction-timeout (default 5 minutes), all pods on the node are evicted, which
@@ -73,24 +74,36 @@ Feature: Controller Manager — the Node controller
       (e.g. DaemonSet pods, which tolerate these taints indefinitely) are not evicted — not "all pods".
       Docs: kubernetes.io/docs/concepts/scheduling-eviction/taint-and-toleration/#taint-based-evictions.
 
-    @requires:kube.api @requires:cluster.controllers @requires:cluster.nodes @requires:clock.virtual
+    @requires:kube.api @requires:controllers.nodelifecycle @requires:controllers.tainteviction @requires:clock.virtual
     Scenario: an ordinary pod goes 300 s after the taint, not before
       Given a cluster with the controllers running
       And Node "n1" registered through the API with condition Ready=True and no kubelet behind it
-      And Pod "web" is on Node "n1" with the default tolerations
+      And Pod "web" was bound to Node "n1" by the test, with the default tolerations
       When heartbeats from Node "n1" stop
-      And Node "n1" is tainted "node.kubernetes.io/unreachable:NoExecute" at virtual time U
-      Then at U + 290 s Pod "web" is not marked for deletion
-      And by U + 310 s Pod "web" is marked for deletion
+      And the node lifecycle controller taints Node "n1" "node.kubernetes.io/unreachable:NoExecute", at virtual time U
+      Then at U + 290 s Pod "web" is still there, not marked for deletion
+      And by U + 310 s Pod "web" is deleted or marked for deletion
 
-    @requires:kube.api @requires:cluster.controllers @requires:cluster.nodes @requires:clock.virtual
+    @requires:kube.api @requires:controllers.nodelifecycle @requires:controllers.tainteviction @requires:clock.virtual
     Scenario: a pod that tolerates unreachable indefinitely is not evicted
       Given a cluster with the controllers running
       And Node "n1" registered through the API with condition Ready=True and no kubelet behind it
-      And Pod "agent" is on Node "n1" tolerating "node.kubernetes.io/unreachable" with effect "NoExecute" and no tolerationSeconds
+      And Pod "agent" was bound to Node "n1" by the test, tolerating "node.kubernetes.io/unreachable" with effect "NoExecute" and no tolerationSeconds
       When heartbeats from Node "n1" stop
       And 30 minutes of virtual time pass
-      Then Pod "agent" is not marked for deletion
+      Then Pod "agent" is still there, not marked for deletion
+
+    @requires:kube.api @requires:controllers.nodelifecycle @requires:controllers.tainteviction @requires:clock.virtual
+    Scenario: a node that comes back before the toleration runs out keeps its pods
+      Given a cluster with the controllers running
+      And Node "n1" registered through the API with condition Ready=True and no kubelet behind it
+      And Pod "web" was bound to Node "n1" by the test, with the default tolerations
+      When heartbeats from Node "n1" stop
+      And the node lifecycle controller taints Node "n1" "node.kubernetes.io/unreachable:NoExecute", at virtual time U
+      And 200 s of virtual time pass
+      And Node "n1" comes back: its kubelet reports Ready=True again
+      Then within 10 s Node "n1" has no taint "node.kubernetes.io/unreachable"
+      And at U + 400 s Pod "web" is still there, not marked for deletion
 
   @pending
   Rule: NODE-RESCHEDULE — pods evicted from a lost node are replaced by their controllers and scheduled on healthy nodes
@@ -119,50 +132,52 @@ Feature: Controller Manager — the Node controller
       And Node "n1" has no taint with key "node.kubernetes.io/not-ready" or "node.kubernetes.io/unreachable"
       And a pod created requesting 100m CPU is on Node "n1" within 10 s
 
-  @pending
   Rule: NODE-COND-MEMORY-PRESSURE — MemoryPressure=True means the node is short of memory; new pods are kept off it
     Source: 000_1662d8c5cea2447f.txt § 控制平面 / Controller Manager / 常见控制器详解 / Node Controller
     Claim: Node condition MemoryPressure means the node is low on memory.
     Quote: "MemoryPressure | 节点内存不足"
 
-    @requires:kube.api @requires:cluster.controllers @requires:cluster.scheduler @requires:cluster.nodes
-    Scenario: the condition becomes a NoSchedule taint that keeps a BestEffort pod away
+    @requires:kube.api @requires:controllers.nodelifecycle
+    Scenario: the condition becomes a NoSchedule taint
+      Given a cluster with the controllers running
+      And Node "n1" registered through the API with conditions Ready=True and MemoryPressure=True, heartbeating
+      Then within 10 s Node "n1" has taint "node.kubernetes.io/memory-pressure" with effect "NoSchedule"
+
+    @requires:kube.api @requires:controllers.nodelifecycle @requires:cluster.scheduler
+    Scenario: the scheduler keeps a BestEffort pod off the node under memory pressure
       Given a cluster with the controllers running
       And Node "n1" registered through the API with conditions Ready=True and MemoryPressure=True, heartbeating
       Then within 10 s Node "n1" has taint "node.kubernetes.io/memory-pressure" with effect "NoSchedule"
       And a BestEffort pod created with no tolerations of its own is still Pending after 10 s
 
-  @pending
   Rule: NODE-COND-DISK-PRESSURE — DiskPressure=True means the node is short of disk; new pods are kept off it
     Source: 000_1662d8c5cea2447f.txt § 控制平面 / Controller Manager / 常见控制器详解 / Node Controller
     Claim: Node condition DiskPressure means the node is low on disk.
     Quote: "DiskPressure | 节点磁盘不足"
 
-    @requires:kube.api @requires:cluster.controllers @requires:cluster.nodes
+    @requires:kube.api @requires:controllers.nodelifecycle
     Scenario: the condition becomes a NoSchedule taint
       Given a cluster with the controllers running
       And Node "n1" registered through the API with conditions Ready=True and DiskPressure=True, heartbeating
       Then within 10 s Node "n1" has taint "node.kubernetes.io/disk-pressure" with effect "NoSchedule"
 
-  @pending
   Rule: NODE-COND-PID-PRESSURE — PIDPressure=True means the node runs too many processes; new pods are kept off it
     Source: 000_1662d8c5cea2447f.txt § 控制平面 / Controller Manager / 常见控制器详解 / Node Controller
     Claim: Node condition PIDPressure means the node has too many processes.
     Quote: "PIDPressure | 节点进程数过多"
 
-    @requires:kube.api @requires:cluster.controllers @requires:cluster.nodes
+    @requires:kube.api @requires:controllers.nodelifecycle
     Scenario: the condition becomes a NoSchedule taint
       Given a cluster with the controllers running
       And Node "n1" registered through the API with conditions Ready=True and PIDPressure=True, heartbeating
       Then within 10 s Node "n1" has taint "node.kubernetes.io/pid-pressure" with effect "NoSchedule"
 
-  @pending
   Rule: NODE-COND-NETWORK-UNAVAILABLE — NetworkUnavailable=True means the node's network is not set up; new pods are kept off it
     Source: 000_1662d8c5cea2447f.txt § 控制平面 / Controller Manager / 常见控制器详解 / Node Controller
     Claim: Node condition NetworkUnavailable means the network plugin is not ready.
     Quote: "NetworkUnavailable | 网络插件未就绪"
 
-    @requires:kube.api @requires:cluster.controllers @requires:cluster.nodes
+    @requires:kube.api @requires:controllers.nodelifecycle
     Scenario: the condition becomes a NoSchedule taint, removed again when it clears
       Given a cluster with the controllers running
       And Node "n1" registered through the API with conditions Ready=True and NetworkUnavailable=True, heartbeating

@@ -37,14 +37,13 @@ Feature: Controller Manager — the reconcile loop
       Then within 20 seconds a ReplicaSet for "web" exists
       And after 10 seconds Namespace "team-b" still has no ServiceAccount "default"
 
-  @pending
   Rule: CTRL-RECONCILE-CONVERGES — when actual state drifts from desired state, the controller acts until they match
     Source: 000_1662d8c5cea2447f.txt § 控制平面 / Controller Manager / 控制循环（Reconcile Loop）原理
     Claim: Every controller observes the current state, diffs it against the desired state and, if they
       differ, acts to converge.
     Quote: "Observe: 观察当前状态 → Diff: 比较期望状态与实际状态 → 存在差异? 是 → Act: 执行操作收敛差异"
 
-    @requires:kube.api @requires:cluster.controllers
+    @requires:kube.api @requires:controllers.replicaset
     Scenario: a pod deleted from under a ReplicaSet is replaced
       Given a cluster with the controllers running
       And ReplicaSet "rs" exists with 3 replicas
@@ -52,7 +51,7 @@ Feature: Controller Manager — the reconcile loop
       Then within 10 s ReplicaSet "rs" owns exactly 3 pods
       And 2 of them have uids never seen before
 
-    @requires:kube.api @requires:cluster.controllers
+    @requires:kube.api @requires:controllers.replicaset @requires:controllers.stoppable
     Scenario: the controller reconciles from current state, not from the event sequence
       Given a cluster whose controller manager is stopped
       And ReplicaSet "rs" with 3 replicas was created and then scaled to 5 and then to 2
@@ -60,18 +59,25 @@ Feature: Controller Manager — the reconcile loop
       Then within 10 s ReplicaSet "rs" owns exactly 2 pods
       And at no time did it own more than 2 pods
 
-  @pending
   Rule: CTRL-WAIT-WHEN-CONVERGED — when desired and actual state match, the controller does nothing
     Source: 000_1662d8c5cea2447f.txt § 控制平面 / Controller Manager / 控制循环（Reconcile Loop）原理
     Claim: If there is no difference, the controller waits for the next event.
     Quote: "存在差异? 否 → Wait: 等待下一次事件触发"
 
-    @requires:kube.api @requires:kube.audit @requires:cluster.controllers @requires:clock.virtual
+    @requires:kube.api @requires:kube.audit @requires:controllers.replicaset @requires:clock.virtual
+    Scenario: a converged ReplicaSet causes no writes for ten minutes
+      Given a cluster with the controllers running
+      And ReplicaSet "rs" exists with 3 replicas
+      And the request trace is recording
+      When 10 minutes of virtual time pass
+      Then the request trace holds no create, update, patch or delete by the controller manager in the scenario's namespace
+
+    @requires:kube.api @requires:kube.audit @requires:controllers.deployment @requires:controllers.replicaset @requires:kubelet @requires:clock.virtual
     Scenario: a converged Deployment causes no writes for ten minutes
       Given a cluster with the controllers running
       And Deployment "app" exists with 3 replicas, all available
       And the request trace is recording
-      When 10 minutes of virtual time pass with no changes
+      When 10 minutes of virtual time pass
       Then the request trace holds no create, update, patch or delete by the controller manager in the scenario's namespace
 
   @untestable
@@ -82,13 +88,12 @@ Feature: Controller Manager — the reconcile loop
     Quote: "不要告诉系统“怎么做”（命令式），而是告诉它“要什么”（声明式），系统自行收敛到期望状态。"
     Untestable: a design philosophy; its observable consequence is CTRL-RECONCILE-CONVERGES.
 
-  @pending
   Rule: CTRL-QUEUE-DEDUP — events for one object that arrive while it waits are merged into one piece of work
     Source: 000_1662d8c5cea2447f.txt § 控制平面 / Controller Manager / 常见控制器详解 / 控制器如何避免重复处理？
     Claim: The controller's work queue de-duplicates and merges work for the same resource.
     Quote: "控制器的 Worker Queue 会对同一资源进行去重合并。"
 
-    @requires:kube.api @requires:cluster.controllers
+    @requires:kube.api @requires:controllers.replicaset
     Scenario: a burst of changes to one ReplicaSet produces exactly the pods it needs, no more
       Given a cluster with the controllers running
       And ReplicaSet "rs" exists with 1 replica
@@ -96,7 +101,7 @@ Feature: Controller Manager — the reconcile loop
       Then within 10 s ReplicaSet "rs" owns exactly 5 pods
       And exactly 4 pods were created for it in total
 
-  @pending @erratum
+  @erratum
   Rule: CTRL-DEDUP-RESOURCEVERSION — controllers ignore resync updates whose old and new resourceVersion are equal; they do not skip later events by a recorded version
     Source: 000_1662d8c5cea2447f.txt § 控制平面 / Controller Manager / 常见控制器详解 / 控制器如何避免重复处理？
     Claim: The Informer keeps a locally cached resourceVersion; after handling an event the controller
@@ -110,15 +115,15 @@ Feature: Controller Manager — the reconcile loop
       controllers). Reconciliation is level-based: the queue carries only object keys and each sync reads
       current state from the cache, so processing a key twice is harmless.
 
-    @requires:kube.api @requires:kube.audit @requires:cluster.controllers @requires:clock.virtual
+    @requires:kube.api @requires:kube.audit @requires:controllers.replicaset @requires:clock.virtual
     Scenario: resyncs of unchanged objects cause no writes
       Given a cluster with the controllers running
-      And ReplicaSet "rs" exists with 3 replicas, all ready
+      And ReplicaSet "rs" exists with 3 replicas, all marked Ready by the test
       And the request trace is recording
-      When 1 hour of virtual time passes with no changes
+      When 1 hour of virtual time passes
       Then the request trace holds no write by the controller manager to ReplicaSet "rs" or its pods
 
-    @requires:kube.api @requires:cluster.controllers
+    @requires:kube.api @requires:controllers.replicaset
     Scenario: a change that returns an object to a state seen before is still acted on
       Given a cluster with the controllers running
       And ReplicaSet "rs" exists with 2 replicas

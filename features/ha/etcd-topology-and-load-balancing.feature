@@ -8,14 +8,13 @@ Feature: High availability — etcd topology and the API server load balancer
   fit are operator advice. The load-balancing section lists products and warns that the API
   server needs an L4 balancer — for a reason that is wrong upstream (HA-APISERVER-PROTOCOL).
 
-  @pending
   Rule: TOPO-STACKED-SHARED-FATE — in the stacked topology a master failure also removes an etcd member
     Source: 000_1662d8c5cea2447f.txt § 高可用架构 / etcd 集群拓扑选择
     Claim: Stacked topology puts etcd on the master nodes: fewer machines and simpler, but a master
       failure loses its etcd member too, so reliability is lower.
     Quote: "etcd 与 Master 组件部署在同一节点。" / "Master 节点故障同时丢失 etcd 成员，可靠性较低。"
 
-    @requires:kube.api @requires:cluster.ha @requires:kv.members
+    @requires:kube.api @requires:cluster.ha @requires:kv.members @topology:stacked
     Scenario: killing one stacked master leaves 2 of 3 etcd members; killing a second stops writes
       Given an HA cluster with stacked masters "m1", "m2", "m3", each running an API server and an etcd member
       When machine "m1" is killed
@@ -24,33 +23,31 @@ Feature: High availability — etcd topology and the API server load balancer
       When machine "m2" is killed
       Then creating ConfigMap "b" through the load balancer fails within 30 seconds
 
-  @pending
   Rule: TOPO-EXTERNAL-INDEPENDENT — with external etcd, a master failure leaves the etcd cluster whole
     Source: 000_1662d8c5cea2447f.txt § 高可用架构 / etcd 集群拓扑选择
     Claim: External topology runs etcd on dedicated nodes: a master failure does not affect the etcd
       cluster, so reliability is higher, at the cost of more machines and operations work.
     Quote: "etcd 独立部署在专用节点上。" / "Master 故障不影响 etcd 集群，可靠性更高。"
 
-    @requires:kube.api @requires:cluster.ha @requires:kv.members
+    @requires:kube.api @requires:cluster.ha @requires:kv.members @topology:external
     Scenario: killing a master leaves all three etcd members alive
       Given an HA cluster with masters "m1", "m2", "m3" and external etcd members "e1", "e2", "e3"
       When machine "m1" is killed
       Then the store has 3 of 3 members alive
 
-  @pending
   Rule: TOPO-FAULT-TOLERANCE — stacked tolerates one node failure; external tolerates one master plus one etcd failure
     Source: 000_1662d8c5cea2447f.txt § 高可用架构 / etcd 集群拓扑选择
     Claim: With three of each, stacked survives the failure of 1 node; external survives 1 master
       and 1 etcd member failing together.
     Quote: "容错能力 | 1 节点故障 | 1 Master 故障 + 1 etcd 故障"
 
-    @requires:kube.api @requires:cluster.ha @requires:kv.members
+    @requires:kube.api @requires:cluster.ha @requires:kv.members @topology:external
     Scenario: external topology keeps serving writes with one master and one etcd member down
       Given an HA cluster with masters "m1", "m2", "m3" and external etcd members "e1", "e2", "e3"
       When machines "m1" and "e1" are killed
       Then creating ConfigMap "a" through the load balancer succeeds within 15 seconds
 
-    @requires:kube.api @requires:cluster.ha @requires:kv.members
+    @requires:kube.api @requires:cluster.ha @requires:kv.members @topology:stacked
     Scenario: stacked topology with the same two failures — two stacked machines — stops writes
       Given an HA cluster with stacked masters "m1", "m2", "m3", each running an API server and an etcd member
       When machines "m1" and "m2" are killed
@@ -80,7 +77,7 @@ Feature: High availability — etcd topology and the API server load balancer
     Quote: "API Server 的负载均衡是四层（TCP），不是七层（HTTP）" / "应使用 L4 负载均衡（如 HAProxy TCP mode、NLB）"
     Untestable: advice on choosing infrastructure outside the cluster; no capability provides a load balancer to test. (Upstream's kubeadm HA guide does configure HAProxy in TCP mode; a further reason is that TLS must reach the API server for client-certificate authentication.)
 
-  @erratum @pending
+  @erratum
   Rule: HA-APISERVER-PROTOCOL — the API server serves REST over HTTP/1.1 and HTTP/2, not gRPC
     Source: 000_1662d8c5cea2447f.txt § 高可用架构 / 负载均衡方案
     Claim: The API server uses HTTP/2 + gRPC, which is why L7 balancing would break it.

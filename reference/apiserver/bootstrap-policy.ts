@@ -95,6 +95,49 @@ function kubeControllerManagerRules(): PolicyRule[] {
   ];
 }
 
+/**
+ * The per-controller roles of plugin/pkg/auth/authorizer/rbac/bootstrappolicy/controller_policy.go
+ * ("system:controller:<name>"), for the controllers the reference runs. Upstream binds each to
+ * the ServiceAccount kube-system/<name>, which a controller manager started with
+ * --use-service-account-credentials acts as. The reference's controller manager runs every
+ * controller as one identity, system:kube-controller-manager, so each role is bound to that user
+ * as well (a reference choice: the same rules, one subject more).
+ */
+const events = resourceRule(['create', 'patch', 'update'], ['', 'events.k8s.io'], ['events']);
+export const CONTROLLER_ROLES: Readonly<Record<string, PolicyRule[]>> = {
+  'deployment-controller': [
+    resourceRule(['get', 'list', 'update', 'watch'], ['apps', 'extensions'], ['deployments']),
+    resourceRule(['update'], ['apps', 'extensions'], ['deployments/finalizers', 'deployments/status']),
+    resourceRule(['create', 'delete', 'get', 'list', 'patch', 'update', 'watch'], ['apps', 'extensions'], ['replicasets']),
+    resourceRule(['get', 'list', 'update', 'watch'], [''], ['pods']),
+    events,
+  ],
+  'replicaset-controller': [
+    resourceRule(['get', 'list', 'update', 'watch'], ['apps', 'extensions'], ['replicasets']),
+    resourceRule(['update'], ['apps', 'extensions'], ['replicasets/finalizers', 'replicasets/status']),
+    resourceRule(['create', 'delete', 'list', 'patch', 'watch'], [''], ['pods']),
+    events,
+  ],
+  'node-controller': [
+    resourceRule(['delete', 'get', 'list', 'patch', 'update', 'watch'], [''], ['nodes']),
+    resourceRule(['patch', 'update'], [''], ['nodes/status', 'pods/status']),
+    resourceRule(['delete', 'get', 'list', 'watch'], [''], ['pods']),
+    events,
+  ],
+  'endpointslice-controller': [
+    resourceRule(['get', 'list', 'watch'], [''], ['nodes', 'pods', 'services']),
+    resourceRule(['update'], [''], ['services/finalizers']),
+    resourceRule(['create', 'delete', 'get', 'list', 'update', 'watch'], ['discovery.k8s.io'], ['endpointslices']),
+    events,
+  ],
+  'generic-garbage-collector': [
+    resourceRule(['delete', 'get', 'list', 'patch', 'update', 'watch'], ['*'], ['*']),
+    events,
+  ],
+};
+
+const CONTROLLER_ROLE_PREFIX = 'system:controller:';
+
 export function bootstrapClusterRoles(): any[] {
   return [
     clusterRole('cluster-admin', [resourceRule(['*'], ['*'], ['*']), { verbs: ['*'], nonResourceURLs: ['*'] }]),
@@ -105,6 +148,7 @@ export function bootstrapClusterRoles(): any[] {
     ]),
     clusterRole('system:public-info-viewer', [{ verbs: get, nonResourceURLs: ['/healthz', '/livez', '/readyz', '/version', '/version/'] }]),
     clusterRole(KUBE_CONTROLLER_MANAGER_USER, kubeControllerManagerRules()),
+    ...Object.entries(CONTROLLER_ROLES).map(([name, rules]) => clusterRole(CONTROLLER_ROLE_PREFIX + name, rules)),
   ];
 }
 
@@ -115,5 +159,13 @@ export function bootstrapClusterRoleBindings(): any[] {
     clusterRoleBinding('system:basic-user', groups('system:authenticated')),
     clusterRoleBinding('system:public-info-viewer', groups('system:authenticated', 'system:unauthenticated')),
     clusterRoleBinding(KUBE_CONTROLLER_MANAGER_USER, [{ kind: 'User', name: KUBE_CONTROLLER_MANAGER_USER }]),
+    ...Object.keys(CONTROLLER_ROLES).map((name) => controllerRoleBinding(name)),
   ];
+}
+
+/** system:controller:<name> bound to kube-system/<name> (upstream) and to the controller manager's own user (see CONTROLLER_ROLES). */
+function controllerRoleBinding(name: string): any {
+  const binding = clusterRoleBinding(CONTROLLER_ROLE_PREFIX + name, [{ kind: 'User', name: KUBE_CONTROLLER_MANAGER_USER }]);
+  binding.subjects.unshift({ kind: 'ServiceAccount', name, namespace: 'kube-system' });
+  return binding;
 }

@@ -4,7 +4,8 @@ import { LocalBackend } from '../store/local.ts';
 import { harness } from './testing/harness.ts';
 
 const RBAC = '/apis/rbac.authorization.k8s.io/v1';
-const BOOTSTRAP_ROLES = ['cluster-admin', 'system:basic-user', 'system:discovery', 'system:kube-controller-manager', 'system:public-info-viewer'];
+const CONTROLLER_ROLES = ['deployment-controller', 'endpointslice-controller', 'generic-garbage-collector', 'node-controller', 'replicaset-controller'].map((n) => `system:controller:${n}`);
+const BOOTSTRAP_ROLES = ['cluster-admin', 'system:basic-user', ...CONTROLLER_ROLES, 'system:discovery', 'system:kube-controller-manager', 'system:public-info-viewer'];
 
 test('a fresh server holds the bootstrap ClusterRoles, each marked as upstream marks its default policy', async () => {
   const h = await harness();
@@ -38,6 +39,7 @@ test('the bootstrap bindings give cluster-admin to system:masters, discovery and
     'system:basic-user': 'system:basic-user <- Group:system:authenticated',
     'system:public-info-viewer': 'system:public-info-viewer <- Group:system:authenticated, Group:system:unauthenticated',
     'system:kube-controller-manager': 'system:kube-controller-manager <- User:system:kube-controller-manager',
+    ...Object.fromEntries(CONTROLLER_ROLES.map((r) => [r, `${r} <- ServiceAccount:${r.slice('system:controller:'.length)}, User:system:kube-controller-manager`])),
   });
 });
 

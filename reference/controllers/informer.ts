@@ -16,9 +16,14 @@
  *   doubling up to 30 s (NewReflectorWithOptions' backoff manager): a broken connection by
  *   watching again, anything else by listing again.
  *
+ * - The cache keeps indexes, as client-go's Indexers: by namespace, by each ownerReference's
+ *   uid (how the garbage collector and the workload controllers find dependents), and by
+ *   spec.nodeName (how the node controllers find a node's pods) — so a lookup costs the
+ *   matches, not a scan of every object.
+ *
  * Pure: the transport (ListWatcher), the timers and the randomness are injected.
  */
-import type { CacheEvent, KubeObject } from './types.ts';
+import type { CacheEvent, IndexName, KubeObject } from './types.ts';
 
 export interface WatchEvent {
   type: 'ADDED' | 'MODIFIED' | 'DELETED' | 'BOOKMARK' | 'ERROR';
@@ -95,8 +100,18 @@ export function isExpired(status: unknown): boolean {
   return s?.code === 410 || s?.reason === 'Expired' || s?.reason === 'Gone';
 }
 
+/** What each index files an object under. */
+export const INDEXERS: Record<IndexName, (o: any) => string[]> = {
+  namespace: (o) => [o.metadata?.namespace ?? ''],
+  owner: (o) => (Array.isArray(o.metadata?.ownerReferences) ? o.metadata.ownerReferences.map((r: any) => String(r.uid)) : []),
+  node: (o) => (typeof o.spec?.nodeName === 'string' && o.spec.nodeName !== '' ? [o.spec.nodeName] : []),
+};
+
 export class Informer {
   private readonly objects = new Map<string, KubeObject>();
+  private readonly indexes = new Map<IndexName, Map<string, Set<string>>>(
+    (Object.keys(INDEXERS) as IndexName[]).map((name) => [name, new Map()]),
+  );
   private lastResourceVersion = '';
   /** Bumped whenever a list or watch is superseded, so a late callback of the old one is ignored. */
   private generation = 0;
@@ -145,8 +160,32 @@ export class Informer {
   }
 
   list(namespace?: string): KubeObject[] {
-    const all = [...this.objects.values()];
-    return namespace === undefined ? all : all.filter((o) => (o.metadata.namespace ?? '') === namespace);
+    if (namespace === undefined) return [...this.objects.values()];
+    return this.byIndex('namespace', namespace);
+  }
+
+  /** Objects filed under `value` in index `name` (client-go's ByIndex). */
+  byIndex(name: IndexName, value: string): KubeObject[] {
+    const keys = this.indexes.get(name)?.get(value);
+    if (!keys) return [];
+    return [...keys].map((k) => this.objects.get(k)!).filter(Boolean);
+  }
+
+  private index(key: string, object: KubeObject | undefined, add: boolean): void {
+    if (!object) return;
+    for (const [name, fn] of Object.entries(INDEXERS) as [IndexName, (o: any) => string[]][]) {
+      const index = this.indexes.get(name)!;
+      for (const value of fn(object)) {
+        let keys = index.get(value);
+        if (add) {
+          if (!keys) index.set(value, (keys = new Set()));
+          keys.add(key);
+        } else if (keys) {
+          keys.delete(key);
+          if (keys.size === 0) index.delete(value);
+        }
+      }
+    }
   }
 
   private async relist(): Promise<void> {
@@ -241,6 +280,7 @@ export class Informer {
     for (const [key, old] of [...this.objects]) {
       if (listed.has(key)) continue;
       this.objects.delete(key);
+      this.index(key, old, false);
       this.opts.onEvent({ type: 'DELETED', resource: this.resource, object: old });
     }
     for (const object of listed.values()) this.put(object);
@@ -250,7 +290,9 @@ export class Informer {
     const key = keyOf(object);
     const old = this.objects.get(key);
     if (old && resourceVersionOf(old) !== undefined && resourceVersionOf(old) === resourceVersionOf(object)) return;
+    this.index(key, old, false);
     this.objects.set(key, object);
+    this.index(key, object, true);
     this.opts.onEvent(old ? { type: 'MODIFIED', resource: this.resource, object, oldObject: old } : { type: 'ADDED', resource: this.resource, object });
   }
 
@@ -259,6 +301,7 @@ export class Informer {
     const old = this.objects.get(key);
     if (!old) return;
     this.objects.delete(key);
+    this.index(key, old, false);
     this.opts.onEvent({ type: 'DELETED', resource: this.resource, object });
   }
 }

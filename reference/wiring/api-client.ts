@@ -4,7 +4,8 @@
  * store. It authenticates with a bearer token (the cluster's token file names its user), or
  * with nothing when the API server runs without authentication.
  *
- * Deliberately small: list, create and watch are all the reference's controllers need. A watch
+ * Deliberately small: list and watch for the informers, create, and one `send` for the
+ * updates, patches and deletes the controllers make. A watch
  * hands each newline-delimited event to its handler as it arrives (the contract of
  * staging/src/k8s.io/apiserver/pkg/endpoints/handlers/watch.go), and keeps nothing.
  */
@@ -28,6 +29,8 @@ export interface CreateResult {
   status: number;
   /** The Status message of a refusal. */
   message?: string;
+  /** The uid of the object answered, when it is one. */
+  uid?: string;
 }
 
 export function collectionPath(ref: ResourceRef, namespace?: string): string {
@@ -63,6 +66,15 @@ export class ApiClient {
     return typeof message === 'string' ? { status, message } : { status };
   }
 
+  /** One request (PUT, PATCH, DELETE, or the GC's GET) with a JSON body; the answer's status, Status message and object uid. */
+  async send(method: string, path: string, body: unknown, contentType = 'application/json'): Promise<CreateResult> {
+    const { status, body: answer } = await this.request(method, path, body, contentType);
+    const result: CreateResult = { status };
+    if (typeof answer?.message === 'string') result.message = answer.message;
+    if (typeof answer?.metadata?.uid === 'string') result.uid = answer.metadata.uid;
+    return result;
+  }
+
   /** Ends every connection, open watches included. */
   close(): void {
     this.agent.destroy();
@@ -79,9 +91,9 @@ export class ApiClient {
     return headers;
   }
 
-  private request(method: string, path: string, body?: unknown): Promise<{ status: number; body: any }> {
+  private request(method: string, path: string, body?: unknown, contentType = 'application/json'): Promise<{ status: number; body: any }> {
     const text = body === undefined ? undefined : JSON.stringify(body);
-    const headers = text === undefined ? this.headers() : { ...this.headers(), 'content-type': 'application/json' };
+    const headers = text === undefined ? this.headers() : { ...this.headers(), 'content-type': contentType, 'content-length': String(Buffer.byteLength(text)) };
     return new Promise((resolve, reject) => {
       const req = this.lib.request(new URL(path, this.url), { method, headers, agent: this.agent }, (res) => {
         readAll(res).then((answer) => resolve({ status: res.statusCode ?? 0, body: parseJson(answer) }), reject);

@@ -62,14 +62,33 @@ export class ReferenceCluster {
     readonly backend: Backend,
     readonly api: ApiServer,
     readonly http: Listening,
-    readonly controllers: ControllerManager,
+    private manager: ControllerManager,
     private readonly shutdown: () => void,
+    /** Starts a fresh controller manager (new caches) with the cluster's options. */
+    private readonly startManager: () => Promise<ControllerManager>,
     readonly security?: Security,
   ) {}
 
+  get controllers(): ControllerManager {
+    return this.manager;
+  }
+
+  /** Stops the controller manager, as stopping kube-controller-manager would. */
+  stopControllers(): void {
+    this.manager.stop();
+  }
+
+  /** Starts a new controller manager process: it lists and watches everything afresh. */
+  async startControllers(): Promise<void> {
+    this.manager.stop();
+    this.manager = await this.startManager();
+  }
+
   static async start(opts: ReferenceClusterOptions): Promise<ReferenceCluster> {
     // Fault serviceaccount-controller-idle: the controller manager runs without that controller.
-    const controllers = selectControllers(opts.faults?.has('serviceaccount-controller-idle') ? [...(opts.controllers ?? ['*']), '-serviceaccount'] : opts.controllers);
+    // Fault serviceaccount-controller-idle: the controller manager runs without that controller.
+    const controllerFlag = opts.faults?.has('serviceaccount-controller-idle') ? ['-serviceaccount', ...(opts.controllers ?? ['*'])] : opts.controllers;
+    const controllers = selectControllers(controllerFlag, opts.faults);
     const backend = opts.backend ?? new LocalBackend(new MvccStore(opts.faults));
     const random = seededRandom(opts.seed);
     // Drawn from the host, not from `random`: a credential must not be guessable from the seed,
@@ -96,8 +115,11 @@ export class ReferenceCluster {
     });
     const tap = storeChangeTap(backend, controllers);
     let manager: ControllerManager;
+    const managerRandom = seededRandom(opts.seed ^ 0x6b636d);
+    // Fresh controller objects each time: their bookkeeping (expectations) is per process.
+    const startManager = () => ControllerManager.start({ client, clock: opts.clock, random: managerRandom, controllers: selectControllers(controllerFlag, opts.faults), changedAt: tap.changedAt, ...(opts.log ? { log: opts.log } : {}) });
     try {
-      manager = await ControllerManager.start({ client, clock: opts.clock, random: seededRandom(opts.seed ^ 0x6b636d), controllers, changedAt: tap.changedAt, ...(opts.log ? { log: opts.log } : {}) });
+      manager = await startManager();
       // The first clients find what the controllers make of the bootstrap objects (`default` in
       // each system namespace) already there, as on a cluster that has been up for a moment.
       await manager.settled();
@@ -111,8 +133,13 @@ export class ReferenceCluster {
       tap.stop();
       client.close();
     };
-    return new ReferenceCluster(backend, api, http, manager, shutdown, security);
+    const cluster = new ReferenceCluster(backend, api, http, manager, shutdown, startManager, security);
+    cluster.controllerManagerCredentials = { ...(managerToken ? { token: managerToken } : {}), ...(opts.tls?.ca ? { ca: opts.tls.ca } : {}) };
+    return cluster;
   }
+
+  /** How a further controller-manager process (HA: reference/wiring/ha.ts) authenticates: the same user and trust. */
+  controllerManagerCredentials: { token?: string; ca?: string | Buffer } = {};
 
   get url(): string {
     return this.http.url;

@@ -9,12 +9,20 @@
  *   both requests to the API server through the client it is given (api-client.ts: loopback
  *   HTTP(S), authenticated as system:kube-controller-manager when the server authenticates).
  *   Workers start once every cache has synced, as WaitForCacheSync makes them.
- * - Queues: handlers only add keys. A controller's queue is drained by one worker (the
- *   serviceaccounts controller runs one upstream too), started in a microtask after the key
- *   was added, so on the virtual clock the whole reaction needs I/O turns but no virtual time.
+ * - Queues: handlers only add keys. A controller's queue is drained by `workers` workers (1
+ *   unless the controller says otherwise, as upstream's --concurrent-*-syncs), started in a
+ *   microtask after the key was added, so on the virtual clock the whole reaction needs I/O
+ *   turns but no virtual time. The queue never hands one key to two workers at once.
  * - Writes: through the same client, so authentication, RBAC, admission and the request trace
  *   see them like any client's. A failed reconcile is retried after client-go's per-key
- *   exponential backoff, timed by the cluster's scheduler.
+ *   exponential backoff (DefaultControllerRateLimiter's item part: 5 ms doubling to 1000 s,
+ *   staging/src/k8s.io/client-go/util/workqueue/default_rate_limiters.go), timed by the
+ *   cluster's scheduler. Runs of creates go out in slow-start batches of 1, 2, 4, …
+ *   (slowStartBatch in pkg/controller/replicaset/replica_set.go), so a quota or admission
+ *   refusal costs one failed request, not a hundred.
+ * - Delays: a reconcile may ask to see its key again after some time (a grace period, a
+ *   toleration, a TTL): the delaying queue's AddAfter, keeping only the earliest pending time
+ *   per key.
  *
  * `settled()` answers a harness's question Kubernetes has no API for — has the system caught
  * up? — for the suite and for `ReferenceCluster.start`. It may be told, by `changedAt`, how far
@@ -22,13 +30,13 @@
  * have seen that far. That is only ever a revision number, never an object: no reconcile reads it.
  */
 import { collectionPath, type ApiClient, type CreateResult } from './api-client.ts';
-import { Informer, type ListWatcher } from '../controllers/informer.ts';
+import { Informer } from '../controllers/informer.ts';
 import { ItemExponentialBackoff, WorkQueue } from '../controllers/queue.ts';
-import type { Action, Cache, CacheEvent, ControllerDef, ResourceRef } from '../controllers/types.ts';
+import { normalize, type Action, type Cache, type CacheEvent, type ControllerDef, type ResourceRef } from '../controllers/types.ts';
 import type { Scheduler } from './virtual-clock.ts';
 
 /** What the manager needs of its API client. */
-export type ControllerClient = Pick<ApiClient, 'create' | 'listWatcher'>;
+export type ControllerClient = Pick<ApiClient, 'create' | 'listWatcher' | 'send'>;
 
 export interface ControllerManagerOptions {
   client: ControllerClient;
@@ -46,8 +54,14 @@ interface Running {
   def: ControllerDef;
   queue: WorkQueue<string>;
   backoff: ItemExponentialBackoff<string>;
-  busy: boolean;
+  /** Workers draining the queue now. */
+  active: number;
+  /** Per key, the pending AddAfter: when it is due and how to cancel it. */
+  delayed: Map<string, { due_ms: number; cancel: () => void }>;
 }
+
+/** The first batch of slowStartBatch (controller.SlowStartInitialBatchSize). */
+const SLOW_START_INITIAL_BATCH = 1;
 
 export class ControllerManager {
   private readonly informers = new Map<string, Informer>();
@@ -61,8 +75,12 @@ export class ControllerManager {
 
   private constructor(private readonly opts: ControllerManagerOptions) {
     this.log = opts.log ?? (() => {});
-    this.running = opts.controllers.map((def) => ({ def, queue: new WorkQueue<string>(), backoff: new ItemExponentialBackoff<string>(), busy: false }));
-    this.cache = { get: (r, ns, name) => this.informer(r).get(ns, name), list: (r, ns) => this.informer(r).list(ns) };
+    this.running = opts.controllers.map((def) => ({ def, queue: new WorkQueue<string>(), backoff: new ItemExponentialBackoff<string>(), active: 0, delayed: new Map() }));
+    this.cache = {
+      get: (r, ns, name) => this.informer(r).get(ns, name),
+      list: (r, ns) => this.informer(r).list(ns),
+      byIndex: (r, index, value) => this.informer(r).byIndex(index, value),
+    };
   }
 
   /** Lists every watched resource through the API, then starts the workers on what the lists made dirty. */
@@ -117,6 +135,7 @@ export class ControllerManager {
     for (const informer of this.informers.values()) informer.stop();
     for (const cancel of this.retries) cancel();
     this.retries.clear();
+    for (const r of this.running) for (const d of r.delayed.values()) d.cancel();
     this.notifySettled(true);
   }
 
@@ -129,15 +148,18 @@ export class ControllerManager {
   private handle(event: CacheEvent): void {
     for (const r of this.running) {
       if (!r.def.watches.some((ref) => ref.resource === event.resource)) continue;
-      for (const key of r.def.keysFor(event)) r.queue.add(key);
+      for (const key of r.def.keysFor(event, this.cache)) r.queue.add(key);
       this.kick(r);
     }
   }
 
   private kick(r: Running): void {
-    if (!this.started || this.stopped || r.busy || r.queue.length === 0) return;
-    r.busy = true;
-    queueMicrotask(() => void this.drain(r));
+    if (!this.started || this.stopped) return;
+    const workers = r.def.workers ?? 1;
+    while (r.active < workers && r.active < r.queue.length) {
+      r.active++;
+      queueMicrotask(() => void this.drain(r));
+    }
   }
 
   private async drain(r: Running): Promise<void> {
@@ -145,14 +167,30 @@ export class ControllerManager {
       if (!this.stopped) await this.sync(r, key);
       r.queue.done(key);
     }
-    r.busy = false;
+    r.active--;
     this.notifySettled();
+  }
+
+  /** AddAfter: see `key` again in `delay_ms`, unless an earlier look is already pending. */
+  private addAfter(r: Running, key: string, delay_ms: number): void {
+    const due_ms = this.opts.clock.now_ms() + Math.max(0, delay_ms);
+    const pending = r.delayed.get(key);
+    if (pending && pending.due_ms <= due_ms) return;
+    pending?.cancel();
+    const cancel = this.opts.clock.after(due_ms - this.opts.clock.now_ms(), () => {
+      r.delayed.delete(key);
+      r.queue.add(key);
+      this.kick(r);
+    });
+    r.delayed.set(key, { due_ms, cancel });
   }
 
   private async sync(r: Running, key: string): Promise<void> {
     try {
-      for (const action of r.def.reconcile(key, this.cache)) await this.apply(action);
+      const result = normalize(r.def.reconcile(key, this.cache, { now_ms: () => this.opts.clock.now_ms() }));
+      await this.applyAll(r.def, result.actions);
       r.backoff.forget(key);
+      if (result.requeueAfter_ms !== undefined) this.addAfter(r, key, result.requeueAfter_ms);
     } catch (error) {
       const delay_ms = r.backoff.when(key);
       this.log(`${r.def.name}: syncing "${key}" failed, retrying in ${delay_ms} ms: ${(error as Error).message}`);
@@ -165,12 +203,56 @@ export class ControllerManager {
     }
   }
 
-  /** One action as an API request; AlreadyExists on a create means someone got there first, which is success. */
+  /**
+   * The actions in order; each run of consecutive creates in slow-start batches (1, 2, 4, …,
+   * each batch in parallel). The first failure ends the sync: the controller is told of every
+   * write that failed or was never sent, and the key is retried.
+   */
+  private async applyAll(def: ControllerDef, actions: Action[]): Promise<void> {
+    let i = 0;
+    try {
+      while (i < actions.length) {
+        if (actions[i]!.verb !== 'create') {
+          await this.apply(actions[i]!);
+          i++;
+          continue;
+        }
+        let end = i;
+        while (end < actions.length && actions[end]!.verb === 'create') end++;
+        for (let batch = SLOW_START_INITIAL_BATCH; i < end; batch *= 2) {
+          const chunk = actions.slice(i, Math.min(end, i + batch));
+          const results = await Promise.allSettled(chunk.map((a) => this.apply(a)));
+          i += chunk.length;
+          const failed = results.map((res, n) => [res, chunk[n]!] as const).filter(([res]) => res.status === 'rejected');
+          for (const [, action] of failed) def.onActionFailed?.(action);
+          if (failed.length > 0) throw (failed[0]![0] as PromiseRejectedResult).reason;
+        }
+      }
+    } catch (error) {
+      for (const action of actions.slice(i)) def.onActionFailed?.(action);
+      throw error;
+    }
+  }
+
+  /** One action as an API request. AlreadyExists on a create and NotFound on a delete mean the cluster is already as asked. */
   private async apply(action: Action): Promise<void> {
-    const result: CreateResult = await this.opts.client.create(action.resource, action.namespace, action.object);
-    if (result.status === 201 || result.status === 409) return;
-    const path = collectionPath(action.resource, action.namespace);
-    throw new Error(`POST ${path} answered ${result.status}${result.message ? `: ${result.message}` : ''}`);
+    if (action.verb === 'create') {
+      const result: CreateResult = await this.opts.client.create(action.resource, action.namespace, action.object);
+      if (result.status === 201 || result.status === 409) return;
+      throw new Error(`POST ${collectionPath(action.resource, action.namespace)} answered ${result.status}${result.message ? `: ${result.message}` : ''}`);
+    }
+    if (action.verb === 'delete' && action.unlessExists) {
+      for (const o of action.unlessExists) {
+        const found = await this.opts.client.send('GET', objectPath(o.resource, o.namespace, o.name), undefined);
+        if (found.status === 200 && found.uid === o.uid) return;
+        if (found.status !== 404 && found.status !== 200) throw new Error(`GET ${objectPath(o.resource, o.namespace, o.name)} answered ${found.status}`);
+      }
+    }
+    const { method, path, body, contentType, ok } = requestFor(action);
+    const result = await this.opts.client.send(method, path, body, contentType);
+    if (result.status >= 200 && result.status < 300) return;
+    if (ok.includes(result.status)) return;
+    throw new Error(`${method} ${path} answered ${result.status}${result.message ? `: ${result.message}` : ''}`);
   }
 
   private caughtUp(informer: Informer): boolean {
@@ -180,7 +262,7 @@ export class ControllerManager {
 
   private isSettled(): boolean {
     if (this.stopped) return true;
-    return [...this.informers.values()].every((i) => this.caughtUp(i)) && this.running.every((r) => !r.busy && r.queue.idle);
+    return [...this.informers.values()].every((i) => this.caughtUp(i)) && this.running.every((r) => r.active === 0 && r.queue.idle);
   }
 
   private notifySettled(force = false): void {
@@ -188,5 +270,34 @@ export class ControllerManager {
     const waiters = this.settleWaiters;
     this.settleWaiters = [];
     for (const resolve of waiters) resolve();
+  }
+}
+
+function objectPath(ref: ResourceRef, namespace: string, name: string): string {
+  return `${collectionPath(ref, namespace || undefined)}/${encodeURIComponent(name)}`;
+}
+
+/** The HTTP request an update, patch or delete is, and which refusals mean "already so". */
+function requestFor(action: Exclude<Action, { verb: 'create' }>): { method: string; path: string; body?: unknown; contentType?: string; ok: number[] } {
+  switch (action.verb) {
+    case 'update': {
+      const path = objectPath(action.resource, action.namespace, action.object.metadata.name);
+      return { method: 'PUT', path: action.subresource ? `${path}/${action.subresource}` : path, body: action.object, ok: [] };
+    }
+    case 'patch':
+      return {
+        method: 'PATCH',
+        path: objectPath(action.resource, action.namespace, action.name),
+        body: action.patch,
+        contentType: action.type === 'strategic' ? 'application/strategic-merge-patch+json' : 'application/merge-patch+json',
+        ok: [],
+      };
+    case 'delete': {
+      const options: Record<string, unknown> = { apiVersion: 'v1', kind: 'DeleteOptions' };
+      if (action.uid) options.preconditions = { uid: action.uid };
+      if (action.propagationPolicy) options.propagationPolicy = action.propagationPolicy;
+      // 404: already gone. 409: the uid precondition failed, so the object we meant is gone too.
+      return { method: 'DELETE', path: objectPath(action.resource, action.namespace, action.name), body: options, ok: [404, 409] };
+    }
   }
 }

@@ -4,7 +4,7 @@
  */
 import { World, setWorldConstructor, type IWorldOptions } from '@cucumber/cucumber';
 import type {
-  ClockFacet, KubeFacet, KvFacet, MembersFacet, RaftObserver, Session, Target,
+  ClockFacet, CloudFacet, HaFacet, KubeFacet, KvFacet, MembersFacet, RaftObserver, Session, Target,
 } from '../../adapters/contract.ts';
 
 export class KubespecWorld extends World {
@@ -31,12 +31,22 @@ export class KubespecWorld extends World {
   clock(): ClockFacet {
     return required(this.session.clock, 'clock.virtual');
   }
+  cloud(): CloudFacet {
+    return required(this.session.cloud, 'cluster.cloud');
+  }
+  ha(): HaFacet {
+    return required(this.session.ha, 'cluster.ha');
+  }
   raft(): RaftObserver {
     return required(this.session.raft, 'raft.observe');
   }
 
   note(name: string, value: unknown): void {
     this.noted.set(name, value);
+  }
+  /** What was noted as `name`, or `fallback` when nothing was. */
+  recallOr<T>(name: string, fallback: T): T {
+    return this.noted.has(name) ? (this.noted.get(name) as T) : fallback;
   }
   recall<T>(name: string): T {
     if (!this.noted.has(name)) throw new Error(`nothing was noted as "${name}" earlier in this scenario`);

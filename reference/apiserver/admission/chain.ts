@@ -1,7 +1,8 @@
 /**
  * The admission chain in upstream's order (pkg/kubeapiserver/options/plugins.go AllOrderedPlugins):
- * NamespaceLifecycle, ServiceAccount, PodSecurity, [DenyServiceExternalIPs], MutatingAdmissionWebhook,
- * ValidatingAdmissionWebhook. PodSecurity is on by default upstream (validating only). The mutating phase runs every plugin's Admit in that order, then the
+ * NamespaceLifecycle, ServiceAccount, PodSecurity, DefaultTolerationSeconds, [DenyServiceExternalIPs],
+ * MutatingAdmissionWebhook, ValidatingAdmissionWebhook. PodSecurity (validating only) and
+ * DefaultTolerationSeconds (mutating only) are on by default upstream. The mutating phase runs every plugin's Admit in that order, then the
  * validating phase every plugin's Validate (staging/src/k8s.io/apiserver/pkg/admission/chain.go).
  * Defaults come first: upstream applies them while decoding, before any admission plugin.
  * DenyServiceExternalIPs is off by default upstream (DefaultOffAdmissionPlugins), so it is opt-in.
@@ -13,6 +14,7 @@ import { namespaceLifecycle, type NamespaceLifecycleOptions } from './lifecycle.
 import { serviceAccountAdmission, type ServiceAccountAdmissionOptions } from './serviceaccount.ts';
 import { denyServiceExternalIPs } from './externalips.ts';
 import { podSecurityAdmission, type PodSecurityOptions } from './podsecurity/index.ts';
+import { defaultTolerationSeconds } from './defaulttolerationseconds/index.ts';
 import { mutatingWebhookPlugin, validatingWebhookPlugin, type WebhookPluginOptions } from './webhook/dispatcher.ts';
 
 export interface AdmissionChainOptions {
@@ -51,6 +53,8 @@ export function admissionChain(opts: AdmissionChainOptions): AdmissionChain {
     const getNamespace = async (name: string) => (await opts.getNamespace(name)) as Awaited<ReturnType<PodSecurityOptions['getNamespace']>>;
     validating.push(podSecurityAdmission({ getNamespace, ...(opts.listPods ? { listPods: opts.listPods } : {}), ...(opts.faults ? { faults: opts.faults } : {}) }));
   }
+  // On by default upstream (DefaultOnAdmissionPlugins).
+  mutating.push(defaultTolerationSeconds());
   if (opts.denyServiceExternalIPs) validating.push(denyServiceExternalIPs());
   if (opts.webhooks) {
     mutating.push(mutatingWebhookPlugin(opts.webhooks));

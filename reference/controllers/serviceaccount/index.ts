@@ -22,14 +22,14 @@ const SERVICE_ACCOUNTS: ResourceRef = { group: '', version: 'v1', resource: 'ser
 const NAMESPACES: ResourceRef = { group: '', version: 'v1', resource: 'namespaces' };
 
 /** The key is the namespace's name; the state is the namespace and ServiceAccount caches. */
-export function reconcile(namespaceName: string, state: Cache, toEnsure: readonly string[] = DEFAULT_SERVICE_ACCOUNTS): Action[] {
+export function reconcile(namespaceName: string, state: Cache, toEnsure: readonly string[] = DEFAULT_SERVICE_ACCOUNTS): Extract<Action, { verb: 'create' }>[] {
   const ns = state.get('namespaces', '', namespaceName) as { status?: { phase?: string } } | undefined;
   // Gone, or Terminating: creating anything there would only be refused.
   if (!ns || ns.status?.phase !== 'Active') return [];
   return toEnsure
     .filter((name) => !state.get('serviceaccounts', namespaceName, name))
     .map((name) => ({
-      verb: 'create',
+      verb: 'create' as const,
       resource: SERVICE_ACCOUNTS,
       namespace: namespaceName,
       object: { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name, namespace: namespaceName } },
@@ -45,6 +45,7 @@ export function keysFor(event: CacheEvent): string[] {
 export function serviceAccountController(toEnsure: readonly string[] = DEFAULT_SERVICE_ACCOUNTS): ControllerDef {
   return {
     name: SERVICE_ACCOUNT_CONTROLLER,
+    capability: 'controllers.serviceaccount',
     // Names before kube-controller-manager 1.28 gave every controller a "-controller" suffix.
     aliases: ['serviceaccount'],
     watches: [NAMESPACES, SERVICE_ACCOUNTS],

@@ -1,14 +1,12 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { Cache, KubeObject } from '../types.ts';
+import { memoryCache } from '../testing.ts';
 import { keysFor, reconcile, serviceAccountController } from './index.ts';
 
 /** A cache holding exactly the given objects, keyed as resource/namespace/name. */
 function cacheOf(objects: Record<string, KubeObject[]>): Cache {
-  return {
-    get: (resource, namespace, name) => objects[resource]?.find((o) => o.metadata.name === name && (o.metadata.namespace ?? '') === namespace),
-    list: (resource, namespace) => (objects[resource] ?? []).filter((o) => namespace === undefined || o.metadata.namespace === namespace),
-  };
+  return memoryCache(objects);
 }
 
 const ns = (name: string, phase = 'Active'): KubeObject => ({ apiVersion: 'v1', kind: 'Namespace', metadata: { name }, status: { phase } });

@@ -1,0 +1,266 @@
+/**
+ * Lease-based leader election with client-go's semantics
+ * (kubernetes/client-go tools/leaderelection/leaderelection.go):
+ *
+ * - Acquire: try every retryPeriod, jittered — wait.JitterUntil(tryAcquireOrRenew, RetryPeriod,
+ *   JitterFactor = 1.2, sliding) waits RetryPeriod·(1 + 1.2·rand) after each try returns.
+ * - tryAcquireOrRenew: read the Lease (create it if it is absent). If the record differs from
+ *   the one last observed, note it and *when this instance observed it* (observedTime, local
+ *   clock). Another holder's lease counts as valid while observedTime + LeaseDuration is in the
+ *   future — client-go never trusts the record's renewTime, written by another machine's clock
+ *   ("A client only acts on timestamps captured locally"). Otherwise update the Lease through
+ *   the API server at the resourceVersion just read (optimistic concurrency): holderIdentity =
+ *   self, renewTime = now, acquireTime = now and leaderTransitions + 1 on a change of holder.
+ * - Renew: wait.Until every RetryPeriod, each round a poll that retries every RetryPeriod and
+ *   gives up after RenewDeadline; giving up calls OnStoppedLeading (the upstream components
+ *   then exit). So a leader that cannot renew stops about RetryPeriod + RenewDeadline = 12 s
+ *   after its last successful renewal, before any standby can take over (≥ 15 s).
+ *
+ * One deliberate tightening: client-go's renew deadline counts from the start of the poll
+ * round, so a process paused between rounds (GC, SIGSTOP) would resume and act until a fresh
+ * deadline — the package warns it "does not guarantee that only one client is acting as a
+ * leader (a.k.a. fencing)". Here the deadline is pinned to the *start* of the last successful
+ * renewal attempt + RetryPeriod + RenewDeadline (the same instant when nothing is paused), and
+ * `acting()` checks it, so a resumed process stops before it acts. See safety.property.test.ts
+ * for the invariant this buys.
+ *
+ * Pure: the clock/timers, the randomness and the Lease lock (the API server) are injected.
+ * Only client-go's slow path is modelled (get, then update at that resourceVersion); its
+ * optimistic fast path for a leader saves a read but decides the same way.
+ */
+import type { Scheduler } from '../wiring/virtual-clock.ts';
+import { microTime, sameRecord, type LeaderElectionRecord, type LeaseLock } from './record.ts';
+
+export interface ElectionTimings {
+  leaseDuration_ms: number;
+  renewDeadline_ms: number;
+  retryPeriod_ms: number;
+}
+
+/**
+ * Upstream's defaults for kube-scheduler, kube-controller-manager and cloud-controller-manager
+ * (k8s.io/component-base/config/v1alpha1/defaults.go RecommendedDefaultLeaderElectionConfiguration:
+ * LeaseDuration 15s, RenewDeadline 10s, RetryPeriod 2s).
+ */
+export const DEFAULT_TIMINGS: ElectionTimings = { leaseDuration_ms: 15_000, renewDeadline_ms: 10_000, retryPeriod_ms: 2_000 };
+
+/** leaderelection.go JitterFactor. */
+export const JITTER_FACTOR = 1.2;
+
+export interface ElectorCallbacks {
+  onStartedLeading(): void;
+  onStoppedLeading(): void;
+  /** A holder other than the last one reported was observed (also the first holder seen). */
+  onNewLeader?(identity: string): void;
+}
+
+export interface ElectorOptions {
+  identity: string;
+  lock: LeaseLock;
+  clock: Scheduler;
+  /** Uniform in [0, 1), seeded. */
+  random: () => number;
+  timings?: ElectionTimings;
+  callbacks: ElectorCallbacks;
+  /** Where failed attempts are reported. */
+  log?: (line: string) => void;
+}
+
+export type ElectorPhase = 'idle' | 'acquiring' | 'leading' | 'stopped';
+
+export class LeaderElector {
+  readonly identity: string;
+  readonly timings: ElectionTimings;
+  private observed?: LeaderElectionRecord;
+  private observedTime_ms = 0;
+  private reportedLeader = '';
+  private phase_: ElectorPhase = 'idle';
+  /** Bumped on stop: continuations of requests started before it are dropped. */
+  private generation = 0;
+  private cancelTimer: () => void = () => {};
+  private cancelDeadline: () => void = () => {};
+  private deadline_ms = 0;
+
+  constructor(private readonly opts: ElectorOptions) {
+    this.identity = opts.identity;
+    this.timings = opts.timings ?? DEFAULT_TIMINGS;
+    const t = this.timings;
+    // NewLeaderElector's validation.
+    if (t.leaseDuration_ms <= t.renewDeadline_ms) throw new Error('leaseDuration must be greater than renewDeadline');
+    if (t.renewDeadline_ms <= JITTER_FACTOR * t.retryPeriod_ms) throw new Error('renewDeadline must be greater than retryPeriod*JitterFactor');
+  }
+
+  get phase(): ElectorPhase {
+    return this.phase_;
+  }
+
+  /** client-go GetLeader: the holder last observed. */
+  get leader(): string {
+    return this.observed?.holderIdentity ?? '';
+  }
+
+  /** The record last observed and when (local clock). */
+  observation(): { record?: LeaderElectionRecord; observedTime_ms: number } {
+    return { ...(this.observed ? { record: { ...this.observed } } : {}), observedTime_ms: this.observedTime_ms };
+  }
+
+  /** Run: acquire, then renew until that fails. */
+  start(): void {
+    if (this.phase_ !== 'idle') throw new Error(`elector ${this.identity} already started`);
+    this.phase_ = 'acquiring';
+    void this.acquireRound();
+  }
+
+  /**
+   * Whether this instance may act as leader now. A leader past its renew deadline (it was
+   * paused, or its timers ran late) stops leading here, before the caller acts.
+   */
+  acting(): boolean {
+    if (this.phase_ !== 'leading') return false;
+    if (this.opts.clock.now_ms() >= this.deadline_ms) this.stopLeading('renew deadline passed');
+    return this.phase_ === 'leading';
+  }
+
+  /** The process dies: no more requests, no callbacks. */
+  crash(): void {
+    this.halt();
+    this.phase_ = 'stopped';
+  }
+
+  // ---- acquire ----------------------------------------------------------------------------------
+
+  private async acquireRound(): Promise<void> {
+    const generation = this.generation;
+    const started_ms = this.opts.clock.now_ms();
+    const acquired = await this.tryAcquireOrRenew();
+    if (generation !== this.generation) return;
+    if (acquired) {
+      this.becomeLeader(started_ms);
+      return;
+    }
+    const t = this.timings;
+    // wait.Jitter(duration, maxFactor) = duration + rand·maxFactor·duration; sliding: counted from now.
+    const wait_ms = t.retryPeriod_ms * (1 + this.opts.random() * JITTER_FACTOR);
+    this.cancelTimer = this.opts.clock.after(wait_ms, () => void this.acquireRound());
+  }
+
+  private becomeLeader(attemptStarted_ms: number): void {
+    this.phase_ = 'leading';
+    this.renewed(attemptStarted_ms);
+    this.opts.callbacks.onStartedLeading();
+    // wait.Until runs its first round at once: the renew loop starts with an immediate try.
+    if (this.phase_ === 'leading') void this.renewAttempt();
+  }
+
+  // ---- renew ------------------------------------------------------------------------------------
+
+  private async renewAttempt(): Promise<void> {
+    const generation = this.generation;
+    const started_ms = this.opts.clock.now_ms();
+    let renewed = false;
+    try {
+      renewed = await this.tryAcquireOrRenew();
+    } catch (error) {
+      this.log(`renew failed: ${(error as Error).message}`);
+    }
+    if (generation !== this.generation || this.phase_ !== 'leading') return;
+    if (renewed) this.renewed(started_ms);
+    // Success: the next round in RetryPeriod. Failure: the poll tries again in RetryPeriod
+    // (PollImmediateUntil's interval), until the deadline timer stops it.
+    const next_ms = Math.max(0, started_ms + this.timings.retryPeriod_ms - this.opts.clock.now_ms());
+    this.cancelTimer = this.opts.clock.after(renewed ? this.timings.retryPeriod_ms : next_ms, () => void this.renewAttempt());
+  }
+
+  /** A renewal that started at `started_ms` succeeded: the next round starts in RetryPeriod and may poll for RenewDeadline. */
+  private renewed(started_ms: number): void {
+    this.deadline_ms = started_ms + this.timings.retryPeriod_ms + this.timings.renewDeadline_ms;
+    this.cancelDeadline();
+    this.cancelDeadline = this.opts.clock.after(this.deadline_ms - this.opts.clock.now_ms(), () => {
+      if (this.phase_ === 'leading') this.stopLeading('failed to renew within the renew deadline');
+    });
+  }
+
+  private stopLeading(why: string): void {
+    this.log(`stopped leading: ${why}`);
+    this.halt();
+    this.phase_ = 'stopped';
+    this.opts.callbacks.onStoppedLeading();
+  }
+
+  private halt(): void {
+    this.generation++;
+    this.cancelTimer();
+    this.cancelDeadline();
+  }
+
+  // ---- one try ----------------------------------------------------------------------------------
+
+  /** client-go tryAcquireOrRenew (slow path); any failure is `false`. */
+  private async tryAcquireOrRenew(): Promise<boolean> {
+    const generation = this.generation;
+    const now_ms = this.opts.clock.now_ms();
+    const desired: LeaderElectionRecord = {
+      holderIdentity: this.identity,
+      leaseDurationSeconds: Math.floor(this.timings.leaseDuration_ms / 1000),
+      acquireTime: microTime(now_ms),
+      renewTime: microTime(now_ms),
+      leaderTransitions: 0,
+    };
+    try {
+      const current = await this.opts.lock.get();
+      if (generation !== this.generation) return false;
+      if (!current) return await this.createLease(desired, generation);
+      this.observe(current.record);
+      if (current.record.holderIdentity !== '' && this.observedTime_ms + this.timings.leaseDuration_ms > now_ms && !this.isLeader()) {
+        return false;
+      }
+      if (this.isLeader()) {
+        desired.acquireTime = current.record.acquireTime;
+        desired.leaderTransitions = current.record.leaderTransitions;
+      } else {
+        desired.leaderTransitions = current.record.leaderTransitions + 1;
+      }
+      if (!(await this.opts.lock.update(desired, current.resourceVersion))) return false;
+      if (generation !== this.generation) return false;
+      this.setObserved(desired);
+      return true;
+    } catch (error) {
+      this.log(`error retrieving or updating the lease: ${(error as Error).message}`);
+      return false;
+    } finally {
+      if (generation === this.generation) this.maybeReportTransition();
+    }
+  }
+
+  private async createLease(desired: LeaderElectionRecord, generation: number): Promise<boolean> {
+    if (!(await this.opts.lock.create(desired))) return false;
+    if (generation !== this.generation) return false;
+    this.setObserved(desired);
+    return true;
+  }
+
+  /** IsLeader: the last observed holder is this instance. */
+  private isLeader(): boolean {
+    return this.observed?.holderIdentity === this.identity;
+  }
+
+  private observe(record: LeaderElectionRecord): void {
+    if (!sameRecord(this.observed, record)) this.setObserved(record);
+  }
+
+  private setObserved(record: LeaderElectionRecord): void {
+    this.observed = { ...record };
+    this.observedTime_ms = this.opts.clock.now_ms();
+  }
+
+  private maybeReportTransition(): void {
+    const holder = this.observed?.holderIdentity ?? '';
+    if (holder === this.reportedLeader) return;
+    this.reportedLeader = holder;
+    this.opts.callbacks.onNewLeader?.(holder);
+  }
+
+  private log(line: string): void {
+    this.opts.log?.(`leaderelection ${this.identity}: ${line}`);
+  }
+}
