@@ -49,6 +49,7 @@ export const CAPABILITIES = {
   'controllers.stoppable': 'the controller manager can be stopped and started again through the control API (a fresh process: new lists and watches)',
   'cluster.scheduler': 'the scheduler runs and binds pods',
   'cluster.nodes': 'nodes can be added, stopped (heartbeats cease) and restarted through the control API',
+  'scheduler.recorder-profile': 'the scheduler runs a profile "kubespec-recorder" with an out-of-tree plugin at every extension point that writes down where it was called (annotation scheduler.kubespec.io/extension-points, Event PostBind) — reference-only, for the claims about the framework itself',
   'cluster.ha': 'several API servers, schedulers and controller managers run with leader election',
   'cluster.cloud': 'a cloud-controller-manager runs against a (simulated or real) cloud provider',
   'cluster.without-cloud': 'a scenario can have a cluster with no cloud provider integrated: no cloud-controller-manager, kubelets without --cloud-provider=external',
@@ -56,12 +57,15 @@ export const CAPABILITIES = {
   'kubelet': 'kubelets run pods through a container runtime and report status',
   'kubelet.probes': 'probe outcomes can be driven: a container can be made to fail liveness/readiness/startup',
   'cri': 'a CRI runtime service and image service can be called directly',
+  'cri.grpc': 'the CRI runtime is reached over its gRPC socket (runtime.v1 on the wire), not only through a client library',
+  'kubelet.probes.grpc': 'the kubelet runs grpc probes (the gRPC health protocol) against containers that serve it',
   // Service proxy.
   'proxy.rules': 'kube-proxy programs rules that can be read back (iptables chains, nft sets, IPVS virtual servers)',
   'proxy.iptables': 'kube-proxy in iptables mode',
   'proxy.ipvs': 'kube-proxy in IPVS mode (needs the kernel ip_vs modules)',
   'proxy.nftables': 'kube-proxy in nftables mode',
   'proxy.traffic': 'connections to a Service IP are really forwarded and can be counted per backend',
+  'proxy.dataplane': 'new connections can be sent through a node\'s proxy rules and the chosen backend read back (the reference evaluates the rules it generated in a model of the kernel\'s tables; a real node sends packets)',
 } as const;
 
 export type Capability = keyof typeof CAPABILITIES;

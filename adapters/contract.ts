@@ -6,6 +6,10 @@
  * hooks make sure a scenario only runs where its `@requires:` tags are all declared.
  */
 import type { Capability } from './capabilities.ts';
+// The CRI v1 API as TypeScript: upstream's interface (k8s.io/cri-api), not the reference's code.
+import type { CriRuntime } from '../reference/cri/api.ts';
+
+export type { CriRuntime } from '../reference/cri/api.ts';
 
 /** One stored key, with etcd's revision bookkeeping. */
 export interface KeyValue {
@@ -68,6 +72,11 @@ export interface MemberInfo {
   id: string;
   alive: boolean;
   role?: RaftRole;
+  /**
+   * The member's current term, when the target can tell it. A leader's term must be the term it
+   * leads (the one-leader-per-term claims are judged on it); a target that cannot confirm it
+   * leaves it out rather than report a stale one.
+   */
   term?: number;
 }
 
@@ -272,6 +281,65 @@ export interface KubeFacet {
   stream?(path: string, opts?: { http2?: boolean }): Promise<KubeRawStream>;
 }
 
+export type ProxyMode = 'iptables' | 'ipvs' | 'nftables';
+
+/** A new connection's first packet, as a client on or off the node sends it. */
+export interface ProxyConnection {
+  src: string;
+  dst: string;
+  port: number;
+  protocol?: 'TCP' | 'UDP';
+  /** Sent by a process on the node itself (nat OUTPUT) rather than arriving at it (PREROUTING). */
+  fromNode?: boolean;
+}
+
+export interface ProxyConnectResult {
+  outcome: 'forwarded' | 'rejected' | 'dropped' | 'no-match';
+  /** "ip:port" of the backend that got the connection. */
+  backend?: string;
+  /** Whether the backend saw the node's address instead of the client's (SNAT). */
+  masqueraded?: boolean;
+}
+
+/**
+ * Facet `proxy.rules` (+ `proxy.iptables`, `proxy.ipvs`, `proxy.nftables`, `proxy.dataplane`):
+ * kube-proxy on a node, read back the way an operator reads it on the node — `iptables-save`,
+ * `ipvsadm -Sn`, `ipset list`, `nft list table ip kube-proxy`. A real cluster implements it over
+ * a shell on the node (ssh, a privileged pod); the reference answers from its proxy's rules.
+ */
+export interface ProxyFacet {
+  /**
+   * Make sure kube-proxy runs on the node in this mode (none: the default, iptables on Linux).
+   * The reference starts one; a real cluster checks the node's configured mode and fails the step
+   * if it differs. A mode kube-proxy does not have must be refused as kube-proxy refuses it.
+   */
+  start(node: string, opts: { mode?: ProxyMode | (string & {}); ipvsScheduler?: string; kernelModules?: string[] }): Promise<void>;
+  /** Running, or exited with its error. */
+  status(node: string): Promise<{ running: boolean; error?: string }>;
+  /** Whether the node's rules reflect every Service and EndpointSlice the API server holds now. */
+  synced(node: string): Promise<boolean>;
+  /** The node's address (NodePorts open on it). */
+  nodeAddress(node: string): Promise<string>;
+  /** `iptables-save -t TABLE` on the node. */
+  iptablesSave(node: string, table: 'nat' | 'filter'): Promise<string>;
+  /** `ipvsadm -Sn` on the node. */
+  ipvsadmSave(node: string): Promise<string>;
+  /** The members of an ipset on the node. */
+  ipset(node: string, name: string): Promise<string[]>;
+  /** IPv4 addresses on an interface of the node (IPVS binds ClusterIPs to kube-ipvs0). */
+  interfaceAddresses(node: string, iface: string): Promise<string[]>;
+  sysctl(node: string, name: string): Promise<number | undefined>;
+  /** `nft list table ip kube-proxy` on the node ('' when there is no such table). */
+  nftList(node: string): Promise<string>;
+  /** `proxy.dataplane`: send a new connection through the node's rules and see where it went. */
+  connect?(node: string, conn: ProxyConnection): Promise<ProxyConnectResult>;
+  /**
+   * `proxy.traffic`: real HTTP requests to dst:port from a client, through the node's rules, to
+   * real backends — each on a new connection, or all on one keep-alive connection.
+   */
+  http?(node: string, req: { dst: string; port: number; requests: number; keepAlive: boolean }): Promise<ProxyConnectResult[]>;
+}
+
 /**
  * Waiting. On a virtual clock a wait drives simulated time forward until the condition holds;
  * on a real target it polls in real time. Either way the budget bounds it, and running out
@@ -279,6 +347,36 @@ export interface KubeFacet {
  */
 export interface Waiter {
   until(what: string, condition: () => Promise<boolean> | boolean, budget_ms: number): Promise<void>;
+}
+
+/** One CRI call a node's runtime received, as a recording proxy in front of it would see it. */
+export interface CriCallRecord {
+  /** The full gRPC method, e.g. "/runtime.v1.RuntimeService/RunPodSandbox". */
+  method: string;
+  /** The pod (metadata.uid) the call concerns, when it names a sandbox or container of one. */
+  podUid?: string;
+  at_ms: number;
+}
+
+/**
+ * Facet `kubelet` (+ `kubelet.probes`, `cri`): the nodes' agents and their runtimes, where a
+ * scenario must reach what the API cannot. A real cluster can offer each of these: a node by
+ * joining one, exec by `kubectl exec` (pods/exec), the runtime by its CRI socket on the node.
+ */
+export interface NodesFacet {
+  /** Node `name` exists with a kubelet behind it (the target starts one, or it is already there). */
+  ensureNode(name: string): Promise<void>;
+  /** `kubelet.probes`: run a command in a pod's container, as `kubectl exec` does. */
+  exec?(namespace: string, pod: string, container: string, command: string[]): Promise<{ exitCode: number; stdout: string }>;
+  /** `cri`: the node's CRI runtime, called directly (RuntimeService and ImageService). */
+  runtime?(node: string): CriRuntime;
+  /** `cri`: every call the node's runtime received since the session opened. */
+  criCalls?(node: string): Promise<CriCallRecord[]>;
+  /** `cri`: the container's main process dies of SIGKILL on the node (as `kill -9 <pid>` there). */
+  killContainerProcess?(node: string, containerId: string): Promise<void>;
+  /** `cri`: RunPodSandbox on the node blocks until released (a scenario looks at the pod meanwhile). */
+  holdSandboxes?(node: string): Promise<void>;
+  releaseSandboxes?(node: string): Promise<void>;
 }
 
 /** One leader-elected control-plane process, as its own /healthz and /metrics report it. */
@@ -384,9 +482,11 @@ export interface Session {
   readonly faultSchedules?: FaultSchedulesFacet;
   readonly clock?: ClockFacet;
   readonly kube?: KubeFacet;
+  readonly nodes?: NodesFacet;
   readonly ha?: HaFacet;
   readonly cloud?: CloudFacet;
   readonly controllerManager?: ControllerManagerFacet;
+  readonly proxy?: ProxyFacet;
   /** Free-form facts for the failure report (member ids, ports, data dirs). */
   describe(): Record<string, unknown>;
   close(): Promise<void>;

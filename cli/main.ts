@@ -66,6 +66,7 @@ const COMMANDS: Record<string, { options: Options; positionals?: boolean; run(va
       ha: { type: 'boolean' },
       cloud: { type: 'boolean' },
       'anonymous-auth': { type: 'string' },
+      'proxy-mode': { type: 'string' },
     },
     async run(v) {
       const { serve } = await import('./serve.ts');

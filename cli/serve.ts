@@ -6,9 +6,10 @@
  * The cluster itself brings what a fresh control plane has: the default RBAC policy (the API
  * server's bootstrap, reference/apiserver/bootstrap-policy.ts) and a `default` ServiceAccount in
  * every namespace (the serviceaccounts controller, reference/controllers/serviceaccount/).
- * What kubelets would add, serve adds through the API, as an admin, so clients see it happen:
- * N Node objects reporting Ready, whose Leases in kube-node-lease are renewed every 10 s (the
- * kubelet's renew interval) — there is no kubelet behind them yet. With --insecure-http it also
+ * With --nodes N it runs N kubelets (reference/kubelet/, one per node, each with the fake CRI
+ * runtime): each registers its Node, renews its Lease in kube-node-lease every 10 s and runs
+ * the pods bound to it, so `kubectl get pods`, `describe pod` and `logs` show them running.
+ * With --insecure-http it also
  * binds cluster-admin to system:unauthenticated (kubespec:insecure-anonymous-admin).
  *
  * Hidden knobs (for tests): KUBESPEC_SERVE_RETENTION_MS sets the auto-compaction retention
@@ -39,7 +40,6 @@ export const ADMIN_GROUP = 'system:masters';
 export const DEFAULT_RETENTION_MS = 5 * 60 * 1000;
 /** The kubelet renews its Lease every 10 s (a quarter of the 40 s lease duration). */
 export const LEASE_RENEW_MS = 10_000;
-const NODE_LEASE_DURATION_S = 40;
 const MAX_NODES = 1000;
 
 export interface ServeFlags {
@@ -52,6 +52,7 @@ export interface ServeFlags {
   cloud?: boolean;
   /** kube-apiserver's --anonymous-auth: 'true' (default) or 'false'. */
   'anonymous-auth'?: string;
+  'proxy-mode'?: string;
 }
 
 export interface ServeConfig {
@@ -70,6 +71,8 @@ export interface ServeConfig {
   ha: boolean;
   /** --cloud: a simulated cloud and an elected cloud-controller-manager. */
   cloud: boolean;
+  /** kube-proxy's --proxy-mode on every node (reference/wiring/proxy.ts). */
+  proxyMode: 'iptables' | 'ipvs' | 'nftables';
 }
 
 /** Flags (and the hidden env knobs) to a config; a bad value is a UsageError (exit 2). */
@@ -87,6 +90,7 @@ export function parseServeFlags(flags: ServeFlags, env: NodeJS.ProcessEnv = proc
     leaseRenew_ms: LEASE_RENEW_MS,
     ha: flags.ha ?? false,
     cloud: flags.cloud ?? false,
+    proxyMode: proxyModeFlag(flags['proxy-mode'] ?? 'iptables'),
   };
   if (config.insecureHttp && !config.anonymous) {
     throw new UsageError('--insecure-http needs anonymous authentication: over plain HTTP no request carries credentials', 'drop --anonymous-auth=false, or serve HTTPS');
@@ -106,6 +110,11 @@ function integerFlag(name: string, text: string, min: number, max: number, hint:
     throw new UsageError(`${name} must be a whole number from ${min} to ${max}, got "${text}"`, hint);
   }
   return value;
+}
+
+function proxyModeFlag(text: string): ServeConfig['proxyMode'] {
+  if (text === 'iptables' || text === 'ipvs' || text === 'nftables') return text;
+  throw new UsageError(`--proxy-mode must be iptables, ipvs or nftables, got "${text}"`, 'e.g. --proxy-mode nftables');
 }
 
 function nonEmpty(name: string, text: string): string {
@@ -174,13 +183,14 @@ async function startLocked(config: ServeConfig, log: (line: string) => void, loc
   }
   const admin = adminCaller(cluster.api);
   if (config.insecureHttp) await ensureObjects(admin, [insecureAnonymousAdmin()]);
-  await registerNodes(admin, config.nodes, clock.now_ms());
+  for (const name of nodeNames(config.nodes)) await cluster.addKubelet(name, { leaseRenew_ms: config.leaseRenew_ms });
   if (config.cloud) await ensureObjects(admin, ccmRbacObjects().map((object) => ({ collection: `/apis/rbac.authorization.k8s.io/v1/${object.kind === 'ClusterRole' ? 'clusterroles' : 'clusterrolebindings'}`, object })));
   const ha = config.ha || config.cloud
     ? await startServeHa({ cluster, clock, ...(pki ? { tls: serveTls(pki) } : {}), ha: config.ha, ...(ccmToken ? { ccmToken } : {}), nodes: nodeNames(config.nodes), seed: Date.now() >>> 0, log })
     : undefined;
   const url = ha?.url ?? cluster.url;
-  const stopLeases = clock.every(config.leaseRenew_ms, () => void renewLeases(admin, config.nodes, clock.now_ms()).catch((e) => log(`lease renewal failed: ${(e as Error).message}`)));
+  // kube-proxy on every node, watching Services and EndpointSlices as system:kube-proxy.
+  for (let i = 1; i <= config.nodes; i++) await cluster.proxies.start(`node-${i}`, { mode: config.proxyMode });
   const retention = startRetention(clock, store, config.retention_ms, log);
   await writeServeKubeconfig(config, url, pki);
   announce(config, url, log);
@@ -195,7 +205,6 @@ async function startLocked(config: ServeConfig, log: (line: string) => void, loc
     },
     stop: () =>
       (stopped ??= (async () => {
-        stopLeases();
         retention.stop();
         await ha?.stop();
         clock.cancelAll();
@@ -235,7 +244,7 @@ function announce(config: ServeConfig, url: string, log: (line: string) => void)
     log(`kubeconfig: ${config.kubeconfigPath} (user ${ADMIN_USER}, group ${ADMIN_GROUP}, client certificate)`);
   }
   log(`try: kubectl --kubeconfig ${config.kubeconfigPath} get pods`);
-  const nodes = config.nodes === 0 ? 'no nodes' : `${config.nodes === 1 ? 'node node-1' : `nodes node-1..node-${config.nodes}`} (leases renewed every ${config.leaseRenew_ms / 1000} s; no kubelet)`;
+  const nodes = config.nodes === 0 ? 'no nodes' : `${config.nodes === 1 ? 'node node-1' : `nodes node-1..node-${config.nodes}`} (a kubelet with the fake runtime each; leases renewed every ${config.leaseRenew_ms / 1000} s; kube-proxy in ${config.proxyMode} mode)`;
   log(`${nodes}; history kept ${config.retention_ms / 1000} s; ${config.dataDir ? `data in ${config.dataDir}` : 'in memory only'}; Ctrl-C to stop`);
 }
 
@@ -414,56 +423,4 @@ export function microTime(now_ms: number): string {
 
 export function nodeNames(count: number): string[] {
   return Array.from({ length: count }, (_, i) => `node-${i + 1}`);
-}
-
-function nodeObject(name: string, now_ms: number): any {
-  const at = new Date(now_ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
-  const condition = (type: string, status: string, reason: string, message: string) => ({ type, status, reason, message, lastHeartbeatTime: at, lastTransitionTime: at });
-  return {
-    apiVersion: 'v1',
-    kind: 'Node',
-    metadata: { name, labels: { 'kubernetes.io/hostname': name, 'kubernetes.io/os': 'linux', 'kubernetes.io/arch': 'amd64' } },
-    spec: {},
-    status: {
-      capacity: { cpu: '4', memory: '8Gi', pods: '110' },
-      allocatable: { cpu: '4', memory: '8Gi', pods: '110' },
-      addresses: [{ type: 'Hostname', address: name }],
-      conditions: [
-        condition('MemoryPressure', 'False', 'KubeletHasSufficientMemory', 'kubelet has sufficient memory available'),
-        condition('DiskPressure', 'False', 'KubeletHasNoDiskPressure', 'kubelet has no disk pressure'),
-        condition('PIDPressure', 'False', 'KubeletHasSufficientPID', 'kubelet has sufficient PID available'),
-        condition('Ready', 'True', 'KubeletReady', 'kubespec serve registered this node (no kubelet runs it)'),
-      ],
-    },
-  };
-}
-
-function leaseObject(name: string, nodeUid: string | undefined, now_ms: number): any {
-  return {
-    apiVersion: 'coordination.k8s.io/v1',
-    kind: 'Lease',
-    metadata: {
-      name,
-      namespace: 'kube-node-lease',
-      // As the kubelet does: the Lease goes away with its Node.
-      ...(nodeUid ? { ownerReferences: [{ apiVersion: 'v1', kind: 'Node', name, uid: nodeUid }] } : {}),
-    },
-    spec: { holderIdentity: name, leaseDurationSeconds: NODE_LEASE_DURATION_S, renewTime: microTime(now_ms) },
-  };
-}
-
-async function registerNodes(admin: AdminCall, count: number, now_ms: number): Promise<void> {
-  for (const name of nodeNames(count)) {
-    await ensureObjects(admin, [{ collection: '/api/v1/nodes', object: nodeObject(name, now_ms) }]);
-    const node = await admin('GET', `/api/v1/nodes/${name}`);
-    await ensureObjects(admin, [{ collection: '/apis/coordination.k8s.io/v1/namespaces/kube-node-lease/leases', object: leaseObject(name, node.body?.metadata?.uid, now_ms) }]);
-  }
-  await renewLeases(admin, count, now_ms);
-}
-
-async function renewLeases(admin: AdminCall, count: number, now_ms: number): Promise<void> {
-  for (const name of nodeNames(count)) {
-    const res = await admin('PATCH', `/apis/coordination.k8s.io/v1/namespaces/kube-node-lease/leases/${name}`, { spec: { renewTime: microTime(now_ms) } }, 'application/merge-patch+json');
-    if (res.status !== 200) throw new Error(`lease ${name}: ${res.status} ${JSON.stringify(res.body)}`);
-  }
 }

@@ -22,7 +22,7 @@ export const COMMAND_USAGE: Record<string, string> = {
       List every claim (Rule) with its status; --check fails on inventory errors.`,
   report: `  kubespec report [--target NAME]
       Rebuild reports/<target>/ from its saved message stream (also after a crashed run).`,
-  serve: `  kubespec serve [--port P] [--nodes N] [--kubeconfig PATH] [--insecure-http] [--data-dir D] [--anonymous-auth=false] [--ha] [--cloud]
+  serve: `  kubespec serve [--port P] [--nodes N] [--kubeconfig PATH] [--insecure-http] [--data-dir D] [--anonymous-auth=false] [--ha] [--cloud] [--proxy-mode M]
       Run the reference cluster over HTTPS until interrupted; write a kubeconfig with an admin
       client certificate. --port 0: any free port. --insecure-http: plain HTTP, and anonymous
       requests are admin. --data-dir: keep the store and certificates across restarts (the dir
@@ -30,7 +30,8 @@ export const COMMAND_USAGE: Record<string, string> = {
       --anonymous-auth=false: a request without credentials is 401, not system:anonymous.
       --ha: API servers on machines m1..m3 behind an L4 load balancer (the kubeconfig's server),
       leader-elected controller managers, and a loopback control endpoint to kill a machine.
-      --cloud: a simulated cloud (msw-served API) and a leader-elected cloud-controller-manager.`,
+      --cloud: a simulated cloud (msw-served API) and a leader-elected cloud-controller-manager.
+      --proxy-mode: kube-proxy's mode on every node, iptables (default), ipvs or nftables.`,
   bench: `  kubespec bench NAME [--quick]
       Run bench/NAME; print figures; write reports/bench/NAME.json.`,
   selftest: `  kubespec selftest [--fault NAME,...] [--parallel N] [--seed N] [--list]

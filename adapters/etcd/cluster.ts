@@ -233,6 +233,28 @@ export class EtcdCluster {
     }
   }
 
+  /**
+   * The term a member leads, confirmed — or undefined when it no longer claims to lead or cannot
+   * serve a linearizable read. etcd's Status reports `raftTerm` as the term of the last *applied*
+   * entry (etcd-io/etcd server/etcdserver/server.go: applyEntries calls setTerm(e.GetTerm())),
+   * while `leader` is raft's current SoftState: a member just elected in term T+1 reports itself
+   * leader "in term T" until its first entry of T+1 is applied. A linearizable read through the
+   * member completes only after it has applied up to a ReadIndex, which a leader serves only once
+   * it has committed an entry of its own term (raft §6.4), so the Status taken after the read names
+   * its real term.
+   */
+  async confirmedLeaderTerm(name: string): Promise<number | undefined> {
+    const member = this.member(name);
+    if (!member.alive) return undefined;
+    try {
+      await this.probe(member).get('kubespec/leader-term-probe').options({ deadline: Date.now() + STATUS_DEADLINE_MS });
+    } catch {
+      return undefined;
+    }
+    const after = await this.status(name);
+    return after !== undefined && after.leaderId === after.memberId ? after.raftTerm : undefined;
+  }
+
   /** Status of every member whose process runs (managed) or every endpoint (attached). */
   async statuses(): Promise<Array<EtcdMemberStatus | undefined>> {
     return Promise.all(this.managedMembers.filter((m) => m.alive).map((m) => this.status(m.name)));

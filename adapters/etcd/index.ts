@@ -166,14 +166,17 @@ export class EtcdMembers implements MembersFacet {
   async list(): Promise<MemberInfo[]> {
     const views = this.cluster.members();
     const statuses = await Promise.all(views.map((m) => this.cluster.status(m.name)));
-    return views.map((m, i) => {
+    return Promise.all(views.map(async (m, i) => {
       const s = statuses[i];
       if (s === undefined) return { id: m.name, alive: m.alive };
       // etcd 3.4's Status has no role; a member knowing no leader may be a candidate or a
       // follower, so no role is claimed then.
       const role = s.leaderId === '0' ? undefined : s.leaderId === s.memberId ? 'leader' as const : 'follower' as const;
-      return { id: m.name, alive: m.alive, ...(role ? { role } : {}), term: s.raftTerm };
-    });
+      // A leader's reported term may be its predecessor's (see confirmedLeaderTerm): give a
+      // leader's term only once confirmed, so "one leader per term" is judged on real terms.
+      const term = role === 'leader' ? await this.cluster.confirmedLeaderTerm(m.name) : s.raftTerm;
+      return { id: m.name, alive: m.alive, ...(role ? { role } : {}), ...(term !== undefined ? { term } : {}) };
+    }));
   }
 
   leader(): Promise<string | undefined> {

@@ -11,6 +11,8 @@ import { ReferenceCluster } from '../../reference/wiring/cluster.ts';
 import { VirtualClock } from '../../reference/wiring/virtual-clock.ts';
 import { adminTokenCsv, openKubeSession } from './kube-session.ts';
 import { openStoreSession } from './store-session.ts';
+import { referenceProxyFacet } from './proxy.ts';
+import { referenceNodes } from './nodes.ts';
 import { faultSchedulesWith } from './fault-schedules.ts';
 import { parseFaults, type Faults } from '../../reference/faults.ts';
 import { openHaSession } from './ha-session.ts';
@@ -37,6 +39,8 @@ const CAPABILITIES: Capability[] = [
   'controllers.nodelifecycle',
   'controllers.tainteviction',
   'controllers.stoppable',
+  // The scheduler (reference/wiring/scheduler.ts); scenarios register their own Node objects.
+  'cluster.scheduler', 'cluster.nodes', 'scheduler.recorder-profile',
   'kv.fault-schedules',
   'disk.latency',
   'kube.http2', 'kube.inflight-limit', 'kube.metrics', 'kube.authn.webhook',
@@ -45,6 +49,11 @@ const CAPABILITIES: Capability[] = [
   'cluster.ha',
   // A simulated cloud and the cloud-controller-manager (reference/cloud/), or none at all.
   'cluster.cloud', 'cluster.without-cloud',
+  // kube-proxy in every mode, its rules read back and its dataplane modelled (reference/proxy/).
+  // Not proxy.traffic: no real packet crosses the reference (see e2e/proxy-kernel.test.ts).
+  'proxy.rules', 'proxy.iptables', 'proxy.ipvs', 'proxy.nftables', 'proxy.dataplane',
+  // Kubelets with the fake CRI runtime, started per scenario node (nodes.ts).
+  'kubelet', 'kubelet.probes', 'cri',
 ];
 
 /**
@@ -111,6 +120,8 @@ async function openSession(seed: number, tags: readonly string[]): Promise<Sessi
     const adminToken = `kubespec-admin-${seed.toString(16)}`;
     // Anonymous authentication is on (kube-apiserver's default) unless the scenario needs it off.
     const anonymous = !tags.includes('@requires:kube.authn.anonymous-off');
+    // The scheduler runs for the scenarios that ask for it; the others spare its lists and watches.
+    const scheduler = tags.includes('@requires:cluster.scheduler');
     // A scenario about the cloud gets a cloud and a cloud-controller-manager, with its own user.
     const withCloud = tags.includes('@requires:cluster.cloud');
     const ccmToken = withCloud ? `kubespec-ccm-${randomBytes(16).toString('base64url')}` : undefined;
@@ -121,6 +132,10 @@ async function openSession(seed: number, tags: readonly string[]): Promise<Sessi
     const cluster = await ReferenceCluster.start({
       seed, clock, secure: { tokenCsv, anonymous }, maxMutatingInFlight: MAX_MUTATING_IN_FLIGHT, ...(replicated ? { backend: replicated } : {}),
       ...(faults.size > 0 ? { faults } : {}),
+      // kube-proxy with --iptables-min-sync-period=0 (every change synced at once, an upstream
+      // setting), so scenarios on virtual time do not wait out the 1 s batching between syncs.
+      proxyMinSyncPeriod_ms: 0,
+      scheduler,
     });
     if (fault !== 'leak-session') started.push(() => cluster.stop());
     if (fault === 'session-setup') throw new Error('reference session setup failed (fault seam KUBESPEC_REFERENCE_FAULT=session-setup)');
@@ -157,6 +172,8 @@ async function openSession(seed: number, tags: readonly string[]): Promise<Sessi
       ...(machines ? { ha: machines.ha } : {}),
       ...(cloud ? { cloud: cloud.cloud } : {}),
       controllerManager: { stop: async () => cluster.stopControllers(), start: () => cluster.startControllers() },
+      proxy: referenceProxyFacet(cluster, clock),
+      nodes: referenceNodes(cluster),
       describe: () => ({ url: cluster.url, revision: cluster.backend.currentRevision(), virtual_ms: clock.now_ms(), ...store.describe() }),
       close: stopAll,
     };

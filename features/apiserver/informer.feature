@@ -40,9 +40,10 @@ Feature: API Server — informers
       When 10 minutes of virtual time pass
       Then the request trace holds no request by the controller manager other than watches
 
-    @requires:kube.api @requires:kube.audit @requires:controllers.replicaset @requires:controllers.deployment @requires:kubelet @requires:clock.virtual
+    @requires:kube.api @requires:kube.audit @requires:controllers.replicaset @requires:controllers.deployment @requires:kubelet @requires:cluster.scheduler @requires:clock.virtual
     Scenario: a quiet cluster costs the controller manager no list requests
       Given a cluster with the controllers running
+      And a cluster with node "worker-1"
       And Deployment "app" exists with 3 replicas, all available
       And the request trace is recording
       When 10 minutes of virtual time pass

@@ -72,9 +72,10 @@ Feature: Controller Manager — the reconcile loop
       When 10 minutes of virtual time pass
       Then the request trace holds no create, update, patch or delete by the controller manager in the scenario's namespace
 
-    @requires:kube.api @requires:kube.audit @requires:controllers.deployment @requires:controllers.replicaset @requires:kubelet @requires:clock.virtual
+    @requires:kube.api @requires:kube.audit @requires:controllers.deployment @requires:controllers.replicaset @requires:kubelet @requires:cluster.scheduler @requires:clock.virtual
     Scenario: a converged Deployment causes no writes for ten minutes
       Given a cluster with the controllers running
+      And a cluster with node "worker-1"
       And Deployment "app" exists with 3 replicas, all available
       And the request trace is recording
       When 10 minutes of virtual time pass

@@ -10,21 +10,25 @@ Feature: kubelet — the node agent
   kubelet calls; that is an erratum, recorded with the runtimes in features/runtime/cri.feature
   (CRI-DOCKER-NOT-DIRECT).
 
-  @pending
+  The scenarios create their pods with spec.nodeName set to the scenario's node (the first node
+  its Given names), so no scheduler is needed: binding by spec.nodeName is what a scheduler's
+  Binding does too, and the kubelet cannot tell the two apart.
+
   Rule: KUBELET-EVERY-NODE — every node runs one kubelet, which registers the node
     Source: 003_83c2ae260ce54bb3.txt § 节点组件 / kubelet
     Claim: Each node runs exactly one kubelet instance; the kubelet is the node's agent.
     Quote: "每个节点都会运行一个 kubelet 实例"
 
-    @requires:kube.api @requires:kubelet @requires:cluster.nodes
+    @requires:kube.api @requires:kubelet @requires:clock.virtual
     Scenario: adding a node brings up a kubelet that registers it and renews its lease
       Given a cluster with node "n1"
       When I add node "n2"
       Then within 30 seconds node "n2" exists with condition "Ready" status "True"
       And within 30 seconds lease "kube-node-lease/n2" has holderIdentity "n2"
       And node "n2" reports a kubeletVersion in status.nodeInfo
+      When 60 seconds pass
+      Then lease "kube-node-lease/n2" was renewed within the last 10 seconds
 
-  @pending
   Rule: KUBELET-WATCH-ASSIGNED — the kubelet watches the API server for Pods bound to its own node and runs only those
     Source: 000_1662d8c5cea2447f.txt § 数据平面 / kubelet / Pod 生命周期管理
     Claim: The kubelet gets its PodSpecs from the API server by watching Pods assigned to its node
@@ -41,57 +45,55 @@ Feature: kubelet — the node agent
       Given a cluster with nodes "n1" and "n2" and no scheduler
       When I create pod "a" with spec.nodeName "n2" and one container "app" running "sleep 3600"
       And I create pod "b" with no spec.nodeName and one container "app" running "sleep 3600"
-      Then within 30 seconds the runtime of node "n2" has a ready sandbox for pod "default/a"
-      And the runtime of node "n1" has no sandbox for pod "default/a"
-      And no node's runtime has a sandbox for pod "default/b"
+      Then within 30 seconds the runtime of node "n2" has a ready sandbox for pod "a"
+      And the runtime of node "n1" has no sandbox for pod "a"
+      And no node's runtime has a sandbox for pod "b"
 
-  @pending
   Rule: KUBELET-RUNS-PODSPEC — the kubelet makes the Pod run as its PodSpec describes
     Source: 003_83c2ae260ce54bb3.txt § 节点组件 / kubelet
     Claim: The kubelet ensures the containers described in the PodSpec run on the node (image,
       command, environment as specified) and keeps watching that they run and are healthy.
     Quote: "使 Pod 按照定义（PodSpec）运行" / "持续监控并确保容器运行且健康"
 
-    @requires:kube.api @requires:cluster.scheduler @requires:kubelet @requires:cri
+    @requires:kube.api @requires:kubelet @requires:cri
     Scenario: the runtime container matches the PodSpec
       Given a cluster with node "n1"
       When I create the pod:
         """yaml
         apiVersion: v1
         kind: Pod
-        metadata: {name: web, namespace: default}
+        metadata: {name: web}
         spec:
+          nodeName: n1
           containers:
           - name: app
             image: busybox
             command: ["sleep", "3600"]
             env: [{name: GREETING, value: hello}]
         """
-      Then within 30 seconds the runtime of node "n1" has a running container "app" for pod "default/web"
+      Then within 30 seconds the runtime of node "n1" has a running container "app" for pod "web"
       And that runtime container has image "busybox", command "sleep 3600" and env "GREETING=hello"
       And that runtime container has label "io.kubernetes.pod.name" = "web" and "io.kubernetes.container.name" = "app"
 
-  @pending
   Rule: KUBELET-REPORTS-STATUS — the kubelet reports Pod status to the API server
     Source: 003_83c2ae260ce54bb3.txt § 节点组件 / kubelet
     Claim: The kubelet reports the state of each Pod's containers to the API server as it changes.
     Quote: "实时汇报 Pod 状态"
 
-    @requires:kube.api @requires:kube.audit @requires:cluster.scheduler @requires:kubelet
+    @requires:kube.api @requires:kube.audit @requires:kubelet
     Scenario: a container's exit code reaches the API through the status subresource
       Given a cluster with node "n1"
       When I create pod "job" with restartPolicy "Never" and one container "app" running "sh -c 'sleep 1; exit 7'"
       Then within 30 seconds container "app" of pod "job" is terminated with exitCode 7
-      And the audit trail has a "patch" or "update" of "pods/status" for "default/job" by user "system:node:n1"
+      And the audit trail has a "PATCH" or "PUT" of the status of pod "job" by user "system:node:n1"
 
-  @pending
   Rule: KUBELET-RESTARTS-FAILED — the kubelet restarts failed containers on its own
     Source: 003_83c2ae260ce54bb3.txt § 节点组件 / kubelet
     Claim: When a container exits abnormally the kubelet restarts it (per the Pod's restartPolicy,
       whose default is Always), without any control-plane action.
     Quote: "自动重启异常容器"
 
-    @requires:kube.api @requires:cluster.scheduler @requires:kubelet @requires:cri
+    @requires:kube.api @requires:kubelet @requires:cri
     Scenario: killing the container process in the runtime leads to a restart in the same pod
       Given a cluster with node "n1"
       And a running pod "web" on node "n1" with one container "app" running "sleep 3600" and no restartPolicy set
@@ -100,7 +102,6 @@ Feature: kubelet — the node agent
       And pod "web" has the same metadata.uid as before
       And pod "web" has spec.restartPolicy "Always"
 
-  @pending
   Rule: KUBELET-ONLY-K8S-CONTAINERS — the kubelet manages only containers created by Kubernetes
     Source: 003_83c2ae260ce54bb3.txt § 节点组件 / kubelet
     Claim: Containers started on the node outside Kubernetes are not managed by the kubelet: it
@@ -116,3 +117,26 @@ Feature: kubelet — the node agent
       And 300 seconds pass
       Then the runtime of node "n1" still has a running container "x" in sandbox "outsider"
       And the API has no pod named "outsider" in any namespace
+
+  Rule: KUBELET-NODE-IDENTITY — a kubelet may write only its own Node and Lease and the status of pods bound to it
+    Source: 003_83c2ae260ce54bb3.txt § 节点组件 / kubelet
+    Claim: The kubelet reports its node's and its pods' state to the API server. Upstream it does so
+      as the user system:node:<name> in group system:nodes, and kube-apiserver limits what that user
+      may write: the Node authorizer (plugin/pkg/auth/authorizer/node/node_authorizer.go, run before
+      RBAC with --authorization-mode=Node,RBAC) and the NodeRestriction admission plugin
+      (plugin/pkg/admission/noderestriction/admission.go) let it write its own Node and Lease and
+      the status of pods whose spec.nodeName is itself, nothing of another node's.
+    Quote: "实时汇报 Pod 状态"
+
+    @requires:kube.api @requires:kube.rbac @requires:kubelet
+    Scenario: n1's kubelet identity may write the status of its own pod, not of n2's, nor n2's Node or Lease
+      Given a cluster with nodes "n1" and "n2" and no scheduler
+      When I create pod "mine" with spec.nodeName "n1" and one container "app" running "sleep 3600"
+      And I create pod "theirs" with spec.nodeName "n2" and one container "app" running "sleep 3600"
+      Then "system:node:n1" may write the status of pod "mine"
+      And "system:node:n1" may not write the status of pod "theirs"
+      And the refusal says "node \"n1\" can only update pod status for pods with spec.nodeName set to itself"
+      And "system:node:n1" may not update node "n2"
+      And the refusal says "node \"n1\" is not allowed to modify node \"n2\""
+      And "system:node:n1" may not update lease "kube-node-lease/n2"
+      And the refusal says "can only access node lease with the same name as the requesting node"

@@ -11,9 +11,9 @@ Feature: kubelet — the Pod lifecycle and its phases
 
   The phase is computed by the kubelet from its containers' states (upstream
   pkg/kubelet/kubelet_pods.go, getPhase). The scenarios drive containers with plain shell
-  commands so each one is checkable against a real kubelet as well as the reference.
+  commands so each one is checkable against a real kubelet as well as the reference. Pods are
+  created with spec.nodeName set to the scenario's node, so no scheduler is needed.
 
-  @pending
   Rule: PHASE-PENDING-ON-CREATE — a Pod the API server accepts starts in phase Pending
     Source: 000_1662d8c5cea2447f.txt § 数据平面 / kubelet / Pod 生命周期管理
     Claim: The API server creates the Pod in phase Pending; Pending means accepted, but not all
@@ -22,13 +22,14 @@ Feature: kubelet — the Pod lifecycle and its phases
 
     @requires:kube.api
     Scenario: a freshly created pod is Pending before any node runs it
-      Given a cluster with no nodes
+      # Bound to a node no cluster has, so no kubelet ever picks it up, on any target.
       When I create the pod:
         """yaml
         apiVersion: v1
         kind: Pod
-        metadata: {name: web, namespace: default}
+        metadata: {name: web}
         spec:
+          nodeName: kubespec-no-such-node
           containers:
           - {name: app, image: busybox, command: ["sleep", "3600"]}
         """
@@ -42,7 +43,7 @@ Feature: kubelet — the Pod lifecycle and its phases
       Then within 10 seconds pod "web" has condition "PodScheduled" with status "False" and reason "Unschedulable"
       And pod "web" has phase "Pending"
 
-  @erratum @pending
+  @erratum
   Rule: PHASE-CONTAINERCREATING-NOT-A-PHASE — ContainerCreating is a container waiting reason; the Pod stays Pending
     Source: 000_1662d8c5cea2447f.txt § 数据平面 / kubelet / Pod 生命周期管理
     Claim: The diagram shows ContainerCreating as a state between Pending and Running, entered
@@ -54,29 +55,32 @@ Feature: kubelet — the Pod lifecycle and its phases
       (kubernetes/website content/en/docs/concepts/workloads/pods/pod-lifecycle.md, "Pod phase" note
       and "Container states").
 
-    @requires:kube.api @requires:cluster.scheduler @requires:kubelet @requires:clock.virtual
+    @requires:kube.api @requires:kubelet @requires:cri @requires:kube.watch @requires:clock.virtual
     Scenario: while the sandbox is being created the phase is Pending and the container waits with reason ContainerCreating
       Given a cluster with node "n1" whose runtime holds RunPodSandbox for pods until released
+      And I watch the pods of the scenario
       When I create pod "web" with one container "app" running "sleep 3600"
       Then within 10 seconds container "app" of pod "web" is waiting with reason "ContainerCreating"
       And pod "web" has phase "Pending"
-      And no pod in the cluster ever has phase "ContainerCreating"
+      When the runtime of node "n1" releases RunPodSandbox
+      Then within 10 seconds pod "web" has phase "Running"
+      And no pod of the scenario was ever seen with phase "ContainerCreating"
 
-  @pending
   Rule: PHASE-RUNNING-WHEN-ALL-STARTED — the Pod becomes Running once all its containers have started
     Source: 000_1662d8c5cea2447f.txt § 数据平面 / kubelet / Pod 生命周期管理
     Claim: The transition to Running happens when all containers have started successfully.
     Quote: "ContainerCreating --> Running: 所有容器启动成功"
 
-    @requires:kube.api @requires:cluster.scheduler @requires:kubelet
+    @requires:kube.api @requires:kubelet
     Scenario: a two-container pod is Running with both containers running
       Given a cluster with node "n1"
       When I create the pod:
         """yaml
         apiVersion: v1
         kind: Pod
-        metadata: {name: web, namespace: default}
+        metadata: {name: web}
         spec:
+          nodeName: n1
           containers:
           - {name: a, image: busybox, command: ["sleep", "3600"]}
           - {name: b, image: busybox, command: ["sleep", "3600"]}
@@ -85,15 +89,16 @@ Feature: kubelet — the Pod lifecycle and its phases
       And container "a" of pod "web" is running
       And container "b" of pod "web" is running
 
-    @requires:kube.api @requires:cluster.scheduler @requires:kubelet
+    @requires:kube.api @requires:kubelet
     Scenario: a pod stays Pending while one of its containers cannot start (image missing)
       Given a cluster with node "n1"
       When I create the pod:
         """yaml
         apiVersion: v1
         kind: Pod
-        metadata: {name: web, namespace: default}
+        metadata: {name: web}
         spec:
+          nodeName: n1
           containers:
           - {name: a, image: busybox, command: ["sleep", "3600"]}
           - {name: b, image: "kubespec.invalid/missing:v0"}
@@ -101,21 +106,20 @@ Feature: kubelet — the Pod lifecycle and its phases
       Then within 30 seconds container "b" of pod "web" is waiting with reason "ErrImagePull" or "ImagePullBackOff"
       And pod "web" has phase "Pending"
 
-  @pending
   Rule: PHASE-RUNNING-WHILE-PROBES-PASS — a Running Pod whose probes pass stays Running
     Source: 000_1662d8c5cea2447f.txt § 数据平面 / kubelet / Pod 生命周期管理
     Claim: Passing health checks keep the Pod in Running (the self-transition in the diagram).
     Quote: "Running --> Running: 健康检查通过"
 
-    @requires:kube.api @requires:cluster.scheduler @requires:kubelet @requires:kubelet.probes @requires:clock.virtual
-    Scenario: ten minutes of passing liveness probes change neither phase nor restart count
+    @requires:kube.api @requires:kubelet @requires:kubelet.probes @requires:clock.virtual
+    Scenario: two minutes of passing liveness probes change neither phase nor restart count
       Given a cluster with node "n1"
       And a running pod "web" whose container "app" has an exec liveness probe with periodSeconds 10
-      When 600 seconds pass with every probe of container "app" succeeding
+      When 120 seconds pass with every probe of container "app" succeeding
       Then pod "web" has phase "Running"
       And container "app" of pod "web" has restartCount 0
 
-  @erratum @pending
+  @erratum
   Rule: PHASE-RUNNING-INCLUDES-RESTARTING — Running means at least one container is running, starting or restarting
     Source: 000_1662d8c5cea2447f.txt § 数据平面 / kubelet / Pod 生命周期管理
     Claim: The phase table defines Running as "at least one container is running".
@@ -127,7 +131,7 @@ Feature: kubelet — the Pod lifecycle and its phases
       waiting container with a previous termination as stopped and, with restartPolicy Always,
       returns Running).
 
-    @requires:kube.api @requires:cluster.scheduler @requires:kubelet @requires:clock.virtual
+    @requires:kube.api @requires:kubelet @requires:clock.virtual
     Scenario: a crash-looping pod with no running container is Running
       Given a cluster with node "n1"
       When I create pod "web" with restartPolicy "Always" and one container "app" running "sh -c 'exit 1'"
@@ -136,14 +140,13 @@ Feature: kubelet — the Pod lifecycle and its phases
       And container "app" of pod "web" has restartCount at least 2
       And pod "web" has phase "Running"
 
-  @pending
   Rule: PHASE-SUCCEEDED-ALL-EXIT-ZERO — when every container exits 0 and none will restart, the Pod is Succeeded
     Source: 000_1662d8c5cea2447f.txt § 数据平面 / kubelet / Pod 生命周期管理
     Claim: All containers terminating normally (exit 0) moves the Pod to Succeeded. Upstream adds
       "and will not be restarted": under restartPolicy Always the kubelet restarts them instead.
     Quote: "Running --> Succeeded: 所有容器正常退出(Exit 0)" / "`Succeeded` | 所有容器正常终止"
 
-    @requires:kube.api @requires:cluster.scheduler @requires:kubelet
+    @requires:kube.api @requires:kubelet
     Scenario Outline: two containers exiting 0 under restartPolicy <policy>
       Given a cluster with node "n1"
       When I create pod "job" with restartPolicy "<policy>" and containers "a" running "sh -c 'exit 0'" and "b" running "sh -c 'sleep 2; exit 0'"
@@ -156,21 +159,20 @@ Feature: kubelet — the Pod lifecycle and its phases
         | OnFailure | Succeeded | 0            |
         | Always    | Running   | at least 1   |
 
-  @pending
   Rule: PHASE-SUCCEEDED-TERMINAL — Succeeded is a final phase
     Source: 000_1662d8c5cea2447f.txt § 数据平面 / kubelet / Pod 生命周期管理
     Claim: A Succeeded Pod leaves the lifecycle; nothing restarts it.
     Quote: "Succeeded --> [*]"
 
-    @requires:kube.api @requires:cluster.scheduler @requires:kubelet @requires:clock.virtual
-    Scenario: a Succeeded pod is still Succeeded ten minutes later with no restarts
+    @requires:kube.api @requires:kubelet @requires:clock.virtual
+    Scenario: a Succeeded pod is still Succeeded five minutes later with no restarts
       Given a cluster with node "n1"
       And pod "job" with restartPolicy "Never" whose only container "app" ran "sh -c 'exit 0'" and has phase "Succeeded"
-      When 600 seconds pass
+      When 300 seconds pass
       Then pod "job" has phase "Succeeded"
       And container "app" of pod "job" has restartCount 0
 
-  @erratum @pending
+  @erratum
   Rule: PHASE-FAILED-ALL-TERMINATED — Failed needs all containers terminated, at least one in failure, none restarting
     Source: 000_1662d8c5cea2447f.txt § 数据平面 / kubelet / Pod 生命周期管理
     Claim: The table defines Failed as "at least one container terminated abnormally", and the
@@ -181,7 +183,7 @@ Feature: kubelet — the Pod lifecycle and its phases
       pod-lifecycle.md § Pod phase; k8s.io/api core/v1 types.go, PodFailed). While another container
       still runs, or while the failed one will be restarted, the Pod is Running.
 
-    @requires:kube.api @requires:cluster.scheduler @requires:kubelet
+    @requires:kube.api @requires:kubelet
     Scenario: one container failed while the other still runs — the pod is Running, then Failed when both ended
       Given a cluster with node "n1"
       When I create pod "web" with restartPolicy "Never" and containers "bad" running "sh -c 'exit 3'" and "slow" running "sh -c 'sleep 5; exit 0'"
@@ -189,14 +191,15 @@ Feature: kubelet — the Pod lifecycle and its phases
       And pod "web" has phase "Running"
       And within 30 seconds pod "web" has phase "Failed"
 
-    @requires:kube.api @requires:cluster.scheduler @requires:kubelet
+    @requires:kube.api @requires:kubelet @requires:kube.watch
     Scenario: a failing container under restartPolicy OnFailure keeps the pod Running
       Given a cluster with node "n1"
+      And I watch the pods of the scenario
       When I create pod "web" with restartPolicy "OnFailure" and one container "app" running "sh -c 'exit 1'"
       Then within 30 seconds container "app" of pod "web" has restartCount at least 1
       And pod "web" has never had phase "Failed"
 
-  @erratum @pending
+  @erratum
   Rule: PHASE-FAILED-TERMINAL — restarts happen inside Running; a Failed Pod never returns to Running
     Source: 000_1662d8c5cea2447f.txt § 数据平面 / kubelet / Pod 生命周期管理
     Claim: The diagram has the restart policy move a Failed Pod back to Running.
@@ -207,23 +210,23 @@ Feature: kubelet — the Pod lifecycle and its phases
       (kubernetes/website pod-lifecycle.md § "Container restart policy" and § "Pod lifetime";
       kubelet_pods.go getPhase).
 
-    @requires:kube.api @requires:cluster.scheduler @requires:kubelet @requires:kube.watch
+    @requires:kube.api @requires:kubelet @requires:kube.watch
     Scenario: the phase sequence of a restarted container never contains Failed
       Given a cluster with node "n1"
-      And I watch pod "web"
+      And I watch the pods of the scenario
       When I create pod "web" with restartPolicy "Always" and one container "app" running "sh -c 'sleep 1; exit 1'"
       Then within 40 seconds container "app" of pod "web" has restartCount at least 2
       And the phases seen for pod "web" are exactly "Pending, Running"
 
-    @requires:kube.api @requires:cluster.scheduler @requires:kubelet @requires:clock.virtual
+    @requires:kube.api @requires:kubelet @requires:clock.virtual
     Scenario: a Failed pod stays Failed and keeps its UID
       Given a cluster with node "n1"
       And pod "web" with restartPolicy "Never" whose only container "app" ran "sh -c 'exit 1'" and has phase "Failed"
-      When 600 seconds pass
+      When 300 seconds pass
       Then pod "web" has phase "Failed"
       And pod "web" has the same metadata.uid as before
 
-  @erratum @pending
+  @erratum
   Rule: PHASE-NO-RESTART-LIMIT — the kubelet has no restart-count limit; it backs off 10 s doubling to 300 s
     Source: 000_1662d8c5cea2447f.txt § 数据平面 / kubelet / Pod 生命周期管理
     Claim: The diagram ends a Failed Pod when it exceeds a maximum number of restarts.
@@ -233,13 +236,13 @@ Feature: kubelet — the Pod lifecycle and its phases
       (kubernetes/website pod-lifecycle.md § "Container restart policy"). Retry limits exist only
       on controllers such as Job (spec.backoffLimit).
 
-    @requires:kube.api @requires:cluster.scheduler @requires:kubelet @requires:clock.virtual
-    Scenario: a crash-looping container is still restarted after an hour, with back-off capped at 300 seconds
+    @requires:kube.api @requires:kubelet @requires:cri @requires:clock.virtual
+    Scenario: a crash-looping container is still restarted after 1000 seconds, with back-off capped at 300 seconds
       Given a cluster with node "n1"
       When I create pod "web" with restartPolicy "Always" and one container "app" running "sh -c 'exit 1'"
-      And 3600 seconds pass
+      And 1000 seconds pass
       Then pod "web" has phase "Running"
-      And container "app" of pod "web" has restartCount at least 14
+      And container "app" of pod "web" has restartCount at least 8
       And the delays in seconds between the first 8 restarts of container "app" are about "10, 20, 40, 80, 160, 300, 300"
 
   @erratum @pending
@@ -253,7 +256,7 @@ Feature: kubelet — the Pod lifecycle and its phases
       the node node.kubernetes.io/unreachable; the Pods are evicted after their toleration
       (300 s by default) and pod-lifecycle.md says a policy sets their phase to Failed.
 
-    @requires:kube.api @requires:cluster.scheduler @requires:kubelet @requires:cluster.nodes @requires:cluster.controllers @requires:clock.virtual
+    @requires:kube.api @requires:kubelet @requires:cluster.nodes @requires:cluster.controllers @requires:clock.virtual
     Scenario: pods of a node that stopped heartbeating have Ready False and no phase Unknown
       Given a cluster with nodes "n1" and "n2"
       And a running pod "web" on node "n1"
@@ -262,3 +265,24 @@ Feature: kubelet — the Pod lifecycle and its phases
       Then node "n1" has condition "Ready" with status "Unknown"
       And pod "web" has condition "Ready" with status "False"
       And pod "web" does not have phase "Unknown"
+
+  Rule: KUBELET-GRACEFUL-DELETE — a deleted pod's containers get SIGTERM, then SIGKILL after the grace period; the kubelet then removes the pod
+    Source: 003_83c2ae260ce54bb3.txt § 节点组件 / kubelet
+    Claim: The kubelet manages the Pod's lifecycle to its end. Upstream (pod-lifecycle.md §
+      Termination of Pods): a DELETE only marks the pod (deletionTimestamp, grace period from
+      terminationGracePeriodSeconds, default 30 s); the kubelet sends SIGTERM, sends SIGKILL when
+      the grace period ends, and once the containers are gone deletes the pod with grace 0
+      (pkg/kubelet/status/status_manager.go), which removes it from the API.
+    Quote: "使 Pod 按照定义（PodSpec）运行"
+
+    @requires:kube.api @requires:kube.watch @requires:kubelet @requires:cri @requires:clock.virtual
+    Scenario: a container that ignores SIGTERM runs out its 20-second grace period, is killed, and the pod disappears
+      Given a cluster with node "n1"
+      And I watch the pods of the scenario
+      And a running pod "web" on node "n1" with terminationGracePeriodSeconds 20 and one container "app" running "sleep 3600"
+      When I delete pod "web"
+      And 10 seconds pass
+      Then pod "web" is still in the API, marked for deletion
+      And the runtime of node "n1" has a running container "app" for pod "web"
+      And within 15 seconds pod "web" is gone from the API
+      And the last status seen for container "app" of pod "web" is terminated with exitCode 137

@@ -7,17 +7,24 @@ Feature: kubelet — health checks (probes)
   criterion. The notes end with a warning about Pods without a readiness probe.
 
   Probe timing follows the upstream defaults unless a scenario sets them: periodSeconds 10,
-  failureThreshold 3, successThreshold 1 (k8s.io/api core/v1 Probe). Upstream has a fourth
-  mechanism, grpc (PROBE-FOUR-MECHANISMS).
+  failureThreshold 3, successThreshold 1, timeoutSeconds 1 (k8s.io/api core/v1 Probe). Upstream
+  has a fourth mechanism, grpc (PROBE-FOUR-MECHANISMS).
 
-  @pending
+  How the scenarios drive a probe, so that any cluster can run them: an exec probe reads a file
+  in the container (`cat /tmp/live`, `/tmp/ready`, `/tmp/started`), the container's command makes
+  the files it should start with, and the scenario removes or creates them by exec into the
+  container (`kubelet.probes`). Failed probes are counted from the kubelet's `Unhealthy` events.
+  HTTP and TCP behaviours come from small images (`kubespec/http:STATUS`, `kubespec/tcp:PORT`,
+  `kubespec/slow:SECONDS`: the fake runtime's vocabulary, README § fake runtime). Pods are bound
+  to the scenario's node by spec.nodeName.
+
   Rule: PROBE-LIVENESS-RESTARTS — a failing liveness probe makes the kubelet restart the container
     Source: 000_1662d8c5cea2447f.txt § 数据平面 / kubelet / 健康检查执行
     Claim: The liveness probe checks that the container is alive; when it fails (failureThreshold
       consecutive times) the kubelet kills the container and it is restarted per restartPolicy.
     Quote: "**Liveness Probe** | 检测容器是否存活 | 重启容器"
 
-    @requires:kube.api @requires:cluster.scheduler @requires:kubelet @requires:kubelet.probes @requires:clock.virtual
+    @requires:kube.api @requires:kubelet @requires:kubelet.probes @requires:clock.virtual
     Scenario: three consecutive liveness failures restart the container once
       Given a cluster with node "n1"
       And a running pod "web" whose container "app" has a liveness probe with periodSeconds 10 and failureThreshold 3
@@ -26,7 +33,7 @@ Feature: kubelet — health checks (probes)
       And the last termination of container "app" of pod "web" was caused by the kubelet killing it
       And pod "web" has an event with reason "Unhealthy" mentioning "Liveness probe failed"
 
-    @requires:kube.api @requires:cluster.scheduler @requires:kubelet @requires:kubelet.probes @requires:clock.virtual
+    @requires:kube.api @requires:kubelet @requires:kubelet.probes @requires:clock.virtual
     Scenario: two failures followed by a success do not restart the container
       Given a cluster with node "n1"
       And a running pod "web" whose container "app" has a liveness probe with periodSeconds 10 and failureThreshold 3
@@ -66,7 +73,6 @@ Feature: kubelet — health checks (probes)
       And I open 200 new connections to Service "web" port 80
       Then pod "web-2" received at least 1 of the last 200 connections
 
-  @pending
   Rule: PROBE-STARTUP-GATES — until the startup probe succeeds, liveness and readiness probes do not run
     Source: 000_1662d8c5cea2447f.txt § 数据平面 / kubelet / 健康检查执行
     Claim: The startup probe checks whether the application has finished starting; before it
@@ -74,7 +80,7 @@ Feature: kubelet — health checks (probes)
       when the startup probe itself exhausts failureThreshold.)
     Quote: "**Startup Probe** | 检测容器是否启动完成 | 在 Startup Probe 成功前，Liveness/Readiness 不生效"
 
-    @requires:kube.api @requires:cluster.scheduler @requires:kubelet @requires:kubelet.probes @requires:clock.virtual
+    @requires:kube.api @requires:kubelet @requires:kubelet.probes @requires:clock.virtual
     Scenario: a failing liveness probe is ignored while the startup probe has not yet succeeded
       Given a cluster with node "n1"
       And a running pod "web" whose container "app" has a startup probe with periodSeconds 10 and failureThreshold 30 and a liveness probe that always fails
@@ -83,7 +89,7 @@ Feature: kubelet — health checks (probes)
       And the liveness probe of container "app" in pod "web" has been run 0 times
       And pod "web" has condition "Ready" with status "False"
 
-    @requires:kube.api @requires:cluster.scheduler @requires:kubelet @requires:kubelet.probes @requires:clock.virtual
+    @requires:kube.api @requires:kubelet @requires:kubelet.probes @requires:clock.virtual
     Scenario: once the startup probe succeeds, the liveness probe takes over
       Given a cluster with node "n1"
       And a running pod "web" whose container "app" has a startup probe and a liveness probe with periodSeconds 10 and failureThreshold 3
@@ -91,56 +97,59 @@ Feature: kubelet — health checks (probes)
       And the liveness probe of container "app" in pod "web" fails 3 times in a row
       Then within 5 seconds container "app" of pod "web" has restartCount 1
 
-  @pending
+    @requires:kube.api @requires:kubelet @requires:kubelet.probes @requires:clock.virtual
+    Scenario: a startup probe that exhausts its failureThreshold kills the container
+      Given a cluster with node "n1"
+      And a running pod "web" whose container "app" has a startup probe with periodSeconds 10 and failureThreshold 3 and a liveness probe that always fails
+      Then within 40 seconds container "app" of pod "web" has restartCount 1
+      And the last termination of container "app" of pod "web" was caused by the kubelet killing it
+      And pod "web" has an event with reason "Killing" mentioning "failed startup probe, will be restarted"
+
   Rule: PROBE-HTTPGET-2XX-3XX — an httpGet probe succeeds on a status code from 200 to 399
     Source: 000_1662d8c5cea2447f.txt § 数据平面 / kubelet / 健康检查执行
     Claim: httpGet sends an HTTP GET; a 2xx or 3xx answer is success, anything else failure.
       Upstream: "greater than or equal to 200 and less than 400" (pod-lifecycle.md § Check mechanisms).
     Quote: "**httpGet**：发送 HTTP GET 请求，2xx/3xx 视为成功。"
 
-    @requires:kube.api @requires:cluster.scheduler @requires:kubelet
+    @requires:kube.api @requires:kubelet
     Scenario Outline: a readiness httpGet probe answered <code> makes the container ready "<ready>"
+      # 302 points Location at another host: the kubelet does not follow it, and the 3xx itself
+      # counts as success (pkg/probe/http/http.go: a non-local redirect is a warning). 399 is no
+      # redirect and carries no Location: it succeeds by the [200, 400) range alone.
       Given a cluster with node "n1"
-      And a running pod "web" whose container "app" serves HTTP on port 8080, answering GET "/ready" with status <code>
-      And container "app" of pod "web" has an httpGet readiness probe on path "/ready" port 8080 with failureThreshold 1
+      And a running pod "web" whose container "app" runs image "kubespec/http:<code>" with an httpGet readiness probe on path "/ready" port 8080 and failureThreshold 1
       When 15 seconds pass
       Then container "app" of pod "web" has ready "<ready>"
 
       Examples:
         | code | ready |
         | 200  | true  |
-        | 204  | true  |
         | 302  | true  |
         | 399  | true  |
         | 400  | false |
-        | 404  | false |
         | 500  | false |
 
-  @pending
   Rule: PROBE-TCPSOCKET-CONNECT — a tcpSocket probe succeeds when the TCP connection opens
     Source: 000_1662d8c5cea2447f.txt § 数据平面 / kubelet / 健康检查执行
     Claim: tcpSocket tries to open a TCP connection to the port; success if it connects, even
       when the container closes it at once.
     Quote: "**tcpSocket**：尝试建立 TCP 连接，连接成功视为成功。"
 
-    @requires:kube.api @requires:cluster.scheduler @requires:kubelet
+    @requires:kube.api @requires:kubelet
     Scenario: a listening port is ready; a closed port is not
       Given a cluster with node "n1"
-      And a running pod "web" whose container "app" listens on TCP port 9000 and closes every connection immediately
-      And container "app" of pod "web" has a tcpSocket readiness probe on port 9000
-      And a running pod "dead" whose container "app" listens on no port
-      And container "app" of pod "dead" has a tcpSocket readiness probe on port 9000
+      And a running pod "web" whose container "app" runs image "kubespec/tcp:9000" with a tcpSocket readiness probe on port 9000
+      And a running pod "dead" whose container "app" runs image "kubespec/hang" with a tcpSocket readiness probe on port 9000
       When 15 seconds pass
       Then container "app" of pod "web" has ready "true"
       And container "app" of pod "dead" has ready "false"
 
-  @pending
   Rule: PROBE-EXEC-EXIT-ZERO — an exec probe succeeds when the command exits 0
     Source: 000_1662d8c5cea2447f.txt § 数据平面 / kubelet / 健康检查执行
     Claim: exec runs a command inside the container; exit code 0 is success, any other code failure.
     Quote: "**exec**：在容器内执行命令，退出码为 0 视为成功。"
 
-    @requires:kube.api @requires:cluster.scheduler @requires:kubelet
+    @requires:kube.api @requires:kubelet
     Scenario Outline: an exec readiness probe exiting <code>
       Given a cluster with node "n1"
       And a running pod "web" whose container "app" has an exec readiness probe running "sh -c 'exit <code>'" with failureThreshold 1
@@ -153,7 +162,7 @@ Feature: kubelet — health checks (probes)
         | 1    | false |
         | 2    | false |
 
-  @erratum @pending
+  @erratum
   Rule: PROBE-FOUR-MECHANISMS — probes have four mechanisms: exec, grpc, httpGet, tcpSocket
     Source: 000_1662d8c5cea2447f.txt § 数据平面 / kubelet / 健康检查执行
     Claim: Probes support three mechanisms: httpGet, tcpSocket and exec.
@@ -162,7 +171,7 @@ Feature: kubelet — health checks (probes)
       httpGet, tcpSocket; grpc succeeds when the gRPC health check answers SERVING (kubernetes/website
       pod-lifecycle.md § Check mechanisms; GA since v1.27). Each probe sets exactly one.
 
-    @requires:kube.api @requires:cluster.scheduler @requires:kubelet
+    @requires:kube.api @requires:kubelet @requires:kubelet.probes.grpc
     Scenario Outline: a grpc readiness probe answered <status>
       Given a cluster with node "n1"
       And a running pod "web" whose container "app" serves the gRPC health service on port 9090 answering "<status>"
@@ -195,6 +204,128 @@ Feature: kubelet — health checks (probes)
       When I create pod "web-1" labelled "app=web" whose container "app" runs "sh -c 'sleep 30; httpd -f -p 8080'" with no readiness probe
       Then within 10 seconds the EndpointSlices of Service "web" list pod "web-1" with ready "true"
       And a connection to Service "web" port 80 made now is refused or reset
+
+  Rule: PROBE-READINESS-NOT-RESTARTED — a failing readiness probe makes the Pod not Ready, and restarts nothing
+    Source: 000_1662d8c5cea2447f.txt § 数据平面 / kubelet / 健康检查执行
+    Claim: The consequence of a readiness failure is removal from the Service's endpoints, not a
+      restart: the kubelet sets the container's ready to false and the Pod's Ready and
+      ContainersReady conditions to False (what the EndpointSlice controller reads; the endpoint
+      half is PROBE-READINESS-ENDPOINTS), and sets them back when the probe passes again.
+    Quote: "**Readiness Probe** | 检测容器是否就绪接收流量 | 从 Service Endpoint 中移除"
+
+    @requires:kube.api @requires:kubelet @requires:kubelet.probes @requires:clock.virtual
+    Scenario: readiness failures flip Ready to False without a restart, and a success flips it back
+      Given a cluster with node "n1"
+      And a running pod "web" whose container "app" has a readiness probe with periodSeconds 10 and failureThreshold 3
+      When the readiness probe of container "app" in pod "web" fails 3 times in a row
+      Then within 5 seconds pod "web" has condition "Ready" with status "False"
+      And pod "web" has condition "ContainersReady" with status "False"
+      And container "app" of pod "web" has restartCount 0
+      When the readiness probe of container "app" in pod "web" succeeds once
+      Then within 5 seconds pod "web" has condition "Ready" with status "True"
+
+  Rule: PROBE-NO-READINESS-READY-WHEN-STARTED — a container with no readiness probe is ready as soon as it runs
+    Source: 000_1662d8c5cea2447f.txt § 数据平面 / kubelet / 健康检查执行
+    Claim: Without a readiness probe the container counts as ready the moment it starts, whether
+      or not the application in it can serve yet ("If a container does not provide a readiness
+      probe, the default state is Success": pod-lifecycle.md § Container probes). The kubelet's
+      half of PROBE-NO-READINESS-READY-AT-START.
+    Quote: "如果不配置 Readiness Probe，容器一启动就会被加入 Service Endpoint，可能在应用初始化完成前就收到流量"
+
+    @requires:kube.api @requires:kubelet @requires:clock.virtual
+    Scenario: a container still sleeping before it listens is ready and its pod Ready
+      Given a cluster with node "n1"
+      And a running pod "web" whose container "app" has no readiness probe and runs "sh -c 'sleep 30; httpd -f -p 8080'"
+      Then within 2 seconds pod "web" has condition "Ready" with status "True"
+      And container "app" of pod "web" has ready "true"
+
+  Rule: PROBE-INITIAL-DELAY — no probe runs before initialDelaySeconds have passed since the container started
+    Source: 000_1662d8c5cea2447f.txt § 数据平面 / kubelet / 健康检查执行
+    Claim: The notes name the probes but not their timing. Upstream (k8s.io/api core/v1 Probe,
+      pod-lifecycle.md § Container probes): initialDelaySeconds is how long after the container
+      starts the first probe may run (default 0); then every periodSeconds (default 10).
+    Quote: "kubelet 执行三类探针（Probe）"
+
+    @requires:kube.api @requires:kubelet @requires:kubelet.probes @requires:clock.virtual
+    Scenario: a readiness probe with initialDelaySeconds 30 leaves the container unready for 30 seconds
+      Given a cluster with node "n1"
+      And a running pod "web" whose container "app" has a readiness probe with initialDelaySeconds 30 and periodSeconds 5
+      When 25 seconds pass
+      Then container "app" of pod "web" has ready "false"
+      And within 15 seconds container "app" of pod "web" has ready "true"
+
+  Rule: PROBE-TIMEOUT-FAILS — a probe that takes longer than timeoutSeconds fails
+    Source: 000_1662d8c5cea2447f.txt § 数据平面 / kubelet / 健康检查执行
+    Claim: The notes give only the success criteria. Upstream: timeoutSeconds (default 1) bounds
+      each probe; an HTTP answer, a connection or an exec command that takes longer is a failure
+      (pkg/kubelet/prober/prober.go; exec timeouts count since v1.20, ExecProbeTimeout).
+    Quote: "**httpGet**：发送 HTTP GET 请求，2xx/3xx 视为成功。"
+
+    @requires:kube.api @requires:kubelet @requires:clock.virtual
+    Scenario Outline: an HTTP answer after 5 seconds with timeoutSeconds <timeout> makes the container ready "<ready>"
+      Given a cluster with node "n1"
+      And a running pod "web" whose container "app" runs image "kubespec/slow:5" with an httpGet readiness probe on port 8080 and timeoutSeconds <timeout>
+      When 20 seconds pass
+      Then container "app" of pod "web" has ready "<ready>"
+
+      Examples:
+        | timeout | ready |
+        | 1       | false |
+        | 10      | true  |
+
+    @requires:kube.api @requires:kubelet @requires:clock.virtual
+    Scenario: an exec probe whose command sleeps past timeoutSeconds fails
+      Given a cluster with node "n1"
+      And a running pod "web" whose container "app" has an exec readiness probe running "sh -c 'sleep 5; exit 0'" with timeoutSeconds 1
+      When 20 seconds pass
+      Then container "app" of pod "web" has ready "false"
+
+  Rule: PROBE-SUCCESS-THRESHOLD — readiness may need several successes in a row; liveness and startup must use 1
+    Source: 000_1662d8c5cea2447f.txt § 数据平面 / kubelet / 健康检查执行
+    Claim: Upstream: successThreshold (default 1) is how many consecutive successes flip a failed
+      probe to success. A readiness probe may set more; liveness and startup probes must set 1,
+      and the API refuses anything else with 422 "must be 1"
+      (pkg/apis/core/validation/validation.go validateContainers).
+    Quote: "kubelet 执行三类探针（Probe）"
+
+    @requires:kube.api @requires:kubelet @requires:kubelet.probes @requires:clock.virtual
+    Scenario: with successThreshold 3 and periodSeconds 10 the container is not ready before its third success
+      Given a cluster with node "n1"
+      And a running pod "web" whose container "app" has a readiness probe with periodSeconds 10 and successThreshold 3
+      When 15 seconds pass
+      Then container "app" of pod "web" has ready "false"
+      And within 20 seconds container "app" of pod "web" has ready "true"
+
+    @requires:kube.api
+    Scenario Outline: a <kind> probe with successThreshold 2 is refused
+      When I create a pod whose container "app" has a <kind> probe with successThreshold 2
+      Then the create answer is 422 Invalid with a cause on field "spec.containers[0].<kind>Probe.successThreshold" saying "must be 1"
+
+      Examples:
+        | kind     |
+        | liveness |
+        | startup  |
+
+    @requires:kube.api
+    Scenario: a readiness probe with successThreshold 2 is accepted
+      When I create a pod whose container "app" has a readiness probe with successThreshold 2
+      Then the create answer is 201
+
+  Rule: PROBE-TERMINATION-GRACE — a liveness kill uses the probe's terminationGracePeriodSeconds when it sets one
+    Source: 000_1662d8c5cea2447f.txt § 数据平面 / kubelet / 健康检查执行
+    Claim: A liveness failure restarts the container by killing it: SIGTERM, then SIGKILL when the
+      grace period ends. Upstream the probe's own terminationGracePeriodSeconds, when set, replaces
+      the pod's for that kill (KEP-2238, GA in v1.28; pod-lifecycle.md § Probe-level
+      terminationGracePeriodSeconds).
+    Quote: "**Liveness Probe** | 检测容器是否存活 | 重启容器"
+
+    @requires:kube.api @requires:kubelet @requires:kubelet.probes @requires:clock.virtual
+    Scenario: a container ignoring SIGTERM is killed 5 seconds after its liveness failure, not 600
+      Given a cluster with node "n1"
+      And a running pod "web" whose container "app" ignores SIGTERM, has terminationGracePeriodSeconds 600 on the pod and a liveness probe with terminationGracePeriodSeconds 5
+      When the liveness probe of container "app" in pod "web" fails 1 time in a row
+      Then within 8 seconds container "app" of pod "web" has restartCount 1
+      And the last termination of container "app" of pod "web" was caused by the kubelet killing it
 
   @untestable
   Rule: PROBE-READINESS-ADVICE — configure a readiness probe for every Pod in production

@@ -37,7 +37,6 @@ Feature: Best practices
       And from "before" to "after" etcd_request_duration_seconds_count with operation "create" and a type naming "configmaps" grew by at least 1
       And every apiserver_request_duration_seconds histogram in "after" has buckets that never decrease and end at its count
 
-  @pending
   Rule: PRACTICE-MASTER-TAINT — tainted master nodes run no business Pods
     Source: 000_1662d8c5cea2447f.txt § 常见陷阱与最佳实践 / 最佳实践
     Claim: Separate masters from workers: master nodes carry a taint so business Pods are not
@@ -110,7 +109,6 @@ Feature: Best practices
       Then at every moment of the drain at least 2 pods labelled "app=web" were Ready
       And at the end no pod labelled "app=web" is on node "n1"
 
-  @pending
   Rule: PRACTICE-PRIORITY-PREEMPTION — a high-priority Pod preempts lower-priority Pods when resources are short
     Source: 000_1662d8c5cea2447f.txt § 常见陷阱与最佳实践 / 最佳实践
     Claim: Give critical system components (CoreDNS, Ingress controller) high priority, so that under

@@ -30,7 +30,6 @@ Feature: containerd — architecture of the mainstream CRI runtime
       Then the runtime's Version answer has runtimeName "containerd"
       And containerd namespace "k8s.io" lists a container whose id is the sandbox id of "s1"
 
-  @pending
   Rule: CTRD-CONTAINER-METADATA — the container service keeps container metadata: create, delete, query
     Source: 000_1662d8c5cea2447f.txt § 数据平面 / Container Runtime（containerd） / containerd 架构
     Claim: The container service manages container metadata — creation, deletion and lookup —
@@ -47,7 +46,6 @@ Feature: containerd — architecture of the mainstream CRI runtime
       When I call RemoveContainer "c1"
       Then ListContainers returns no container named "c1"
 
-  @pending
   Rule: CTRD-TASK-LIFECYCLE — the task manager runs container processes: start and stop
     Source: 000_1662d8c5cea2447f.txt § 数据平面 / Container Runtime（containerd） / containerd 架构
     Claim: The task manager manages the lifecycle of the container's process (start, stop, pause)

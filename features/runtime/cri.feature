@@ -17,26 +17,25 @@ Feature: Container Runtime Interface — the kubelet's only way to a runtime
       interface (service runtime.v1.RuntimeService and runtime.v1.ImageService).
     Quote: "kubelet 通过 **CRI（Container Runtime Interface）** 与容器运行时交互。CRI 是基于 gRPC 的标准接口"
 
-    @requires:cri
+    @requires:cri @requires:cri.grpc
     Scenario: the runtime answers the CRI Version call over gRPC with API version v1
       Given a CRI runtime endpoint
       When I call "runtime.v1.RuntimeService/Version" with version "v1"
       Then the answer has runtimeApiVersion "v1" and a non-empty runtimeName
 
-    @requires:cri
+    @requires:cri @requires:cri.grpc
     Scenario: an unknown RPC is answered with gRPC status UNIMPLEMENTED
       Given a CRI runtime endpoint
       When I call "runtime.v1.RuntimeService/NoSuchCall"
       Then the call fails with gRPC status code 12 (UNIMPLEMENTED)
 
-  @pending
   Rule: CRI-CALL-CHAIN — the kubelet drives Pods only through RuntimeService and ImageService calls
     Source: 000_1662d8c5cea2447f.txt § 数据平面 / kubelet / CRI 调用链
     Claim: Container lifecycle goes through RuntimeService (RunPodSandbox, CreateContainer,
       StartContainer, StopContainer), images through ImageService (PullImage, ListImages, RemoveImage).
     Quote: "Runtime Service（管理容器生命周期：RunPodSandbox、CreateContainer、StartContainer、StopContainer）"
 
-    @requires:kube.api @requires:cluster.scheduler @requires:kubelet @requires:cri
+    @requires:kube.api @requires:kubelet @requires:cri
     Scenario: running and deleting a pod produces exactly the expected kinds of CRI calls
       Given a cluster with node "n1" whose CRI calls are recorded
       When I create pod "web" with one container "app" running "sleep 3600"
@@ -45,7 +44,6 @@ Feature: Container Runtime Interface — the kubelet's only way to a runtime
       Then the CRI calls of node "n1" for pod "web" include "RunPodSandbox, CreateContainer, StartContainer, StopContainer, StopPodSandbox"
       And every recorded call of node "n1" is a method of "runtime.v1.RuntimeService" or "runtime.v1.ImageService"
 
-  @pending
   Rule: CRI-RUNTIME-SERVICE — RuntimeService manages Pod sandboxes and containers
     Source: 000_1662d8c5cea2447f.txt § 数据平面 / Container Runtime（containerd） / CRI 接口规范
     Claim: RuntimeService offers RunPodSandbox, StopPodSandbox, CreateContainer, StartContainer,
@@ -68,7 +66,6 @@ Feature: Container Runtime Interface — the kubelet's only way to a runtime
       When I call StopPodSandbox "s1"
       Then PodSandboxStatus of "s1" has state "SANDBOX_NOTREADY"
 
-  @pending
   Rule: CRI-IMAGE-SERVICE — ImageService pulls, lists, inspects and removes images
     Source: 000_1662d8c5cea2447f.txt § 数据平面 / Container Runtime（containerd） / CRI 接口规范
     Claim: ImageService offers PullImage, ListImages, ImageStatus and RemoveImage.
@@ -83,22 +80,37 @@ Feature: Container Runtime Interface — the kubelet's only way to a runtime
       Then ListImages contains no image tagged "busybox"
       And ImageStatus of "busybox" returns no image and no error
 
-  @pending
-  Rule: CRI-SANDBOX-PAUSE — a Pod sandbox holds the Pod's shared namespaces; its containers join them
+  @erratum
+  Rule: CRI-SANDBOX-PAUSE — a Pod sandbox holds the Pod's network and IPC namespaces; the PID namespace is per container unless shareProcessNamespace
     Source: 000_1662d8c5cea2447f.txt § 数据平面 / Container Runtime（containerd） / CRI 接口规范
     Claim: The Pod sandbox is CRI's abstraction of Pod-level resources (network namespace, PID
       namespace, ...). In containerd it is the `pause` (infra) container, whose only job is to hold
       the namespaces; business containers join them and so share the network.
     Quote: "containerd 中对应的是 `pause` 容器（也叫 infra 容器），它的唯一作用是持有命名空间，业务容器通过加入这些命名空间实现网络共享。"
+    Upstream: The sandbox shares the network and IPC namespaces; the PID namespace is each
+      container's own unless the Pod sets `shareProcessNamespace: true`. CRI's NamespaceOption
+      comment: "The CRI default is POD, but the v1.PodSpec default is CONTAINER. The kubelet's
+      runtime manager will set this to CONTAINER explicitly for v1 pods" (k8s.io/cri-api
+      pkg/apis/runtime/v1/api.proto); kubernetes/website tasks/configure-pod-container/
+      share-process-namespace.md ("Configure Process Namespace Sharing between Containers in a Pod").
 
     @requires:cri
-    Scenario: two containers of one sandbox share a network namespace and reach each other on localhost
+    Scenario: two containers of one sandbox share network and IPC namespaces but not the PID namespace
       Given a CRI runtime endpoint with image "busybox" present
       When I call RunPodSandbox for sandbox "s1" in namespace "default"
-      And I start container "server" in sandbox "s1" running "httpd -f -p 8080"
+      And I start container "server" in sandbox "s1" running "sleep 3600"
       And I start container "client" in sandbox "s1" running "sleep 3600"
-      Then running "wget -qO- http://127.0.0.1:8080/" in container "client" succeeds
-      And containers "server" and "client" report the same network namespace path
+      Then "readlink /proc/self/ns/net" prints the same in containers "server" and "client"
+      And "readlink /proc/self/ns/ipc" prints the same in containers "server" and "client"
+      And "readlink /proc/self/ns/pid" prints different things in containers "server" and "client"
+
+    @requires:cri
+    Scenario: with the sandbox's PID namespace asked for (shareProcessNamespace), the containers share it
+      Given a CRI runtime endpoint with image "busybox" present
+      When I call RunPodSandbox for sandbox "s1" with shareProcessNamespace
+      And I start container "server" in sandbox "s1" running "sleep 3600"
+      And I start container "client" in sandbox "s1" running "sleep 3600"
+      Then "readlink /proc/self/ns/pid" prints the same in containers "server" and "client"
 
     @requires:cri
     Scenario: the sandbox keeps its IP while its containers come and go
@@ -109,6 +121,28 @@ Feature: Container Runtime Interface — the kubelet's only way to a runtime
       And I stop and remove container "c1"
       And I start container "c2" in sandbox "s1" running "sleep 3600"
       Then PodSandboxStatus of "s1" has the remembered IP and state "SANDBOX_READY"
+
+    @requires:kube.api @requires:kubelet @requires:cri
+    Scenario: the kubelet asks for a per-container PID namespace unless the pod sets shareProcessNamespace
+      Given a cluster with node "n1"
+      When I create the pod:
+        """yaml
+        apiVersion: v1
+        kind: Pod
+        metadata: {name: shared}
+        spec:
+          nodeName: n1
+          shareProcessNamespace: true
+          containers:
+          - {name: a, image: busybox, command: ["sleep", "3600"]}
+          - {name: b, image: busybox, command: ["sleep", "3600"]}
+        """
+      And I create pod "apart" with containers "a" and "b" running "sleep 3600"
+      Then within 10 seconds pod "shared" has phase "Running"
+      And within 10 seconds pod "apart" has phase "Running"
+      And "readlink /proc/self/ns/pid" prints the same in containers "a" and "b" of pod "shared"
+      And "readlink /proc/self/ns/pid" prints different things in containers "a" and "b" of pod "apart"
+      And "readlink /proc/self/ns/net" prints the same in containers "a" and "b" of pod "apart"
 
   @pending
   Rule: CRI-PLUGGABLE — any runtime implementing CRI can serve the kubelet
@@ -148,7 +182,6 @@ Feature: Container Runtime Interface — the kubelet's only way to a runtime
       Then the kubelet of node "n1" exits with an error mentioning "runtime.v1.RuntimeService"
       And node "n1" never reports condition "Ready" with status "True"
 
-  @pending
   Rule: CRI-RUNTIME-LIFECYCLE — the container runtime starts, stops and manages container lifecycles
     Source: 003_83c2ae260ce54bb3.txt § 节点组件 / Container Runtime
     Claim: The container runtime is the component that really runs containers: it starts them,

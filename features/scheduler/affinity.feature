@@ -7,7 +7,6 @@ Feature: Scheduler — affinity and anti-affinity
   score), and one tip about "IgnoredDuringExecution". The tip's parenthesis — that required node
   affinity does evict — is wrong: upstream never evicts a running pod for affinity.
 
-  @pending
   Rule: AFFINITY-NODE — nodeAffinity places a pod on nodes with matching labels
     Source: 000_1662d8c5cea2447f.txt § 控制平面 / Scheduler / 亲和性与反亲和性
     Claim: nodeAffinity (Pod → Node) schedules a pod to nodes carrying given labels, e.g. GPU nodes.
@@ -28,7 +27,6 @@ Feature: Scheduler — affinity and anti-affinity
       When Pod "web" is created with required node affinity "zone NotIn (a)"
       Then within 10 s Pod "web" is on Node "n2"
 
-  @pending
   Rule: AFFINITY-POD — podAffinity places a pod in the same topology domain as the pods it selects
     Source: 000_1662d8c5cea2447f.txt § 控制平面 / Scheduler / 亲和性与反亲和性
     Claim: podAffinity (Pod → Pod) schedules related pods into the same topology domain, e.g. a log
@@ -49,11 +47,18 @@ Feature: Scheduler — affinity and anti-affinity
       When Pod "sidecar" is created with required pod affinity to "app=shop" on topology key "kubernetes.io/hostname"
       Then within 10 s Pod "sidecar" is on Node "n3"
 
-  @pending
   Rule: AFFINITY-POD-ANTI — podAntiAffinity keeps pods of one group on different nodes
     Source: 000_1662d8c5cea2447f.txt § 控制平面 / Scheduler / 亲和性与反亲和性
     Claim: podAntiAffinity (Pod → Pod) spreads pods of the same group across nodes for high availability.
     Quote: "podAntiAffinity | Pod → Pod | 将同组 Pod 分散到不同节点（高可用）"
+
+    @requires:kube.api @requires:cluster.scheduler @requires:cluster.nodes
+    Scenario: four pods of one group with required anti-affinity on hostname — three nodes take one each, the fourth waits
+      Given a cluster with nodes "n1", "n2" and "n3", each with 4 CPU and 8Gi memory
+      When Pods "ha-1", "ha-2", "ha-3" and "ha-4" are created labelled "app=ha" with required anti-affinity to "app=ha" on "kubernetes.io/hostname"
+      Then within 10 s Pods "ha-1", "ha-2" and "ha-3" are on 3 different nodes
+      And after 10 s Pod "ha-4" is still Pending
+      And Pod "ha-4" has condition PodScheduled=False with reason "Unschedulable" and a message containing "didn't match pod anti-affinity rules"
 
     @requires:kube.api @requires:cluster.scheduler @requires:cluster.nodes @requires:cluster.controllers
     Scenario: three replicas with required anti-affinity on hostname land on three nodes
@@ -68,7 +73,6 @@ Feature: Scheduler — affinity and anti-affinity
       Then within 30 s 3 pods of Deployment "ha" are bound to 3 different nodes
       And after a further 10 s exactly 1 pod of Deployment "ha" is Pending with reason "Unschedulable"
 
-  @pending
   Rule: AFFINITY-REQUIRED — a required (…DuringScheduling…) rule that no node satisfies leaves the pod unscheduled
     Source: 000_1662d8c5cea2447f.txt § 控制平面 / Scheduler / 亲和性与反亲和性
     Claim: requiredDuringSchedulingIgnoredDuringExecution is a hard requirement: if it is not met, the
@@ -82,7 +86,6 @@ Feature: Scheduler — affinity and anti-affinity
       Then after 10 s Pod "train" is still Pending
       And Pod "train" has condition PodScheduled=False with reason "Unschedulable"
 
-  @pending
   Rule: AFFINITY-PREFERRED — a preferred rule steers the choice but never blocks scheduling
     Source: 000_1662d8c5cea2447f.txt § 控制平面 / Scheduler / 亲和性与反亲和性
     Claim: preferredDuringSchedulingIgnoredDuringExecution is a soft preference: satisfied when possible.
@@ -96,12 +99,19 @@ Feature: Scheduler — affinity and anti-affinity
       Then within 10 s Pod "db" is on Node "n2"
 
     @requires:kube.api @requires:cluster.scheduler @requires:cluster.nodes
+    Scenario: the preferred node wins even when it is the busier one
+      Given a cluster with nodes "n1" and "n2", each with 4 CPU and 8Gi memory
+      And Node "n2" has label "disk=ssd"
+      And pods requesting a total of 1 CPU and 2Gi memory are on Node "n2"
+      When Pod "db" is created with preferred node affinity "disk In (ssd)" of weight 100
+      Then within 10 s Pod "db" is on Node "n2"
+
+    @requires:kube.api @requires:cluster.scheduler @requires:cluster.nodes
     Scenario: no node matches the preference — the pod is scheduled anyway
       Given a cluster with nodes "n1" and "n2", each with 4 CPU and 8Gi memory
       When Pod "db" is created with preferred node affinity "disk In (nvme)" of weight 100
       Then within 10 s Pod "db" is bound to a node
 
-  @pending
   Rule: AFFINITY-IGNORED-DURING-EXECUTION — a running pod stays where it is when its node stops matching
     Source: 000_1662d8c5cea2447f.txt § 控制平面 / Scheduler / 亲和性与反亲和性 / "IgnoredDuringExecution" 的含义
     Claim: Once scheduled, a pod is not evicted even if the node later stops satisfying the affinity
@@ -117,7 +127,7 @@ Feature: Scheduler — affinity and anti-affinity
       And 10 minutes of virtual time pass
       Then Pod "db" is still on Node "n2" with the same uid
 
-  @pending @erratum
+  @erratum
   Rule: AFFINITY-REQUIRED-NOT-EVICTED — required node affinity is not enforced after scheduling either
     Source: 000_1662d8c5cea2447f.txt § 控制平面 / Scheduler / 亲和性与反亲和性 / "IgnoredDuringExecution" 的含义
     Claim: A pod is not evicted when its node stops matching — unless required node affinity

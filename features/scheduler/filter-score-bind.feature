@@ -12,7 +12,6 @@ Feature: Scheduler — filter, score, bind
   Scenarios here use nodes registered through the API (`cluster.nodes`) with stated capacities, so
   every choice has one right answer.
 
-  @pending
   Rule: SCHED-UNBOUND-ONLY — the scheduler places only pods whose spec.nodeName is empty
     Source: 000_1662d8c5cea2447f.txt § 控制平面 / Scheduler
       — also 003_83c2ae260ce54bb3.txt § 控制平面组件 / kube-scheduler (was OVERVIEW-SCHED-WATCHES-UNASSIGNED; seed 003 makes the same claim there)
@@ -36,7 +35,6 @@ Feature: Scheduler — filter, score, bind
       Then within 10 s Pod "free" is bound to a node
       And Pod "free" has condition PodScheduled=True
 
-  @pending
   Rule: SCHED-FILTER-RESOURCES — a node without enough unrequested CPU or memory is filtered out
     Source: 000_1662d8c5cea2447f.txt § 控制平面 / Scheduler / 调度流程
       — also 003_83c2ae260ce54bb3.txt § 控制平面组件 / kube-scheduler (was OVERVIEW-SCHED-RESOURCES; seed 003 makes the same claim there)
@@ -57,7 +55,6 @@ Feature: Scheduler — filter, score, bind
       Then after 10 s Pod "b" is still Pending
       And Pod "b" has condition PodScheduled=False with reason "Unschedulable" and a message containing "Insufficient cpu"
 
-  @pending
   Rule: SCHED-FILTER-NODESELECTOR — a node whose labels do not match the pod's nodeSelector is filtered out
     Source: 000_1662d8c5cea2447f.txt § 控制平面 / Scheduler / 调度流程
     Claim: Filtering removes nodes whose labels do not match the pod's NodeSelector.
@@ -78,20 +75,19 @@ Feature: Scheduler — filter, score, bind
       When Node "n1" is given label "disk=ssd"
       Then within 30 s Pod "db" is on Node "n1"
 
-  @pending
   Rule: SCHED-FILTER-TAINT — a node with a NoSchedule taint the pod does not tolerate is filtered out
     Source: 000_1662d8c5cea2447f.txt § 控制平面 / Scheduler / 调度流程
     Claim: Filtering removes nodes with a Taint for which the pod has no matching Toleration.
     Quote: "Taint 无对应 Toleration"
 
     @requires:kube.api @requires:cluster.scheduler @requires:cluster.nodes
-    Scenario: the untainted node is chosen
+    Scenario: the untainted node is chosen, though it is the busier one
       Given a cluster with nodes "n1" and "n2", each with 4 CPU and 8Gi memory
       And Node "n1" has taint "dedicated=gpu:NoSchedule"
+      And pods requesting a total of 1 CPU and 2Gi memory are on Node "n2"
       When Pod "web" is created requesting 100m CPU
       Then within 10 s Pod "web" is on Node "n2"
 
-  @pending
   Rule: SCHED-FILTER-BEFORE-SCORE — a filtered-out node is never chosen, however well it would score
     Source: 000_1662d8c5cea2447f.txt § 控制平面 / Scheduler / 为什么是 Filter + Score 两阶段？
     Claim: Filtering is a constraint-satisfaction problem that shrinks the candidate set by elimination;
@@ -112,7 +108,7 @@ Feature: Scheduler — filter, score, bind
       And Node "n1" has taint "maintenance=true:NoSchedule"
       When Pod "huge" is created requesting 2 CPU
       Then after 10 s Pod "huge" is still Pending
-      And Pod "huge" has condition PodScheduled=False with reason "Unschedulable" and a message starting "0/2 nodes are available"
+      And Pod "huge" has condition PodScheduled=False with reason "Unschedulable" and a message starting "0/2 nodes are available: 1 Insufficient cpu, 1 node(s) had untolerated taint {maintenance: true}. preemption: "
 
   @untestable
   Rule: SCHED-TWO-PHASE-EXTENSIBLE — separating the two phases lets each be extended and plugged independently
@@ -121,7 +117,6 @@ Feature: Scheduler — filter, score, bind
     Quote: "两阶段分离使得每一步可以独立扩展和插件化。"
     Untestable: a property of the scheduler's code structure (see FRAMEWORK-EXTENSION-POINTS), not of any cluster's behaviour.
 
-  @pending
   Rule: SCHED-SCORE-BALANCED — among feasible nodes the default scoring prefers the one with the most free, balanced resources
     Source: 000_1662d8c5cea2447f.txt § 控制平面 / Scheduler / 调度流程
     Claim: Remaining nodes are scored; the default policy favours a balanced distribution of resource use.
@@ -141,7 +136,7 @@ Feature: Scheduler — filter, score, bind
       Then within 30 s all 10 pods are bound
       And no node holds more than 4 of them and none fewer than 3
 
-  @pending @erratum
+  @erratum
   Rule: SCHED-SCORE-LOCALITY — the default scoring prefers nodes that already have the pod's container images
     Source: 000_1662d8c5cea2447f.txt § 控制平面 / Scheduler / 调度流程
     Claim: The default scoring favours data locality.
@@ -159,7 +154,6 @@ Feature: Scheduler — filter, score, bind
       When Pod "web" is created with image "registry.example/big:1" requesting 100m CPU
       Then within 10 s Pod "web" is on Node "n2"
 
-  @pending
   Rule: SCHED-BIND-NODENAME — binding writes the chosen node into the pod's spec.nodeName
     Source: 000_1662d8c5cea2447f.txt § 控制平面 / Scheduler / 调度流程
     Claim: Binding picks the highest-scoring node and writes it to Pod.spec.nodeName.

@@ -19,7 +19,7 @@ Feature: Scheduler — the scheduling framework
       the scheduler's only structure since v1.16 (kubernetes/kubernetes#95037 "Graduate scheduler framework to GA").
     Untestable: release history; no scenario against one running target can observe when a feature was introduced.
 
-  @pending @erratum
+  @erratum
   Rule: FRAMEWORK-EXTENSION-POINTS — a scheduling cycle runs its extension points in a fixed order, each through plugins
     Source: 000_1662d8c5cea2447f.txt § 控制平面 / Scheduler / PriorityClass / 调度框架（Scheduling Framework）
     Claim: The framework splits scheduling into extension points — QueueSort, PreFilter, Filter, PostFilter,
@@ -49,6 +49,16 @@ Feature: Scheduler — the scheduling framework
       When Pod "urgent" is created with priorityClassName "high-{ns}" requesting 1 CPU
       Then within 10 s Pod "urgent" is on Node "n2"
       And Pod "batch" is not marked for deletion
+
+    @requires:kube.api @requires:cluster.scheduler @requires:cluster.nodes @requires:scheduler.recorder-profile
+    Scenario: a plugin registered through the framework is called at each extension point, in upstream's order
+      Given a cluster with nodes "n1" and "n2", each with 4 CPU and 8Gi memory
+      When Pod "traced" is created with schedulerName "kubespec-recorder" labelled "kubespec.io/recorder-reject=true" requesting 100m CPU
+      And after 5 s Pod "traced" is still Pending
+      And the label "kubespec.io/recorder-reject" is removed from Pod "traced"
+      Then within 10 s Pod "traced" is bound to a node
+      And Pod "traced" has annotation "scheduler.kubespec.io/extension-points" "PreFilter,Filter,PostFilter; PreFilter,Filter,PreScore,Score,NormalizeScore,Reserve,Permit,PreBind,Bind"
+      And within 10 s Pod "traced" has an Event "PostBind" with message "extension points: PreFilter,Filter,PostFilter; PreFilter,Filter,PreScore,Score,NormalizeScore,Reserve,Permit,PreBind,Bind,PostBind"
 
     @requires:kube.api @requires:cluster.scheduler @requires:cluster.nodes
     Scenario: QueueSort pops higher-priority pods first

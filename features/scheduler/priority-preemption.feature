@@ -6,7 +6,6 @@ Feature: Scheduler — priority and preemption
   preempt: evict lower-priority pods to make room for a higher-priority one. The notes' example YAML
   (scheduling.k8s.io/v1, value 1000000, globalDefault false) is checked as written.
 
-  @pending
   Rule: PRIO-CLASS-VALUE — a pod naming a PriorityClass gets that class's value as its spec.priority
     Source: 000_1662d8c5cea2447f.txt § 控制平面 / Scheduler / PriorityClass
     Claim: A PriorityClass defines a pod's scheduling priority; the example class has value 1000000.
@@ -25,7 +24,6 @@ Feature: Scheduler — priority and preemption
       Then the response status is 403 with reason "Forbidden"
       And the response message contains "no PriorityClass with name no-such-class-{ns} was found"
 
-  @pending
   Rule: PRIO-GLOBAL-DEFAULT — a class with globalDefault false is not applied to pods that name no class
     Source: 000_1662d8c5cea2447f.txt § 控制平面 / Scheduler / PriorityClass
     Claim: globalDefault: false means the class is used only by pods that name it.
@@ -38,7 +36,6 @@ Feature: Scheduler — priority and preemption
       When Pod "ordinary" is created with no priorityClassName
       Then Pod "ordinary" has spec.priority 0
 
-  @pending
   Rule: PRIO-PREEMPTION — when no node has room, the scheduler evicts lower-priority pods for a higher-priority one
     Source: 000_1662d8c5cea2447f.txt § 控制平面 / Scheduler / PriorityClass
     Claim: When resources are short, low-priority pods may be preempted: the Scheduler evicts them to

@@ -10,7 +10,6 @@ Feature: Scheduler — taints and tolerations
   Scenarios use nodes registered through the API; a pod "on" a node is one bound to it, and an evicted
   pod is one the control plane has marked for deletion.
 
-  @pending
   Rule: TAINT-FORMAT — a taint is key, optional value and effect; a toleration matches it by key, value (or Exists) and effect
     Source: 000_1662d8c5cea2447f.txt § 控制平面 / Scheduler / Taint / Toleration
     Claim: A Taint is a repelling mark on a Node written key=value:effect; a Toleration on a Pod allows it
@@ -37,7 +36,6 @@ Feature: Scheduler — taints and tolerations
         | not matching   | key "dedicated" operator Equal value "tpu" effect "NoSchedule" | Pending    |
         | not matching   | key "dedicated" operator Equal value "gpu" effect "NoExecute"  | Pending    |
 
-  @pending
   Rule: TAINT-NOSCHEDULE-NEW — NoSchedule keeps new, intolerant pods off the node
     Source: 000_1662d8c5cea2447f.txt § 控制平面 / Scheduler / Taint / Toleration
     Claim: NoSchedule: new pods are not allowed to be scheduled onto the node.
@@ -52,7 +50,6 @@ Feature: Scheduler — taints and tolerations
       Then within 10 s Pod "tolerant" is on Node "n1"
       And Pod "plain" is still Pending with reason "Unschedulable"
 
-  @pending
   Rule: TAINT-NOSCHEDULE-KEEPS-RUNNING — adding a NoSchedule taint leaves pods already on the node alone
     Source: 000_1662d8c5cea2447f.txt § 控制平面 / Scheduler / Taint / Toleration
     Claim: NoSchedule does not affect pods already running on the node.
@@ -60,13 +57,13 @@ Feature: Scheduler — taints and tolerations
 
     @requires:kube.api @requires:cluster.controllers @requires:cluster.nodes @requires:clock.virtual
     Scenario: an intolerant pod already on the node is not evicted
-      Given a cluster with the controllers running and node "n1" with 4 CPU and 8Gi memory
+      Given a cluster with the controllers running
+      And Node "n1" registered through the API with conditions Ready=True, heartbeating
       And Pod "old" is on Node "n1" with no tolerations of its own
       When Node "n1" is given taint "dedicated=gpu:NoSchedule"
       And 10 minutes of virtual time pass
       Then Pod "old" is still on Node "n1" and not marked for deletion
 
-  @pending
   Rule: TAINT-PREFERNOSCHEDULE — PreferNoSchedule steers pods away when possible but does not forbid the node
     Source: 000_1662d8c5cea2447f.txt § 控制平面 / Scheduler / Taint / Toleration
     Claim: PreferNoSchedule: try not to schedule there, but it is not enforced.
@@ -87,7 +84,48 @@ Feature: Scheduler — taints and tolerations
       When Pod "web" is created requesting 100m CPU
       Then within 10 s Pod "web" is on Node "n1"
 
-  @pending
+    @requires:kube.api @requires:cluster.scheduler @requires:cluster.nodes
+    Scenario: PreferNoSchedule is weighed against the other scores — an empty tainted node loses to a half-full untainted one
+      Given a cluster with nodes "n1" and "n2", each with 4 CPU and 8Gi memory
+      And Node "n1" has taint "spare=true:PreferNoSchedule"
+      And pods requesting a total of 2 CPU and 4Gi memory are on Node "n2"
+      When Pod "web" is created requesting 100m CPU
+      Then within 10 s Pod "web" is on Node "n2"
+
+  Rule: TAINT-TOLERATION-WILDCARDS — a toleration with no key and operator Exists tolerates every taint; one with no effect matches every effect
+    Source: 000_1662d8c5cea2447f.txt § 控制平面 / Scheduler / Taint / Toleration
+    Claim: A toleration lets a pod onto a node with the corresponding taint. Upstream (v1 Toleration.ToleratesTaint in
+      staging/src/k8s.io/api/core/v1/toleration.go): an empty key with operator Exists matches every key and value, and
+      an empty effect matches every effect.
+    Quote: "Toleration：Pod 上的容忍，允许 Pod 调度到带有对应 Taint 的节点。"
+
+    @requires:kube.api @requires:cluster.scheduler @requires:cluster.nodes
+    Scenario Outline: a toleration <which> lets the pod onto a node tainted with NoSchedule and NoExecute, or not
+      Given a cluster with node "n1" with 4 CPU and 8Gi memory
+      And Node "n1" has taint "dedicated=gpu:NoSchedule"
+      And Node "n1" has taint "maintenance=true:NoExecute"
+      When Pod "p" is created <toleration>
+      Then after 10 s Pod "p" is <outcome>
+
+      Examples:
+        | which                                         | toleration                                                                                                  | outcome      |
+        | with no key and operator Exists               | with toleration operator Exists and no key                                                                  | on Node "n1" |
+        | with no effect, one per taint                 | with toleration key "dedicated" operator Equal value "gpu" and toleration key "maintenance" operator Exists | on Node "n1" |
+        | naming one effect only, for one of two taints | with toleration key "dedicated" operator Equal value "gpu" effect "NoSchedule"                              | Pending      |
+
+  Rule: TAINT-TOLERATION-SECONDS-NOEXECUTE — the API refuses tolerationSeconds on a toleration whose effect is not NoExecute
+    Source: 000_1662d8c5cea2447f.txt § 控制平面 / Scheduler / Taint / Toleration
+    Claim: tolerationSeconds bounds how long a pod stays on a node after a NoExecute taint appears, so it means nothing
+      for another effect; upstream's validation (pkg/apis/core/validation/validation.go validateTolerations) refuses it:
+      "effect must be 'NoExecute' when `tolerationSeconds` is set".
+    Quote: "NoExecute | 新 Pod 不调度，已运行且无 Toleration 的 Pod 会被驱逐"
+
+    @requires:kube.api
+    Scenario: a NoSchedule toleration with tolerationSeconds is refused with 422
+      When Pod "p" is created with toleration key "dedicated" operator Exists effect "NoSchedule" and tolerationSeconds 60
+      Then the response status is 422 with reason "Invalid"
+      And the response message contains "effect must be 'NoExecute' when `tolerationSeconds` is set"
+
   Rule: TAINT-NOEXECUTE-NO-NEW — NoExecute keeps new, intolerant pods off the node
     Source: 000_1662d8c5cea2447f.txt § 控制平面 / Scheduler / Taint / Toleration
     Claim: NoExecute: new pods are not scheduled to the node.
@@ -135,7 +173,7 @@ Feature: Scheduler — taints and tolerations
       And the test removes the taint "quarantine" from Node "n1"
       Then at U + 120 s Pod "brief" is still there, not marked for deletion
 
-  @pending @erratum
+  @erratum
   Rule: TAINT-CONTROL-PLANE — control-plane nodes are tainted node-role.kubernetes.io/control-plane:NoSchedule
     Source: 000_1662d8c5cea2447f.txt § 控制平面 / Scheduler / Taint / Toleration / Master 节点的 Taint
     Claim: Production master nodes usually carry the taint node-role.kubernetes.io/control-plane:NoExecute,
@@ -154,13 +192,13 @@ Feature: Scheduler — taints and tolerations
 
     @requires:kube.api @requires:cluster.controllers @requires:cluster.nodes @requires:clock.virtual
     Scenario: the control-plane taint does not evict pods already on the node
-      Given a cluster with the controllers running and node "cp1" with 4 CPU and 8Gi memory
+      Given a cluster with the controllers running
+      And Node "cp1" registered through the API with conditions Ready=True, heartbeating
       And Node "cp1" has taint "node-role.kubernetes.io/control-plane:NoSchedule"
       When Pod "static-like" is created with spec.nodeName "cp1" and no tolerations of its own
       And 10 minutes of virtual time pass
       Then Pod "static-like" is still on Node "cp1" and not marked for deletion
 
-  @pending
   Rule: TAINT-CONTROL-PLANE-TOLERATION — a pod that tolerates the control-plane taint may be scheduled onto control-plane nodes
     Source: 000_1662d8c5cea2447f.txt § 控制平面 / Scheduler / Taint / Toleration / Master 节点的 Taint
     Claim: To run e.g. monitoring components on a master, add the corresponding toleration.
@@ -173,3 +211,27 @@ Feature: Scheduler — taints and tolerations
       And Node "cp1" has taint "node-role.kubernetes.io/control-plane:NoSchedule"
       When Pod "node-exporter" is created with nodeSelector "node-role.kubernetes.io/control-plane=" and toleration key "node-role.kubernetes.io/control-plane" operator Exists effect "NoSchedule"
       Then within 10 s Pod "node-exporter" is on Node "cp1"
+
+  Rule: TAINT-CORDON — kubectl cordon marks the node unschedulable, which keeps new pods off it and gives it the taint node.kubernetes.io/unschedulable:NoSchedule
+    Source: 000_1662d8c5cea2447f.txt § 控制平面 / Scheduler / Taint / Toleration
+    Claim: NoSchedule keeps new pods off a node. Upstream, `kubectl cordon` sets spec.unschedulable; the scheduler's
+      NodeUnschedulable filter then refuses the node (pkg/scheduler/framework/plugins/nodeunschedulable), and the node
+      lifecycle controller (TaintNodesByCondition, pkg/controller/nodelifecycle) adds the taint
+      node.kubernetes.io/unschedulable:NoSchedule, so only pods tolerating it (DaemonSets) still land there.
+    Quote: "NoSchedule | 不允许新 Pod 调度到该节点"
+
+    @requires:kubectl @requires:kube.api @requires:cluster.scheduler @requires:cluster.nodes
+    Scenario: a pod created after kubectl cordon stays off the node until kubectl uncordon
+      Given a cluster with node "n1" with 4 CPU and 8Gi memory
+      When "kubectl cordon n1" is run
+      And Pod "late" is created requesting 100m CPU
+      Then after 10 s Pod "late" is still Pending
+      And Pod "late" has condition PodScheduled=False with reason "Unschedulable" and a message containing "1 node(s) were unschedulable"
+      When "kubectl uncordon n1" is run
+      Then within 20 s Pod "late" is on Node "n1"
+
+    @requires:kubectl @requires:kube.api @requires:cluster.nodes @requires:controllers.nodelifecycle
+    Scenario: kubectl cordon leads to the taint node.kubernetes.io/unschedulable:NoSchedule
+      Given a cluster with node "n1" with 4 CPU and 8Gi memory
+      When "kubectl cordon n1" is run
+      Then within 10 s Node "n1" has spec.unschedulable true and a taint "node.kubernetes.io/unschedulable:NoSchedule"

@@ -14,7 +14,9 @@
  *   `system:authenticated` and `system:unauthenticated` — the only default grant anonymous
  *   callers have;
  * - `system:kube-controller-manager` and its binding to the user of the same name: the identity
- *   the reference's controllers act as (reference/wiring/controllers.ts), with upstream's rules.
+ *   the reference's controllers act as (reference/wiring/controllers.ts), with upstream's rules;
+ * - `system:kube-scheduler` and its binding to the user of the same name, likewise for the
+ *   scheduler (reference/wiring/scheduler.ts).
  *
  * Upstream builds every list through a string set (rbacv1helpers.NewRule / combine in
  * pkg/apis/rbac/v1/helpers.go), so the stored objects hold verbs, groups, resources and URLs
@@ -36,6 +38,11 @@ export const BOOTSTRAP_ANNOTATIONS: Readonly<Record<string, string>> = Object.fr
 
 /** The user the controller manager authenticates as (user.KubeControllerManager upstream). */
 export const KUBE_CONTROLLER_MANAGER_USER = 'system:kube-controller-manager';
+
+/** The user kube-proxy authenticates as (user.KubeProxy upstream), bound to system:node-proxier. */
+export const KUBE_PROXY_USER = 'system:kube-proxy';
+/** The user the scheduler authenticates as (user.KubeScheduler upstream). */
+export const KUBE_SCHEDULER_USER = 'system:kube-scheduler';
 
 export interface Subject {
   kind: 'Group' | 'User';
@@ -95,6 +102,34 @@ function kubeControllerManagerRules(): PolicyRule[] {
   ];
 }
 
+/** policy.go, the ClusterRole "system:kube-scheduler" (the rules the reference's scheduler uses, and upstream's others). */
+function kubeSchedulerRules(): PolicyRule[] {
+  const read = ['get', 'list', 'watch'];
+  return [
+    eventsRule,
+    // Leader election.
+    resourceRule(create, ['coordination.k8s.io'], ['leases']),
+    resourceRule(['get', 'update'], ['coordination.k8s.io'], ['leases'], ['kube-scheduler']),
+    resourceRule(create, [''], ['endpoints']),
+    resourceRule(['get', 'update'], [''], ['endpoints'], ['kube-scheduler']),
+    // Fundamental resources.
+    resourceRule(read, [''], ['nodes']),
+    resourceRule(['delete', 'get', 'list', 'watch'], [''], ['pods']),
+    resourceRule(create, [''], ['bindings', 'pods/binding']),
+    resourceRule(['patch', 'update'], [''], ['pods/status']),
+    // Things that select pods.
+    resourceRule(['list', 'watch'], [''], ['replicationcontrollers', 'services']),
+    resourceRule(['list', 'watch'], ['apps'], ['replicasets', 'statefulsets']),
+    resourceRule(['list', 'watch'], ['policy'], ['poddisruptionbudgets']),
+    // Volumes.
+    resourceRule(['list', 'watch', 'get'], [''], ['persistentvolumeclaims', 'persistentvolumes']),
+    resourceRule(create, ['authentication.k8s.io'], ['tokenreviews']),
+    resourceRule(create, ['authorization.k8s.io'], ['subjectaccessreviews']),
+    resourceRule(read, ['storage.k8s.io'], ['csinodes']),
+    resourceRule(['list', 'watch'], [''], ['namespaces']),
+    resourceRule(read, ['storage.k8s.io'], ['csidrivers', 'csistoragecapacities']),
+  ];
+}
 /**
  * The per-controller roles of plugin/pkg/auth/authorizer/rbac/bootstrappolicy/controller_policy.go
  * ("system:controller:<name>"), for the controllers the reference runs. Upstream binds each to
@@ -138,6 +173,20 @@ export const CONTROLLER_ROLES: Readonly<Record<string, PolicyRule[]>> = {
 
 const CONTROLLER_ROLE_PREFIX = 'system:controller:';
 
+/**
+ * policy.go, the ClusterRole "system:node-proxier": kube-proxy lists and watches Services,
+ * Endpoints and EndpointSlices, reads Nodes, and records events
+ * (plugin/pkg/auth/authorizer/rbac/bootstrappolicy/policy.go).
+ */
+function nodeProxierRules(): PolicyRule[] {
+  return [
+    resourceRule(['list', 'watch'], [''], ['services', 'endpoints']),
+    resourceRule(['get', 'list', 'watch'], [''], ['nodes']),
+    eventsRule,
+    resourceRule(['list', 'watch'], ['discovery.k8s.io'], ['endpointslices']),
+  ];
+}
+
 export function bootstrapClusterRoles(): any[] {
   return [
     clusterRole('cluster-admin', [resourceRule(['*'], ['*'], ['*']), { verbs: ['*'], nonResourceURLs: ['*'] }]),
@@ -148,7 +197,9 @@ export function bootstrapClusterRoles(): any[] {
     ]),
     clusterRole('system:public-info-viewer', [{ verbs: get, nonResourceURLs: ['/healthz', '/livez', '/readyz', '/version', '/version/'] }]),
     clusterRole(KUBE_CONTROLLER_MANAGER_USER, kubeControllerManagerRules()),
+    clusterRole(KUBE_SCHEDULER_USER, kubeSchedulerRules()),
     ...Object.entries(CONTROLLER_ROLES).map(([name, rules]) => clusterRole(CONTROLLER_ROLE_PREFIX + name, rules)),
+    clusterRole('system:node-proxier', nodeProxierRules()),
   ];
 }
 
@@ -159,7 +210,9 @@ export function bootstrapClusterRoleBindings(): any[] {
     clusterRoleBinding('system:basic-user', groups('system:authenticated')),
     clusterRoleBinding('system:public-info-viewer', groups('system:authenticated', 'system:unauthenticated')),
     clusterRoleBinding(KUBE_CONTROLLER_MANAGER_USER, [{ kind: 'User', name: KUBE_CONTROLLER_MANAGER_USER }]),
+    clusterRoleBinding(KUBE_SCHEDULER_USER, [{ kind: 'User', name: KUBE_SCHEDULER_USER }]),
     ...Object.keys(CONTROLLER_ROLES).map((name) => controllerRoleBinding(name)),
+    clusterRoleBinding('system:node-proxier', [{ kind: 'User', name: KUBE_PROXY_USER }]),
   ];
 }
 

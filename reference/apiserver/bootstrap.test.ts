@@ -5,7 +5,7 @@ import { harness } from './testing/harness.ts';
 
 const RBAC = '/apis/rbac.authorization.k8s.io/v1';
 const CONTROLLER_ROLES = ['deployment-controller', 'endpointslice-controller', 'generic-garbage-collector', 'node-controller', 'replicaset-controller'].map((n) => `system:controller:${n}`);
-const BOOTSTRAP_ROLES = ['cluster-admin', 'system:basic-user', ...CONTROLLER_ROLES, 'system:discovery', 'system:kube-controller-manager', 'system:public-info-viewer'];
+const BOOTSTRAP_ROLES = ['cluster-admin', 'system:basic-user', ...CONTROLLER_ROLES, 'system:discovery', 'system:kube-controller-manager', 'system:kube-scheduler', 'system:node-proxier', 'system:public-info-viewer'];
 
 test('a fresh server holds the bootstrap ClusterRoles, each marked as upstream marks its default policy', async () => {
   const h = await harness();
@@ -39,7 +39,9 @@ test('the bootstrap bindings give cluster-admin to system:masters, discovery and
     'system:basic-user': 'system:basic-user <- Group:system:authenticated',
     'system:public-info-viewer': 'system:public-info-viewer <- Group:system:authenticated, Group:system:unauthenticated',
     'system:kube-controller-manager': 'system:kube-controller-manager <- User:system:kube-controller-manager',
+    'system:kube-scheduler': 'system:kube-scheduler <- User:system:kube-scheduler',
     ...Object.fromEntries(CONTROLLER_ROLES.map((r) => [r, `${r} <- ServiceAccount:${r.slice('system:controller:'.length)}, User:system:kube-controller-manager`])),
+    'system:node-proxier': 'system:node-proxier <- User:system:kube-proxy',
   });
 });
 

@@ -4,7 +4,9 @@
  * - its bootstrap controller's (pkg/controlplane/controller): the namespaces default,
  *   kube-system, kube-public and kube-node-lease, and the `kubernetes` service in default at the
  *   first address of the service range;
- * - its `rbac/bootstrap-roles` post-start hook's: the default RBAC policy (bootstrap-policy.ts).
+ * - its `rbac/bootstrap-roles` post-start hook's: the default RBAC policy (bootstrap-policy.ts);
+ * - its `scheduling/bootstrap-system-priority-classes` hook's: system-node-critical and
+ *   system-cluster-critical (pkg/registry/scheduling/rest/storage_scheduling.go).
  *
  * Each object is created only when missing, so a server started over a store that already
  * holds them (kubespec serve --data-dir) writes nothing.
@@ -13,6 +15,7 @@ import { bootstrapClusterRoleBindings, bootstrapClusterRoles, RBAC_GROUP } from 
 import { prepareForCreate } from './handlers/prepare.ts';
 import { findResource } from './resources/registry.ts';
 import { ApiError } from './status.ts';
+import { systemPriorityClasses } from './admission/priority.ts';
 import type { Env } from './types.ts';
 
 export const SYSTEM_NAMESPACES = ['default', 'kube-system', 'kube-public', 'kube-node-lease'];
@@ -38,4 +41,5 @@ export async function bootstrapCluster(env: Env): Promise<void> {
   });
   for (const role of bootstrapClusterRoles()) await ensure(env, RBAC_GROUP, 'clusterroles', role);
   for (const binding of bootstrapClusterRoleBindings()) await ensure(env, RBAC_GROUP, 'clusterrolebindings', binding);
+  for (const pc of systemPriorityClasses()) await ensure(env, 'scheduling.k8s.io', 'priorityclasses', pc);
 }

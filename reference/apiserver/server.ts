@@ -15,7 +15,7 @@ import { DEFAULT_GIT_VERSION } from './discovery/version.ts';
 import type { Authenticator, Authorizer, MutatingPlugin, RequestTrace, ValidatingPlugin } from './pipeline.ts';
 import type { RuleResolver } from './authz/rbac.ts';
 import { ObjectStore } from './storage/object-store.ts';
-import type { Answer, ApiRequest, Clock, Env, Timers } from './types.ts';
+import type { Answer, ApiRequest, Clock, Env, NodeConnection, Timers } from './types.ts';
 
 /** Upstream's default request body limit (--max-request-body-bytes = 3 MiB). */
 export const DEFAULT_MAX_BODY_BYTES = 3 * 1024 * 1024;
@@ -42,6 +42,8 @@ export interface ApiServerOptions {
   random?: () => number;
   /** Watch timeouts and bookmarks need timers; without them watches end only when the client leaves. */
   timers?: Timers;
+  /** The kubelets, for pods/log. */
+  nodes?: NodeConnection;
   bookmarkInterval_ms?: number;
   /** What /version reports; kubectl's dispatcher picks its bundled version from it. */
   gitVersion?: string;
@@ -135,6 +137,7 @@ function buildEnv(opts: ApiServerOptions): Env {
   if (opts.ruleResolver) env.ruleResolver = opts.ruleResolver;
   if (opts.serviceAccountTokens) env.serviceAccountTokens = opts.serviceAccountTokens;
   if (opts.timers) env.timers = opts.timers;
+  if (opts.nodes) env.nodes = opts.nodes;
   return env;
 }
 

@@ -87,6 +87,16 @@ export interface Env {
   metrics: ApiServerMetrics;
   /** Fault models this server injects (reference/faults.ts); empty for the reference itself. */
   faults: Faults;
+  /** How the API server reaches a node's kubelet (pods/log); absent: no kubelets to reach. */
+  nodes?: NodeConnection;
+}
+
+/**
+ * The API server's connection to kubelets (upstream: the kubelet client to :10250, used by
+ * pods/log, exec, attach, port-forward): here only a container's log.
+ */
+export interface NodeConnection {
+  containerLogs(node: string, namespace: string, pod: string, container: string, opts: { previous: boolean; tailLines?: number; timestamps: boolean }): Promise<{ status: number; text: string }>;
 }
 
 /** One request on its way through the pipeline. */

@@ -66,6 +66,11 @@ export class ApiClient {
     return typeof message === 'string' ? { status, message } : { status };
   }
 
+  /** Any JSON request (the scheduler's binding, status patches, deletes and events). */
+  async call(method: string, path: string, body?: unknown, contentType = 'application/json'): Promise<{ status: number; body: any }> {
+    return this.request(method, path, body, contentType);
+  }
+
   /** One request (PUT, PATCH, DELETE, or the GC's GET) with a JSON body; the answer's status, Status message and object uid. */
   async send(method: string, path: string, body: unknown, contentType = 'application/json'): Promise<CreateResult> {
     const { status, body: answer } = await this.request(method, path, body, contentType);

@@ -18,14 +18,18 @@ import { MvccStore } from '../store/mvcc.ts';
 import type { Faults } from '../faults.ts';
 import { registryPrefix } from '../store/registry.ts';
 import { createApiServer, seededRandom, type ApiServer } from '../apiserver/server.ts';
-import { KUBE_CONTROLLER_MANAGER_USER } from '../apiserver/bootstrap-policy.ts';
+import { KUBE_CONTROLLER_MANAGER_USER, KUBE_PROXY_USER, KUBE_SCHEDULER_USER } from '../apiserver/bootstrap-policy.ts';
 import { listen, type Listening, type TlsOptions } from '../apiserver/host/listen.ts';
 import { selectControllers } from '../controllers/registry.ts';
 import type { ControllerDef } from '../controllers/types.ts';
 import { ApiClient } from './api-client.ts';
 import { ControllerManager } from './controllers.ts';
+import { ProxyHost } from './proxy.ts';
+import { SchedulerHost } from './scheduler.ts';
 import type { Scheduler } from './virtual-clock.ts';
 import { referenceSecurity, type Security, type SecurityOptions } from './security.ts';
+import type { UserInfo } from '../apiserver/pipeline.ts';
+import { startKubeletHost, type KubeletHost } from './kubelets.ts';
 
 export interface ReferenceClusterOptions {
   seed: number;
@@ -46,8 +50,14 @@ export interface ReferenceClusterOptions {
    * `['*', '-serviceaccount']` runs all but that one; `[]` runs none.
    */
   controllers?: readonly string[];
+  /** Nodes to start a kubelet (with the fake runtime) for; more can be added with addKubelet. */
+  kubelets?: readonly string[];
   /** Where the controller manager reports failed reconciles. */
   log?: (line: string) => void;
+  /** kube-proxy's --iptables-min-sync-period (default 1 s, upstream's); see proxy.ts. */
+  proxyMinSyncPeriod_ms?: number;
+  /** Run the scheduler (reference/wiring/scheduler.ts); default true. */
+  scheduler?: boolean;
   /** The API server's --max-mutating-requests-inflight (default 200). */
   maxMutatingInFlight?: number;
   /** Fault models to inject (reference/faults.ts, `kubespec selftest`); default none. */
@@ -56,6 +66,7 @@ export interface ReferenceClusterOptions {
 
 /** The controller manager's User-Agent, shaped like upstream's (component/version (os/arch) ...). */
 const CONTROLLER_MANAGER_AGENT = 'kube-controller-manager/v1.31.0 (linux/amd64) kubespec-reference';
+const SCHEDULER_AGENT = 'kube-scheduler/v1.31.0 (linux/amd64) kubespec-reference';
 
 export class ReferenceCluster {
   private constructor(
@@ -66,8 +77,14 @@ export class ReferenceCluster {
     private readonly shutdown: () => void,
     /** Starts a fresh controller manager (new caches) with the cluster's options. */
     private readonly startManager: () => Promise<ControllerManager>,
+    /** kube-proxy, one per node that a scenario (or serve) starts; see proxy.ts. */
+    readonly proxies: ProxyHost,
     readonly security?: Security,
+    private readonly kubeletContext?: { hosts: Map<string, KubeletHost>; clock: Scheduler; seed: number; server: string; ca?: string | Buffer; tokens?: Map<string, UserInfo>; log?: (line: string) => void },
   ) {}
+
+  /** The scheduler, when the cluster runs one. */
+  scheduler?: SchedulerHost;
 
   get controllers(): ControllerManager {
     return this.manager;
@@ -84,8 +101,23 @@ export class ReferenceCluster {
     this.manager = await this.startManager();
   }
 
+  /** The node agents started so far, by node name (kubelets.ts). */
+  get kubelets(): Map<string, KubeletHost> {
+    return this.kubeletContext!.hosts;
+  }
+
+  /** Starts a kubelet (and its fake runtime) for a node, which it registers. */
+  async addKubelet(name: string, opts: { leaseRenew_ms?: number } = {}): Promise<KubeletHost> {
+    const existing = this.kubelets.get(name);
+    if (existing) return existing;
+    const ctx = this.kubeletContext!;
+    const { hosts: _, ...hostOpts } = ctx;
+    const host = await startKubeletHost({ name, ...hostOpts, ...opts, seed: ctx.seed ^ this.kubelets.size });
+    this.kubelets.set(name, host);
+    return host;
+  }
+
   static async start(opts: ReferenceClusterOptions): Promise<ReferenceCluster> {
-    // Fault serviceaccount-controller-idle: the controller manager runs without that controller.
     // Fault serviceaccount-controller-idle: the controller manager runs without that controller.
     const controllerFlag = opts.faults?.has('serviceaccount-controller-idle') ? ['-serviceaccount', ...(opts.controllers ?? ['*'])] : opts.controllers;
     const controllers = selectControllers(controllerFlag, opts.faults);
@@ -94,9 +126,18 @@ export class ReferenceCluster {
     // Drawn from the host, not from `random`: a credential must not be guessable from the seed,
     // and taking it from `random` would shift every uid the API server draws after it.
     const managerToken = opts.secure ? randomBytes(32).toString('base64url') : undefined;
-    const secure = opts.secure && { ...opts.secure, tokenCsv: withControllerManagerToken(opts.secure.tokenCsv, managerToken!) };
+    const proxyToken = opts.secure ? randomBytes(32).toString('base64url') : undefined;
+    const schedulerToken = opts.secure ? randomBytes(32).toString('base64url') : undefined;
+    const liveTokens = opts.secure ? new Map<string, UserInfo>() : undefined;
+    const tokenCsv = opts.secure && withToken(withToken(withControllerManagerToken(opts.secure.tokenCsv, managerToken!), proxyToken!, KUBE_PROXY_USER), schedulerToken!, KUBE_SCHEDULER_USER);
+    const secure = opts.secure && { ...opts.secure, tokenCsv: tokenCsv as string, liveTokens };
     const security = secure ? referenceSecurity({ backend, clock: opts.clock, random, ...secure, ...(opts.faults ? { faults: opts.faults } : {}) }) : undefined;
+    // The API server reaches kubelets (pods/log) the way upstream dials a node's :10250: by node name.
+    const hosts = new Map<string, KubeletHost>();
     const api = createApiServer({
+      nodes: {
+        containerLogs: async (node, ns, pod, container, o) => (await hosts.get(node)?.kubelet.containerLogs(ns, pod, container, o)) ?? { status: 400, text: `no kubelet answers for node ${node}` },
+      },
       backend,
       clock: opts.clock,
       timers: { after: (ms, fn) => opts.clock.after(ms, fn) },
@@ -113,8 +154,15 @@ export class ReferenceCluster {
       ...(managerToken ? { token: managerToken } : {}),
       ...(opts.tls?.ca ? { ca: opts.tls.ca } : {}),
     });
+    const schedulerClient = new ApiClient({
+      server: loopbackUrl(http, opts),
+      userAgent: SCHEDULER_AGENT,
+      ...(schedulerToken ? { token: schedulerToken } : {}),
+      ...(opts.tls?.ca ? { ca: opts.tls.ca } : {}),
+    });
     const tap = storeChangeTap(backend, controllers);
     let manager: ControllerManager;
+    let scheduler: SchedulerHost | undefined;
     const managerRandom = seededRandom(opts.seed ^ 0x6b636d);
     // Fresh controller objects each time: their bookkeeping (expectations) is per process.
     const startManager = () => ControllerManager.start({ client, clock: opts.clock, random: managerRandom, controllers: selectControllers(controllerFlag, opts.faults), changedAt: tap.changedAt, ...(opts.log ? { log: opts.log } : {}) });
@@ -123,18 +171,36 @@ export class ReferenceCluster {
       // The first clients find what the controllers make of the bootstrap objects (`default` in
       // each system namespace) already there, as on a cluster that has been up for a moment.
       await manager.settled();
+      if (opts.scheduler !== false) scheduler = await SchedulerHost.start({ client: schedulerClient, clock: opts.clock, random: seededRandom(opts.seed ^ 0x736368), ...(opts.log ? { log: opts.log } : {}) });
     } catch (error) {
       tap.stop();
       client.close();
+      schedulerClient.close();
       await http.close();
       throw error;
     }
+    const proxyClient = new ApiClient({
+      server: loopbackUrl(http, opts),
+      userAgent: KUBE_PROXY_AGENT,
+      ...(proxyToken ? { token: proxyToken } : {}),
+      ...(opts.tls?.ca ? { ca: opts.tls.ca } : {}),
+    });
+    const proxyTap = storeChangeTap(backend, [{ watches: PROXY_WATCHES }]);
+    const proxies = new ProxyHost(proxyClient, opts.clock, opts.seed, proxyTap.changedAt, opts.proxyMinSyncPeriod_ms);
     const shutdown = () => {
+      scheduler?.stop();
       tap.stop();
+      proxyTap.stop();
+      proxies.stop();
       client.close();
+      proxyClient.close();
+      schedulerClient.close();
     };
-    const cluster = new ReferenceCluster(backend, api, http, manager, shutdown, startManager, security);
+    const kubeletContext = { hosts, clock: opts.clock, seed: opts.seed ^ 0x6b6c74, server: loopbackUrl(http, opts), ...(opts.tls?.ca ? { ca: opts.tls.ca } : {}), ...(liveTokens ? { tokens: liveTokens } : {}), ...(opts.log ? { log: opts.log } : {}) };
+    const cluster = new ReferenceCluster(backend, api, http, manager, shutdown, startManager, proxies, security, kubeletContext);
+    for (const name of opts.kubelets ?? []) await cluster.addKubelet(name);
     cluster.controllerManagerCredentials = { ...(managerToken ? { token: managerToken } : {}), ...(opts.tls?.ca ? { ca: opts.tls.ca } : {}) };
+    cluster.scheduler = scheduler;
     return cluster;
   }
 
@@ -146,16 +212,28 @@ export class ReferenceCluster {
   }
 
   async stop(): Promise<void> {
+    for (const host of this.kubelets.values()) await host.stop();
     this.controllers.stop();
     this.shutdown();
     await this.http.close();
   }
 }
 
+/** What kube-proxy watches, for its store change tap. */
+const PROXY_WATCHES = [{ group: '', version: 'v1', resource: 'services' }, { group: 'discovery.k8s.io', version: 'v1', resource: 'endpointslices' }];
+
+/** kube-proxy's User-Agent, as upstream's component name prints it. */
+const KUBE_PROXY_AGENT = 'kube-proxy/v1.31.0 (linux/amd64) kubespec-reference';
+
 /** The token file with one more line: the controller manager's token, for its user (no groups, as its certificate has no O). */
 function withControllerManagerToken(tokenCsv: string | undefined, token: string): string {
   const lines = tokenCsv && !tokenCsv.endsWith('\n') ? `${tokenCsv}\n` : (tokenCsv ?? '');
   return `${lines}${token},${KUBE_CONTROLLER_MANAGER_USER},${KUBE_CONTROLLER_MANAGER_USER}\n`;
+}
+
+/** The token file with one more line for `user` (no groups, as its client certificate would have no O). */
+function withToken(tokenCsv: string, token: string, user: string): string {
+  return `${tokenCsv}${token},${user},${user}\n`;
 }
 
 /** Where a component on this host reaches the API server: the listening port on loopback. */
@@ -170,7 +248,7 @@ function loopbackUrl(http: Listening, opts: ReferenceClusterOptions): string {
  * objects changed, from store watches on their registry prefixes. It only counts; the objects
  * themselves reach the controllers through the API server's watch.
  */
-function storeChangeTap(backend: Backend, controllers: readonly ControllerDef[]): { changedAt(resource: string): number; stop(): void } {
+function storeChangeTap(backend: Backend, controllers: readonly Pick<ControllerDef, 'watches'>[]): { changedAt(resource: string): number; stop(): void } {
   const latest = new Map<string, number>();
   const cancels: (() => void)[] = [];
   let stopped = false;

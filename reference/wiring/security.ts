@@ -12,12 +12,13 @@ import { webhookTokenAuthenticator, type WebhookTokenAuthenticator } from '../ap
 import type { Backend } from '../store/backend.ts';
 import type { ApiServerOptions } from '../apiserver/server.ts';
 import { uuidFrom } from '../apiserver/server.ts';
-import { serviceAccountTokens, tokenFileAuthenticator, x509Authenticator } from '../apiserver/authn/index.ts';
+import { parseTokenFile, serviceAccountTokens, tokenFileAuthenticator, x509Authenticator } from '../apiserver/authn/index.ts';
 import type { SigningKey } from '../apiserver/authn/jwt.ts';
 import { rbacAuthorizer, ruleResolver } from '../apiserver/authz/index.ts';
+import { nodeAuthorizer, unionAuthorizer } from '../apiserver/authz/node.ts';
 import { admissionChain, randomSuffix } from '../apiserver/admission/index.ts';
 import { httpWebhookCaller } from '../apiserver/admission/host/webhookclient.ts';
-import type { Authenticator } from '../apiserver/pipeline.ts';
+import type { Authenticator, UserInfo } from '../apiserver/pipeline.ts';
 import type { Clock } from './virtual-clock.ts';
 import { CachedStoreReader } from './cached-reader.ts';
 
@@ -27,6 +28,11 @@ export interface SecurityOptions {
   random: () => number;
   /** CSV in kube-apiserver's --token-auth-file format. */
   tokenCsv?: string;
+  /**
+   * Tokens read at each request, on top of the token file: the cluster adds a kubelet's here
+   * when it starts one (kube-apiserver would need a restart to re-read its token file).
+   */
+  liveTokens?: Map<string, UserInfo>;
   anonymous?: boolean;
   issuer?: string;
   /**
@@ -58,7 +64,11 @@ export function referenceSecurity(opts: SecurityOptions): Security {
   // Before the token file: its "rejected" for an unknown token would end the union first.
   const tokenWebhook = webhookTokenAuthenticator(httpWebhookCaller());
   const authenticators: Authenticator[] = [x509Authenticator(opts.faults), tokens.authenticator, tokenWebhook];
-  if (opts.tokenCsv) authenticators.push(tokenFileAuthenticator({ csv: opts.tokenCsv }));
+  if (opts.tokenCsv || opts.liveTokens) {
+    const tokens = opts.liveTokens ?? new Map<string, UserInfo>();
+    for (const [token, user] of opts.tokenCsv ? parseTokenFile(opts.tokenCsv) : []) tokens.set(token, user);
+    authenticators.push(tokenFileAuthenticator({ tokens }));
+  }
   const rbacLister = {
     roles: (ns: string) => read.all('roles', ns),
     clusterRoles: () => read.all('clusterroles', ''),
@@ -71,6 +81,7 @@ export function referenceSecurity(opts: SecurityOptions): Security {
     getServiceAccount: (ns, name) => read.one('serviceaccounts', ns, name),
     listPods: async (ns) => [...(await read.all('pods', ns))],
     volumeNameSuffix: () => randomSuffix(opts.random),
+    priorityClasses: { getPriorityClass: (name) => read.one('priorityclasses', '', name), listPriorityClasses: () => read.all('priorityclasses', '') },
     webhooks: {
       lister: {
         mutatingWebhookConfigurations: () => read.all('mutatingwebhookconfigurations', ''),
@@ -86,7 +97,8 @@ export function referenceSecurity(opts: SecurityOptions): Security {
     options: {
       authenticators,
       anonymous: opts.anonymous,
-      authorizer: rbacAuthorizer({ lister: rbacLister, ...(opts.faults ? { faults: opts.faults } : {}) }),
+      // --authorization-mode=Node,RBAC: the Node authorizer speaks for kubelets only.
+      authorizer: unionAuthorizer(nodeAuthorizer(), rbacAuthorizer({ lister: rbacLister, ...(opts.faults ? { faults: opts.faults } : {}) })),
       ruleResolver: ruleResolver({ lister: rbacLister }),
       serviceAccountTokens: { mint: (req) => tokens.mintToken(req) },
       mutating: chain.mutating,

@@ -28,8 +28,9 @@ Then('the response status is {int} with reason {string}', function (this: Kubesp
   assert.equal(res.json?.reason, reason, shown(res));
 });
 
-Then('the response message contains {string}', function (this: KubespecWorld, text: string) {
+Then('the response message contains {string}', function (this: KubespecWorld, rawText: string) {
   const res = last(this);
+  const text = expandNs(this.kube(), rawText);
   assert.ok(String(res.json?.message ?? '').includes(text), `message should contain ${JSON.stringify(text)}: ${shown(res)}`);
 });
 

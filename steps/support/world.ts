@@ -4,7 +4,7 @@
  */
 import { World, setWorldConstructor, type IWorldOptions } from '@cucumber/cucumber';
 import type {
-  ClockFacet, CloudFacet, HaFacet, KubeFacet, KvFacet, MembersFacet, RaftObserver, Session, Target,
+  ClockFacet, CloudFacet, HaFacet, KubeFacet, KvFacet, MembersFacet, NodesFacet, RaftObserver, Session, Target,
 } from '../../adapters/contract.ts';
 
 export class KubespecWorld extends World {
@@ -39,6 +39,9 @@ export class KubespecWorld extends World {
   }
   raft(): RaftObserver {
     return required(this.session.raft, 'raft.observe');
+  }
+  nodes(): NodesFacet {
+    return required(this.session.nodes, 'kubelet');
   }
 
   note(name: string, value: unknown): void {

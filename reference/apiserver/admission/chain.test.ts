@@ -9,9 +9,9 @@ const base = {
   volumeNameSuffix: () => 'abcde',
 };
 
-test('the admission chain runs defaults, namespace lifecycle, ServiceAccount, PodSecurity and DefaultTolerationSeconds in upstream order', () => {
+test('the admission chain runs defaults, namespace lifecycle, ServiceAccount, NodeRestriction, PodSecurity and DefaultTolerationSeconds in upstream order', () => {
   const chain = admissionChain(base);
-  assert.deepEqual(chain.mutating.map((p) => p.name), ['Defaults', 'NamespaceLifecycle', 'ServiceAccount', 'DefaultTolerationSeconds']);
+  assert.deepEqual(chain.mutating.map((p) => p.name), ['Defaults', 'NamespaceLifecycle', 'ServiceAccount', 'NodeRestriction', 'DefaultTolerationSeconds']);
   assert.deepEqual(chain.validating.map((p) => p.name), ['ServiceAccount', 'PodSecurity']);
   assert.deepEqual(admissionChain({ ...base, disablePodSecurity: true }).validating.map((p) => p.name), ['ServiceAccount']);
 });

@@ -1,6 +1,6 @@
 /**
  * The admission chain in upstream's order (pkg/kubeapiserver/options/plugins.go AllOrderedPlugins):
- * NamespaceLifecycle, ServiceAccount, PodSecurity, DefaultTolerationSeconds, [DenyServiceExternalIPs],
+ * NamespaceLifecycle, ServiceAccount, NodeRestriction, PodSecurity, Priority, DefaultTolerationSeconds, [DenyServiceExternalIPs],
  * MutatingAdmissionWebhook, ValidatingAdmissionWebhook. PodSecurity (validating only) and
  * DefaultTolerationSeconds (mutating only) are on by default upstream. The mutating phase runs every plugin's Admit in that order, then the
  * validating phase every plugin's Validate (staging/src/k8s.io/apiserver/pkg/admission/chain.go).
@@ -13,6 +13,8 @@ import { defaultsPlugin } from './defaults.ts';
 import { namespaceLifecycle, type NamespaceLifecycleOptions } from './lifecycle.ts';
 import { serviceAccountAdmission, type ServiceAccountAdmissionOptions } from './serviceaccount.ts';
 import { denyServiceExternalIPs } from './externalips.ts';
+import { nodeRestriction } from './noderestriction/index.ts';
+import { priorityAdmission, type PriorityAdmissionOptions } from './priority.ts';
 import { podSecurityAdmission, type PodSecurityOptions } from './podsecurity/index.ts';
 import { defaultTolerationSeconds } from './defaulttolerationseconds/index.ts';
 import { mutatingWebhookPlugin, validatingWebhookPlugin, type WebhookPluginOptions } from './webhook/dispatcher.ts';
@@ -27,6 +29,8 @@ export interface AdmissionChainOptions {
   webhooks?: WebhookPluginOptions;
   /** Enable DenyServiceExternalIPs (off by default, as upstream). */
   denyServiceExternalIPs?: boolean;
+  /** The PriorityClass listers for the Priority plugin; without them the plugin is not run. */
+  priorityClasses?: PriorityAdmissionOptions;
   /** Leave out the ServiceAccount plugin (kube-apiserver --disable-admission-plugins=ServiceAccount). */
   disableServiceAccount?: boolean;
   /** Leave out PodSecurity (kube-apiserver --disable-admission-plugins=PodSecurity). */
@@ -48,6 +52,8 @@ export function admissionChain(opts: AdmissionChainOptions): AdmissionChain {
     mutating.push(sa);
     validating.push(sa);
   }
+  mutating.push(nodeRestriction());
+  if (opts.priorityClasses) mutating.push(priorityAdmission(opts.priorityClasses));
   if (!opts.disablePodSecurity) {
     // The namespace lister returns whole Namespace objects; PodSecurity reads their labels.
     const getNamespace = async (name: string) => (await opts.getNamespace(name)) as Awaited<ReturnType<PodSecurityOptions['getNamespace']>>;

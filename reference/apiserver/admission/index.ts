@@ -24,4 +24,5 @@ export type * from './webhook/types.ts';
 export { randomSuffix } from './names.ts';
 export { admissionForbidden, internalError, notFound, badRequest } from './errors.ts';
 export { admissionChain, type AdmissionChain, type AdmissionChainOptions } from './chain.ts';
+export { priorityAdmission, systemPriorityClasses, PRIORITY_PLUGIN_NAME, SYSTEM_CLUSTER_CRITICAL, SYSTEM_NODE_CRITICAL } from './priority.ts';
 export { podSecurityAdmission, evaluatePod, forbiddenDetail, policyFromLabels, POD_SECURITY_PLUGIN_NAME, type PodSecurityOptions, type Violation } from './podsecurity/index.ts';

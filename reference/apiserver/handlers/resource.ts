@@ -10,6 +10,7 @@ import { create } from './create.ts';
 import { remove } from './delete.ts';
 import { patch } from './patch.ts';
 import { bind, evict } from './pod-subresources.ts';
+import { podLog } from './pod-log.ts';
 import { get, list } from './read.ts';
 import { accessReview } from './reviews.ts';
 import { getScale, writeScale } from './scale.ts';
@@ -66,6 +67,8 @@ async function subresource(env: Env, call: ResourceCall): Promise<Answer> {
       return bind(env, call);
     case 'eviction POST':
       return evict(env, call);
+    case 'log GET':
+      return podLog(env, call);
     case 'token POST':
       return requestToken(env, call);
     case 'finalize PUT':

@@ -18,6 +18,20 @@ function defaultContainer(c: any): void {
   setIfAbsent(c, 'terminationMessagePath', '/dev/termination-log');
   setIfAbsent(c, 'terminationMessagePolicy', 'File');
   for (const p of Array.isArray(c.ports) ? c.ports : []) setIfAbsent(p, 'protocol', 'TCP');
+  for (const probe of [c.livenessProbe, c.readinessProbe, c.startupProbe]) defaultProbe(probe);
+}
+
+/** SetDefaults_Probe and SetDefaults_HTTPGetAction (pkg/apis/core/v1/defaults.go). */
+function defaultProbe(p: any): void {
+  if (!p || typeof p !== 'object') return;
+  setIfAbsent(p, 'timeoutSeconds', 1);
+  setIfAbsent(p, 'periodSeconds', 10);
+  setIfAbsent(p, 'successThreshold', 1);
+  setIfAbsent(p, 'failureThreshold', 3);
+  if (p.httpGet && typeof p.httpGet === 'object') {
+    setIfAbsent(p.httpGet, 'path', '/');
+    setIfAbsent(p.httpGet, 'scheme', 'HTTP');
+  }
 }
 
 export function defaultPodSpec(spec: any): void {
@@ -71,6 +85,11 @@ function defaultService(o: any): void {
   if (!spec || typeof spec !== 'object') return;
   setIfAbsent(spec, 'type', 'ClusterIP');
   setIfAbsent(spec, 'sessionAffinity', 'None');
+  // SetDefaults_Service: ClientIP affinity gets the 3-hour timeout (DefaultClientIPServiceAffinitySeconds).
+  if (spec.sessionAffinity === 'ClientIP' && spec.sessionAffinityConfig?.clientIP?.timeoutSeconds === undefined) {
+    spec.sessionAffinityConfig = { ...(spec.sessionAffinityConfig ?? {}), clientIP: { ...(spec.sessionAffinityConfig?.clientIP ?? {}), timeoutSeconds: 10800 } };
+  }
+  if ((spec.type === 'NodePort' || spec.type === 'LoadBalancer')) setIfAbsent(spec, 'externalTrafficPolicy', 'Cluster');
   if (spec.type !== 'ExternalName') setIfAbsent(spec, 'internalTrafficPolicy', 'Cluster');
   for (const p of Array.isArray(spec.ports) ? spec.ports : []) {
     setIfAbsent(p, 'protocol', 'TCP');

@@ -12,7 +12,7 @@ import * as cluster from './schemas/cluster.ts';
 export type Verb = 'create' | 'delete' | 'deletecollection' | 'get' | 'list' | 'patch' | 'update' | 'watch';
 
 export interface SubresourceDef {
-  name: 'status' | 'scale' | 'binding' | 'eviction' | 'finalize' | 'token';
+  name: 'status' | 'scale' | 'binding' | 'eviction' | 'finalize' | 'token' | 'log';
   /** The kind the subresource speaks, when not the parent's. */
   group?: string;
   version?: string;
@@ -65,7 +65,7 @@ export const RESOURCES: readonly ResourceDef[] = [
     subresources: [status('Namespace'), { name: 'finalize', kind: 'Namespace', verbs: ['update'] }] }),
   def({ group: '', version: 'v1', resource: 'pods', kind: 'Pod', namespaced: true, shortNames: ['po'], categories: ['all'], schema: podSchemas.pod,
     subresources: [status('Pod'), { name: 'binding', kind: 'Binding', verbs: ['create'] },
-      { name: 'eviction', group: 'policy', version: 'v1', kind: 'Eviction', verbs: ['create'] }] }),
+      { name: 'eviction', group: 'policy', version: 'v1', kind: 'Eviction', verbs: ['create'] }, { name: 'log', kind: 'Pod', verbs: ['get'] }] }),
   def({ group: '', version: 'v1', resource: 'nodes', kind: 'Node', namespaced: false, shortNames: ['no'], schema: core.node, subresources: [status('Node')] }),
   def({ group: '', version: 'v1', resource: 'services', kind: 'Service', namespaced: true, shortNames: ['svc'], categories: ['all'], schema: core.service,
     verbs: ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'], subresources: [status('Service')] }),

@@ -4,7 +4,7 @@
  * port from 30000–32767 for NodePort and LoadBalancer services, and on update the allocated
  * values carried over when the new object leaves them empty (patchAllocatedValues).
  */
-import { errors } from '../status.ts';
+import { errors, invalid, type FieldError } from '../status.ts';
 
 /** kube-apiserver's default --service-cluster-ip-range. 10.96.0.1 goes to the `kubernetes` service. */
 export const SERVICE_CIDR = { base: [10, 96, 0, 0] as const, size: 1 << 20 };
@@ -46,10 +46,50 @@ export function usedAddresses(services: any[]): UsedAddresses {
 
 const needsNodePort = (type: unknown): boolean => type === 'NodePort' || type === 'LoadBalancer';
 
-/** Fills in clusterIP(s) and node ports on a new service, in place. */
+export const SERVICE_CIDR_TEXT = `${SERVICE_CIDR.base.join('.')}/${32 - Math.log2(SERVICE_CIDR.size)}`;
+
+function inServiceCIDR(ip: string): boolean {
+  const parts = ip.split('.').map(Number);
+  if (parts.length !== 4 || parts.some((p) => !Number.isInteger(p) || p < 0 || p > 255)) return false;
+  const n = ((parts[0]! << 24) >>> 0) + (parts[1]! << 16) + (parts[2]! << 8) + parts[3]!;
+  const [a, b] = SERVICE_CIDR.base;
+  const base = ((a << 24) >>> 0) + (b << 16);
+  // The network and broadcast addresses are never handed out (ipallocator: rangeSize - 2).
+  return n > base && n < base + SERVICE_CIDR.size - 1;
+}
+
+/**
+ * A requested ClusterIP or node port must be inside its range and free. The messages are the
+ * allocators' (pkg/registry/core/service/ipallocator and portallocator, ErrNotInRange /
+ * ErrAllocated), wrapped as the service REST storage does ("failed to allocate IP %s: %v",
+ * pkg/registry/core/service/storage/alloc.go), on fields spec.clusterIPs and spec.ports[i].nodePort.
+ */
+function requestedErrors(spec: any, used: UsedAddresses): FieldError[] {
+  const errs: FieldError[] = [];
+  const ip = spec.clusterIP;
+  if (typeof ip === 'string' && ip !== '' && ip !== 'None') {
+    const why = !inServiceCIDR(ip) ? `provided IP is not in the valid range. The range of valid IPs is ${SERVICE_CIDR_TEXT}`
+      : used.ips.has(ip) ? 'provided IP is already allocated' : undefined;
+    if (why) errs.push({ type: 'Invalid', field: 'spec.clusterIPs', value: [ip], detail: `failed to allocate IP ${ip}: ${why}` });
+  }
+  if (!needsNodePort(spec.type)) return errs;
+  (Array.isArray(spec.ports) ? spec.ports : []).forEach((p: any, i: number) => {
+    const port = p?.nodePort;
+    if (typeof port !== 'number' || port === 0) return;
+    const why = port < NODE_PORT_RANGE.min || port > NODE_PORT_RANGE.max
+      ? `provided port is not in the valid range. The range of valid ports is ${NODE_PORT_RANGE.min}-${NODE_PORT_RANGE.max}`
+      : used.nodePorts.has(port) ? 'provided port is already allocated' : undefined;
+    if (why) errs.push({ type: 'Invalid', field: `spec.ports[${i}].nodePort`, value: port, detail: why });
+  });
+  return errs;
+}
+
+/** Fills in clusterIP(s) and node ports on a new service, in place; a bad request is 422 Invalid. */
 export function allocateServiceAddresses(svc: any, used: UsedAddresses): void {
   const spec = svc.spec;
   if (!spec || typeof spec !== 'object' || spec.type === 'ExternalName') return;
+  const errs = requestedErrors(spec, used);
+  if (errs.length > 0) throw invalid('', 'Service', svc.metadata?.name ?? '', errs);
   if (spec.clusterIP === 'None') {
     spec.clusterIPs = ['None'];
   } else {

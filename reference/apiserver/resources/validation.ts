@@ -50,6 +50,7 @@ function validateContainers(list: any[] | undefined, path: string, required: boo
       seen.add(c.name);
     }
     if (!c?.image) errs.push({ type: 'Required', field: `${at}.image` });
+    errs.push(...validateProbes(c, at));
     (c?.ports ?? []).forEach((p: any, j: number) => {
       const port = p?.containerPort;
       if (typeof port === 'number' && (port < 1 || port > 65535)) {
@@ -57,6 +58,31 @@ function validateContainers(list: any[] | undefined, path: string, required: boo
       }
     });
   });
+  return errs;
+}
+
+/**
+ * Probes (pkg/apis/core/validation/validation.go validateProbe, validateHandler and the checks in
+ * validateContainers): exactly one handler; liveness and startup need successThreshold 1; a
+ * readiness probe may not set terminationGracePeriodSeconds; the timings are positive.
+ */
+function validateProbes(c: any, at: string): FieldError[] {
+  const errs: FieldError[] = [];
+  for (const kind of ['livenessProbe', 'readinessProbe', 'startupProbe'] as const) {
+    const p = c?.[kind];
+    if (!p || typeof p !== 'object') continue;
+    const path = `${at}.${kind}`;
+    const handlers = ['exec', 'httpGet', 'tcpSocket', 'grpc'].filter((h) => p[h] !== undefined && p[h] !== null);
+    if (handlers.length === 0) errs.push({ type: 'Required', field: path, detail: 'must specify a handler type' });
+    for (const extra of handlers.slice(1)) errs.push({ type: 'Forbidden', field: `${path}.${extra}`, detail: 'may not specify more than 1 handler type' });
+    for (const f of ['initialDelaySeconds', 'timeoutSeconds', 'periodSeconds', 'successThreshold', 'failureThreshold']) {
+      const v = p[f];
+      if (typeof v !== 'number') continue;
+      if (f === 'initialDelaySeconds' ? v < 0 : v < 1) errs.push({ type: 'Invalid', field: `${path}.${f}`, value: v, detail: f === 'initialDelaySeconds' ? 'must be greater than or equal to 0' : 'must be greater than or equal to 1' });
+    }
+    if (kind !== 'readinessProbe' && typeof p.successThreshold === 'number' && p.successThreshold !== 1) errs.push({ type: 'Invalid', field: `${path}.successThreshold`, value: p.successThreshold, detail: 'must be 1' });
+    if (kind === 'readinessProbe' && p.terminationGracePeriodSeconds !== undefined && p.terminationGracePeriodSeconds !== null) errs.push({ type: 'Invalid', field: `${path}.terminationGracePeriodSeconds`, value: p.terminationGracePeriodSeconds, detail: 'must not be set for readinessProbes' });
+  }
   return errs;
 }
 
@@ -68,6 +94,29 @@ export function validatePodSpec(spec: any, path: string): FieldError[] {
   if (spec.restartPolicy !== undefined && !RESTART_POLICIES.includes(spec.restartPolicy)) {
     errs.push({ type: 'NotSupported', field: `${path}.restartPolicy`, value: spec.restartPolicy, detail: 'supported values: "Always", "Never", "OnFailure"' });
   }
+  if (Array.isArray(spec.tolerations)) errs.push(...validateTolerations(spec.tolerations, `${path}.tolerations`));
+  return errs;
+}
+
+const TAINT_EFFECTS = ['NoSchedule', 'PreferNoSchedule', 'NoExecute'];
+
+/**
+ * pkg/apis/core/validation/validation.go validateTolerations: an empty key needs operator
+ * Exists (it then matches every taint); tolerationSeconds only makes sense for NoExecute (it
+ * bounds how long a pod stays after the taint appears); Exists takes no value; the operator and
+ * the effect must be known ones.
+ */
+function validateTolerations(tolerations: any[], path: string): FieldError[] {
+  const errs: FieldError[] = [];
+  tolerations.forEach((t, i) => {
+    const at = `${path}[${i}]`;
+    if (!t || typeof t !== 'object') return;
+    if (!t.key && t.operator !== 'Exists') errs.push({ type: 'Invalid', field: `${at}.operator`, value: t.operator ?? '', detail: 'operator must be Exists when `key` is empty, which means "match all values and all keys"' });
+    if (t.tolerationSeconds !== undefined && t.tolerationSeconds !== null && t.effect !== 'NoExecute') errs.push({ type: 'Invalid', field: `${at}.effect`, value: t.effect ?? '', detail: "effect must be 'NoExecute' when `tolerationSeconds` is set" });
+    if (t.operator === 'Exists' && t.value) errs.push({ type: 'Invalid', field: `${at}.operator`, value: t, detail: "value must be empty when `operator` is 'Exists'" });
+    else if (t.operator !== undefined && t.operator !== '' && t.operator !== 'Equal' && t.operator !== 'Exists') errs.push({ type: 'NotSupported', field: `${at}.operator`, value: t.operator, detail: 'supported values: "Equal", "Exists"' });
+    if (t.effect && !TAINT_EFFECTS.includes(t.effect)) errs.push({ type: 'NotSupported', field: `${at}.effect`, value: t.effect, detail: 'supported values: "NoSchedule", "PreferNoSchedule", "NoExecute"' });
+  });
   return errs;
 }
 
@@ -101,7 +150,20 @@ function validateService(spec: any): FieldError[] {
     if (typeof p?.port === 'number' && (p.port < 1 || p.port > 65535)) errs.push({ type: 'Invalid', field: `spec.ports[${i}].port`, value: p.port, detail: 'must be between 1 and 65535, inclusive' });
     if (ports.length > 1 && !p?.name) errs.push({ type: 'Required', field: `spec.ports[${i}].name` });
   });
+  errs.push(...validateAffinity(spec));
   return errs;
+}
+
+/** validateClientIPAffinityConfig (pkg/apis/core/validation): 0 < timeoutSeconds <= 86400, only with ClientIP. */
+function validateAffinity(spec: any): FieldError[] {
+  const timeout = spec?.sessionAffinityConfig?.clientIP?.timeoutSeconds;
+  const field = 'spec.sessionAffinityConfig.clientIP.timeoutSeconds';
+  if (spec?.sessionAffinity === 'ClientIP') {
+    if (typeof timeout === 'number' && (timeout <= 0 || timeout > 86400)) return [{ type: 'Invalid', field, value: timeout, detail: 'must be greater than 0 and less than 86400' }];
+    return [];
+  }
+  if (spec?.sessionAffinityConfig) return [{ type: 'Forbidden', field: 'spec.sessionAffinityConfig', detail: 'must not be set when session affinity is None' }];
+  return [];
 }
 
 /** core.MaxSecretSize (pkg/apis/core/types.go): what a ConfigMap's or a Secret's data may hold in total, 1 MiB. */

@@ -1,0 +1,242 @@
+/**
+ * The kubelet: the node's agent. It registers its Node, renews its Lease, watches the pods bound
+ * to it — through the API server only, as `system:node:<name>` — and runs one pod worker per
+ * pod against its CRI runtime. Upstream: pkg/kubelet/kubelet.go (syncLoop), kubelet_node_status.go
+ * (registerWithAPIServer, node status every 5 min with leases on), pkg/kubelet/nodelease
+ * (renew every 10 s, a quarter of the 40 s lease), pkg/kubelet/pleg/generic.go (relist every 1 s).
+ *
+ * Pure core: the API, runtime, clock and probe network are injected (types.ts).
+ */
+import { Informer } from '../controllers/informer.ts';
+import { LABEL_CONTAINER_NAME, LABEL_POD_NAME, LABEL_POD_NAMESPACE, LABEL_POD_UID } from '../cri/api.ts';
+import { CrashBackoff } from './backoff.ts';
+import { PodWorker } from './pod-worker.ts';
+import { rfc3339 } from './status.ts';
+import { KUBELET_VERSION, type KubeletOptions } from './types.ts';
+
+export const LEASE_DURATION_S = 40;
+export const LEASE_RENEW_MS = 10_000;
+export const NODE_STATUS_REPORT_MS = 5 * 60_000;
+export const RELIST_MS = 1_000;
+export const NODE_LEASE_NAMESPACE = 'kube-node-lease';
+
+export class Kubelet {
+  private readonly workers = new Map<string, PodWorker>();
+  private informer?: Informer;
+  private readonly cancels: (() => void)[] = [];
+  private readonly backoff = new CrashBackoff();
+  private readonly imageBackoff = new CrashBackoff();
+  private lastStates = new Map<string, string>();
+  private runtimeName = 'unknown';
+  private runtimeVersion = '';
+  private stopped = false;
+  private relisting = false;
+  private eventCount = 0;
+  private readonly log: (line: string) => void;
+
+  constructor(private readonly opts: KubeletOptions) {
+    this.log = opts.log ?? (() => {});
+  }
+
+  get nodeName(): string {
+    return this.opts.nodeName;
+  }
+
+  /** The node's address: its name, as `kubespec serve`'s nodes have no other. */
+  get hostIp(): string {
+    return '127.0.0.1';
+  }
+
+  async start(): Promise<void> {
+    const version = await this.opts.runtime.version({ version: 'v1' });
+    this.runtimeName = version.runtimeName;
+    await this.registerNode(`${version.runtimeName}://${version.runtimeVersion}`);
+    await this.renewLease();
+    this.every(this.opts.leaseRenew_ms ?? LEASE_RENEW_MS, () => this.renewLease());
+    this.every(NODE_STATUS_REPORT_MS, () => this.reportNodeStatus());
+    this.informer = new Informer({
+      resource: 'pods',
+      listWatcher: this.opts.api.pods,
+      timers: this.opts.clock,
+      random: this.opts.random,
+      onEvent: (e) => this.onPod(e.type === 'DELETED' ? undefined : e.object, e.object),
+      log: this.log,
+    });
+    await this.informer.start();
+    this.every(this.opts.relist_ms ?? RELIST_MS, () => this.relist());
+  }
+
+  stop(): void {
+    this.stopped = true;
+    this.informer?.stop();
+    for (const cancel of this.cancels.splice(0)) cancel();
+  }
+
+  /**
+   * The kubelet's /containerLogs/{namespace}/{pod}/{container} (server/server.go getContainerLogs):
+   * the newest instance's output, or the one before it with `previous`; 400 with upstream's
+   * wording when there is nothing to show yet.
+   */
+  async containerLogs(namespace: string, pod: string, container: string, opts: { previous: boolean; tailLines?: number; timestamps: boolean }): Promise<{ status: number; text: string }> {
+    const { containers } = await this.opts.runtime.listContainers({ filter: { labelSelector: { [LABEL_POD_NAMESPACE]: namespace, [LABEL_POD_NAME]: pod, [LABEL_CONTAINER_NAME]: container } } });
+    const sorted = containers.sort((a, b) => b.metadata.attempt - a.metadata.attempt);
+    const chosen = opts.previous ? sorted[1] : sorted[0];
+    if (!chosen) {
+      return { status: 400, text: opts.previous ? `previous terminated container "${container}" in pod "${pod}" not found` : `container "${container}" in pod "${pod}" is waiting to start: ContainerCreating` };
+    }
+    let lines = (this.opts.readLog?.(chosen.id) ?? []).map((l) => (opts.timestamps ? `${new Date(l.at_ms).toISOString()} ${l.text}` : l.text));
+    if (opts.tailLines !== undefined) lines = lines.slice(Math.max(0, lines.length - opts.tailLines));
+    return { status: 200, text: lines.map((l) => `${l}\n`).join('') };
+  }
+
+
+  private every(interval_ms: number, fn: () => Promise<void> | void): void {
+    let cancel = () => {};
+    const arm = () => {
+      cancel = this.opts.clock.after(interval_ms, () => {
+        if (this.stopped) return;
+        arm();
+        void Promise.resolve(fn()).catch((e) => this.log(`kubelet ${this.nodeName}: ${(e as Error).message}`));
+      });
+    };
+    arm();
+    this.cancels.push(() => cancel());
+  }
+
+  // ---- pods --------------------------------------------------------------------------------
+
+  private onPod(pod: any | undefined, last: any): void {
+    const uid = last?.metadata?.uid;
+    if (!uid) return;
+    let worker = this.workers.get(uid);
+    if (!worker) {
+      if (!pod) return;
+      worker = new PodWorker(uid, {
+        nodeName: this.nodeName, hostIp: this.hostIp, api: this.opts.api, runtime: this.opts.runtime, runtimeName: this.runtimeName,
+        clock: this.opts.clock, network: this.opts.network, backoff: this.backoff, imageBackoff: this.imageBackoff,
+        enqueue: (id) => this.enqueue(id),
+        event: (p, type, reason, message, fieldPath) => this.event(p, type, reason, message, fieldPath),
+        log: this.log,
+      });
+      this.workers.set(uid, worker);
+    }
+    worker.update(pod);
+  }
+
+  private enqueue(uid: string): void {
+    if (this.stopped) return;
+    const w = this.workers.get(uid);
+    if (!w) return;
+    if (w.done) this.workers.delete(uid);
+    else w.kick();
+  }
+
+  /**
+   * PLEG: list the runtime's containers, and wake the worker of every pod whose containers
+   * changed state. Sandboxes and containers without the kubelet's pod-uid label are not its
+   * own and are left alone; its own whose pod is unknown are removed.
+   */
+  private async relist(): Promise<void> {
+    if (this.relisting) return;
+    this.relisting = true;
+    try {
+      for (const [uid, w] of this.workers) if (w.done) this.workers.delete(uid);
+      const { containers } = await this.opts.runtime.listContainers({});
+      const states = new Map<string, string>();
+      for (const c of containers) {
+        const uid = c.labels[LABEL_POD_UID];
+        if (!uid) continue;
+        states.set(c.id, c.state);
+        if (this.lastStates.get(c.id) !== c.state) this.enqueue(uid);
+      }
+      this.lastStates = states;
+      await this.removeOrphans();
+    } finally {
+      this.relisting = false;
+    }
+  }
+
+  private async removeOrphans(): Promise<void> {
+    const { items } = await this.opts.runtime.listPodSandbox({});
+    for (const s of items) {
+      const uid = s.labels[LABEL_POD_UID];
+      if (!uid || this.workers.has(uid)) continue;
+      await this.opts.runtime.stopPodSandbox({ podSandboxId: s.id });
+      await this.opts.runtime.removePodSandbox({ podSandboxId: s.id });
+    }
+  }
+
+  private event(pod: any, type: string, reason: string, message: string, fieldPath?: string): void {
+    const now = rfc3339(this.opts.clock.now_ms());
+    const m = pod.metadata;
+    const name = `${m.name}.${(this.opts.clock.now_ms() * 1000 + (this.eventCount++ % 1000)).toString(16)}`;
+    const event = {
+      apiVersion: 'v1', kind: 'Event',
+      metadata: { name, namespace: m.namespace },
+      involvedObject: { apiVersion: 'v1', kind: 'Pod', namespace: m.namespace, name: m.name, uid: m.uid, ...(fieldPath ? { fieldPath } : {}) },
+      reason, message, type, count: 1, firstTimestamp: now, lastTimestamp: now,
+      source: { component: 'kubelet', host: this.nodeName }, reportingComponent: 'kubelet', reportingInstance: this.nodeName,
+    };
+    void this.opts.api.createEvent(m.namespace, event).catch(() => {});
+  }
+
+  // ---- the Node and its Lease ----------------------------------------------------------------
+
+  private nodeStatus(runtimeVersion?: string): any {
+    const now = rfc3339(this.opts.clock.now_ms());
+    const cond = (type: string, status: string, reason: string, message: string) => ({ type, status, reason, message, lastHeartbeatTime: now, lastTransitionTime: now });
+    const capacity = this.opts.capacity ?? { cpu: '4', memory: '8Gi', pods: '110' };
+    return {
+      capacity, allocatable: capacity,
+      addresses: [{ type: 'InternalIP', address: this.hostIp }, { type: 'Hostname', address: this.nodeName }],
+      conditions: [
+        cond('MemoryPressure', 'False', 'KubeletHasSufficientMemory', 'kubelet has sufficient memory available'),
+        cond('DiskPressure', 'False', 'KubeletHasNoDiskPressure', 'kubelet has no disk pressure'),
+        cond('PIDPressure', 'False', 'KubeletHasSufficientPID', 'kubelet has sufficient PID available'),
+        cond('Ready', 'True', 'KubeletReady', 'kubelet is posting ready status'),
+      ],
+      nodeInfo: {
+        kubeletVersion: this.opts.version ?? KUBELET_VERSION, kubeProxyVersion: '', operatingSystem: 'linux', architecture: 'amd64',
+        containerRuntimeVersion: runtimeVersion ?? '', machineID: this.nodeName, systemUUID: this.nodeName, bootID: this.nodeName,
+        kernelVersion: '', osImage: 'kubespec fake node',
+      },
+    };
+  }
+
+  private async registerNode(runtimeVersion: string): Promise<void> {
+    const name = this.nodeName;
+    const node = {
+      apiVersion: 'v1', kind: 'Node',
+      metadata: { name, labels: { 'kubernetes.io/hostname': name, 'kubernetes.io/os': 'linux', 'kubernetes.io/arch': 'amd64' } },
+      spec: {},
+      status: this.nodeStatus(runtimeVersion),
+    };
+    const res = await this.opts.api.createNode(node);
+    if (res.status !== 201 && res.status !== 409) throw new Error(`kubelet ${name}: registering the node answered ${res.status}: ${JSON.stringify(res.body?.message ?? '')}`);
+    this.runtimeVersion = runtimeVersion;
+    await this.reportNodeStatus();
+  }
+
+  private async reportNodeStatus(): Promise<void> {
+    const res = await this.opts.api.patchNodeStatus(this.nodeName, this.nodeStatus(this.runtimeVersion));
+    if (res.status !== 200) this.log(`kubelet ${this.nodeName}: node status answered ${res.status}`);
+  }
+
+  private async renewLease(): Promise<void> {
+    const renewTime = new Date(this.opts.clock.now_ms()).toISOString().replace(/\.(\d{3})Z$/, '.$1000Z');
+    const got = await this.opts.api.getLease(this.nodeName);
+    if (got.status === 404) {
+      const node = await this.opts.api.getNode(this.nodeName);
+      const owner = node.body?.metadata?.uid ? [{ apiVersion: 'v1', kind: 'Node', name: this.nodeName, uid: node.body.metadata.uid }] : undefined;
+      const lease = { apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', metadata: { name: this.nodeName, namespace: NODE_LEASE_NAMESPACE, ...(owner ? { ownerReferences: owner } : {}) }, spec: { holderIdentity: this.nodeName, leaseDurationSeconds: LEASE_DURATION_S, renewTime } };
+      const res = await this.opts.api.createLease(lease);
+      if (res.status !== 201 && res.status !== 409) this.log(`kubelet ${this.nodeName}: lease create answered ${res.status}`);
+      return;
+    }
+    if (got.status !== 200) return this.log(`kubelet ${this.nodeName}: lease get answered ${got.status}`);
+    const lease = got.body;
+    lease.spec = { ...(lease.spec ?? {}), holderIdentity: this.nodeName, leaseDurationSeconds: LEASE_DURATION_S, renewTime };
+    const res = await this.opts.api.updateLease(lease);
+    if (res.status !== 200) this.log(`kubelet ${this.nodeName}: lease update answered ${res.status}`);
+  }
+}

@@ -1,0 +1,60 @@
+/**
+ * What the kubelet core is given: its API (the API server, reached as `system:node:<name>`),
+ * its runtime (CRI), its clock, and the network probes go out on. All injected: the core does
+ * no I/O of its own, so the suite runs it on virtual time and `kubespec serve` on real time.
+ */
+import type { ListWatcher } from '../controllers/informer.ts';
+import type { CriRuntime } from '../cri/api.ts';
+import type { Scheduler } from '../wiring/virtual-clock.ts';
+
+/** The API calls a kubelet makes (each answered with the HTTP status; bodies where read). */
+export interface KubeletApi {
+  getNode(name: string): Promise<{ status: number; body?: any }>;
+  createNode(node: any): Promise<{ status: number; body?: any }>;
+  /** A merge patch of nodes/status. */
+  patchNodeStatus(name: string, status: any): Promise<{ status: number; body?: any }>;
+  getLease(name: string): Promise<{ status: number; body?: any }>;
+  createLease(lease: any): Promise<{ status: number; body?: any }>;
+  updateLease(lease: any): Promise<{ status: number; body?: any }>;
+  /** The pods bound to this node: list and watch with fieldSelector spec.nodeName=<node>. */
+  pods: ListWatcher;
+  /** A merge patch of pods/status carrying metadata.uid as a precondition. */
+  patchPodStatus(namespace: string, name: string, uid: string, status: any): Promise<{ status: number; body?: any }>;
+  /** DELETE with gracePeriodSeconds 0 and a uid precondition: the kubelet confirms the pod is gone. */
+  deletePod(namespace: string, name: string, uid: string): Promise<{ status: number; body?: any }>;
+  createEvent(namespace: string, event: any): Promise<{ status: number; body?: any }>;
+}
+
+/** How probes reach a container: real HTTP and TCP clients in the host wiring. */
+export interface ProbeNetwork {
+  /**
+   * One HTTP GET, redirects not followed (the core decides); rejects when the connection fails.
+   * `abort` is called when the probe's timeout ends first.
+   */
+  httpGet(url: string, headers: Record<string, string>, onAbort: (abort: () => void) => void): Promise<{ status: number; location?: string }>;
+  /** Opens and closes a TCP connection; rejects when it cannot connect. */
+  tcpConnect(host: string, port: number, onAbort: (abort: () => void) => void): Promise<void>;
+}
+
+export interface KubeletOptions {
+  nodeName: string;
+  api: KubeletApi;
+  runtime: CriRuntime;
+  clock: Scheduler;
+  network: ProbeNetwork;
+  /** Uniform in [0, 1): watch timeouts. */
+  random: () => number;
+  /** Reported in status.nodeInfo.kubeletVersion. */
+  version?: string;
+  /** Node capacity, as `kubespec serve` registers it. */
+  capacity?: Record<string, string>;
+  /** A container's output, oldest first (upstream reads the CRI log file at the container's logPath). */
+  readLog?: (containerId: string) => { at_ms: number; stream: 'stdout' | 'stderr'; text: string }[];
+  /** Lease renew interval (upstream 10 s, a quarter of the lease's 40 s). */
+  leaseRenew_ms?: number;
+  /** PLEG relist period (upstream 1 s). */
+  relist_ms?: number;
+  log?: (line: string) => void;
+}
+
+export const KUBELET_VERSION = 'v1.31.0-kubespec';

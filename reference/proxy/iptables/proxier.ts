@@ -1,0 +1,186 @@
+/**
+ * iptables mode: the desired state as the `nat` and `filter` tables, with upstream's structure
+ * and names (kubernetes/kubernetes pkg/proxy/iptables/proxier.go, syncProxyRules):
+ *
+ *   PREROUTING/OUTPUT → KUBE-SERVICES ─ ClusterIP:port ─→ KUBE-SVC-<hash> ─ random ─→ KUBE-SEP-<hash> → DNAT
+ *                                    └ local dst ─→ KUBE-NODEPORTS ─ nodePort ─→ KUBE-EXT-<hash> → KUBE-SVC / KUBE-SVL
+ *   POSTROUTING → KUBE-POSTROUTING: MASQUERADE what KUBE-MARK-MASQ marked (0x4000).
+ *
+ * - Each KUBE-SVC chain picks endpoint k of n with `--probability 1/(n-k)` and the last one
+ *   unconditionally, so each endpoint is equally likely (computeProbability, "%0.10f").
+ * - ClientIP affinity: first one `-m recent --rcheck --seconds T --reap` rule per endpoint in
+ *   the service chain, and `-m recent --set` in each endpoint chain ("First write session
+ *   affinity rules").
+ * - No endpoints at all: no nat rules; the filter table REJECTs (KUBE-SERVICES for the ClusterIP,
+ *   KUBE-EXTERNAL-SERVICES for NodePorts). Endpoints, but none local for a Local policy: DROP.
+ * - externalTrafficPolicy Local: KUBE-EXT sends pod and node-local sources to KUBE-SVC (short
+ *   circuit) and everything else to KUBE-SVL, which holds only this node's endpoints and keeps
+ *   the client's source address (no masquerade). internalTrafficPolicy Local: the ClusterIP
+ *   rule jumps to KUBE-SVL instead of KUBE-SVC.
+ */
+import {
+  endpointString, externalEndpoints, hasAnyEndpoint, internalEndpoints, usableEndpoints,
+  type Endpoint, type ProxyState, type ServicePort,
+} from '../model.ts';
+import { extChain, sepChain, svcChain, svlChain } from '../names.ts';
+import { append, addChain, newTable, type Match, type Table } from './rules.ts';
+
+export interface IptablesOptions {
+  /** kube-proxy's --cluster-cidr: traffic from outside it to a ClusterIP is masqueraded. */
+  clusterCIDR: string;
+  /**
+   * Set by iptablesRules when the cluster has more than 1000 endpoints: the per-endpoint
+   * comments are left out, as upstream does ("largeClusterMode", largeClusterEndpointsThreshold;
+   * "can reduce size of iptables ... even by 40%+").
+   */
+  largeCluster?: boolean;
+  /** Seam for the suite's on-purpose breaks; never set in the reference. */
+  fault?: IptablesFault;
+}
+
+/** Plausible wrong implementations, switched on by unit tests to prove the scenarios catch them. */
+export type IptablesFault = 'first-endpoint-only' | 'probability-not-cumulative' | 'affinity-not-sticky' | 'no-reject';
+
+export const MASQ_MARK = '0x4000/0x4000';
+export const DEFAULT_CLUSTER_CIDR = '10.244.0.0/16';
+
+export interface IptablesRules {
+  nat: Table;
+  filter: Table;
+}
+
+const comment = (text: string): Match => ({ kind: 'comment', text });
+/** Shared, never mutated: most rules jump to KUBE-MARK-MASQ or match tcp. */
+const MARK_MASQ = { kind: 'jump', chain: 'KUBE-MARK-MASQ' } as const;
+const PROTO: Record<string, Match> = { tcp: { kind: 'proto', proto: 'tcp' }, udp: { kind: 'proto', proto: 'udp' }, sctp: { kind: 'proto', proto: 'sctp' } };
+/** An endpoint-level comment: none in large clusters. */
+const epComment = (opts: IptablesOptions, text: () => string): Match[] => (opts.largeCluster ? [] : [comment(text())]);
+export const LARGE_CLUSTER_ENDPOINTS = 1000;
+const proto = (sp: ServicePort): string => sp.protocol.toLowerCase();
+const portMatch = (sp: ServicePort, port: number): Match[] => [{ kind: 'proto', proto: proto(sp) }, { kind: 'dport', proto: proto(sp), port }];
+
+/** The chains every sync writes, before any Service (iptablesJumpChains and the masquerade chains). */
+function baseTables(): IptablesRules {
+  const nat = newTable('nat', ['PREROUTING', 'INPUT', 'OUTPUT', 'POSTROUTING']);
+  for (const c of ['KUBE-SERVICES', 'KUBE-NODEPORTS', 'KUBE-POSTROUTING', 'KUBE-MARK-MASQ']) addChain(nat, c);
+  append(nat, 'PREROUTING', { kind: 'jump', chain: 'KUBE-SERVICES' }, comment('kubernetes service portals'));
+  append(nat, 'OUTPUT', { kind: 'jump', chain: 'KUBE-SERVICES' }, comment('kubernetes service portals'));
+  append(nat, 'POSTROUTING', { kind: 'jump', chain: 'KUBE-POSTROUTING' }, comment('kubernetes postrouting rules'));
+  append(nat, 'KUBE-MARK-MASQ', { kind: 'MARK', op: '--or-mark', mark: '0x4000' });
+  append(nat, 'KUBE-POSTROUTING', { kind: 'RETURN' }, { kind: 'mark', negate: true, mark: MASQ_MARK });
+  append(nat, 'KUBE-POSTROUTING', { kind: 'MARK', op: '--xor-mark', mark: '0x4000' });
+  append(nat, 'KUBE-POSTROUTING', { kind: 'MASQUERADE' }, comment('kubernetes service traffic requiring SNAT'));
+
+  const filter = newTable('filter', ['INPUT', 'FORWARD', 'OUTPUT']);
+  for (const c of ['KUBE-SERVICES', 'KUBE-EXTERNAL-SERVICES']) addChain(filter, c);
+  const isNew: Match = { kind: 'ctstate', state: 'NEW' };
+  append(filter, 'INPUT', { kind: 'jump', chain: 'KUBE-EXTERNAL-SERVICES' }, isNew, comment('kubernetes externally-visible service portals'));
+  append(filter, 'FORWARD', { kind: 'jump', chain: 'KUBE-SERVICES' }, isNew, comment('kubernetes service portals'));
+  append(filter, 'FORWARD', { kind: 'jump', chain: 'KUBE-EXTERNAL-SERVICES' }, isNew, comment('kubernetes externally-visible service portals'));
+  append(filter, 'OUTPUT', { kind: 'jump', chain: 'KUBE-SERVICES' }, isNew, comment('kubernetes service portals'));
+  return { nat, filter };
+}
+
+/** computeProbability: 1/n printed with 10 decimals. */
+export function probability(n: number): string {
+  return (PROBABILITIES[n] ??= (1 / n).toFixed(10));
+}
+const PROBABILITIES: string[] = [];
+
+/** KUBE-SVC / KUBE-SVL: affinity checks, then the random spread over `eps`. */
+function writeSpreadChain(nat: Table, chain: string, sp: ServicePort, eps: Endpoint[], opts: IptablesOptions): void {
+  addChain(nat, chain);
+  const timeout = sp.affinityTimeoutSeconds;
+  if (timeout !== undefined && opts.fault !== 'affinity-not-sticky') {
+    for (const ep of eps) {
+      const sep = sepChain(sp, ep);
+      append(nat, chain, { kind: 'jump', chain: sep }, ...epComment(opts, () => `${sp.id} -> ${endpointString(ep)}`), { kind: 'recent-check', name: sep, seconds: timeout });
+    }
+  }
+  const spread = opts.fault === 'first-endpoint-only' ? eps.slice(0, 1) : eps;
+  spread.forEach((ep, k) => {
+    const n = spread.length;
+    const p = opts.fault === 'probability-not-cumulative' ? probability(n) : probability(n - k);
+    const stat: Match[] = k < n - 1 ? [{ kind: 'probability', p }] : [];
+    append(nat, chain, { kind: 'jump', chain: sepChain(sp, ep) }, ...epComment(opts, () => `${sp.id} -> ${endpointString(ep)}`), ...stat);
+  });
+}
+
+function writeEndpointChain(nat: Table, sp: ServicePort, ep: Endpoint, opts: IptablesOptions, chain = sepChain(sp, ep)): void {
+  if (nat.chains.has(chain)) return;
+  addChain(nat, chain);
+  // Hairpin: a pod reaching itself through its Service must be masqueraded to get the reply.
+  append(nat, chain, MARK_MASQ, ...epComment(opts, () => sp.id), { kind: 'src', cidr: `${ep.ip}/32` });
+  const affinity: Match[] = sp.affinityTimeoutSeconds !== undefined ? [{ kind: 'recent-set', name: chain }] : [];
+  append(nat, chain, { kind: 'DNAT', to: endpointString(ep) }, ...epComment(opts, () => sp.id), PROTO[proto(sp)]!, ...affinity);
+}
+
+function writeClusterIP(t: IptablesRules, sp: ServicePort, node: string, opts: IptablesOptions): void {
+  const eps = internalEndpoints(sp, node);
+  const dst: Match[] = [{ kind: 'dst', cidr: `${sp.clusterIP}/32` }, ...portMatch(sp, sp.port)];
+  if (!hasAnyEndpoint(sp, node)) {
+    if (opts.fault !== 'no-reject') append(t.filter, 'KUBE-SERVICES', { kind: 'REJECT' }, comment(`${sp.id} has no endpoints`), ...dst);
+    return;
+  }
+  if (eps.length === 0) {
+    append(t.filter, 'KUBE-SERVICES', { kind: 'DROP' }, comment(`${sp.id} has no local endpoints`), ...dst);
+    return;
+  }
+  const chain = sp.internalLocal ? svlChain(sp) : svcChain(sp);
+  append(t.nat, 'KUBE-SERVICES', { kind: 'jump', chain }, comment(`${sp.id} cluster IP`), ...dst);
+  if (!sp.internalLocal) {
+    append(t.nat, chain, { kind: 'jump', chain: 'KUBE-MARK-MASQ' }, comment(`${sp.id} cluster IP`), { kind: 'src', cidr: opts.clusterCIDR, negate: true }, ...dst);
+  }
+  writeSpreadChain(t.nat, chain, sp, eps, opts);
+  for (const ep of eps) writeEndpointChain(t.nat, sp, ep, opts);
+}
+
+function writeNodePort(t: IptablesRules, sp: ServicePort, node: string, opts: IptablesOptions): void {
+  if (sp.nodePort === undefined) return;
+  const local: Match = { kind: 'addrtype', dir: 'dst', type: 'LOCAL' };
+  const port = portMatch(sp, sp.nodePort);
+  const eps = externalEndpoints(sp, node);
+  if (!hasAnyEndpoint(sp, node) || eps.length === 0) {
+    const none = !hasAnyEndpoint(sp, node);
+    if (none && opts.fault === 'no-reject') return;
+    append(t.filter, 'KUBE-EXTERNAL-SERVICES', { kind: none ? 'REJECT' : 'DROP' }, comment(`${sp.id} has no ${none ? '' : 'local '}endpoints`), port[0]!, local, port[1]!);
+    return;
+  }
+  const ext = extChain(sp);
+  append(t.nat, 'KUBE-NODEPORTS', { kind: 'jump', chain: ext }, comment(sp.id), ...port);
+  addChain(t.nat, ext);
+  if (!sp.externalLocal) {
+    append(t.nat, ext, { kind: 'jump', chain: 'KUBE-MARK-MASQ' }, comment(`masquerade traffic for ${sp.id} external destinations`));
+    append(t.nat, ext, { kind: 'jump', chain: svcChain(sp) });
+    if (!t.nat.chains.has(svcChain(sp))) {
+      const all = usableEndpoints(sp, node, false);
+      writeSpreadChain(t.nat, svcChain(sp), sp, all, opts);
+      for (const ep of all) writeEndpointChain(t.nat, sp, ep, opts);
+    }
+    return;
+  }
+  // Local: sources in the cluster may use every endpoint; outside clients keep their address.
+  append(t.nat, ext, { kind: 'jump', chain: svcChain(sp) }, comment(`pod traffic for ${sp.id} external destinations`), { kind: 'src', cidr: opts.clusterCIDR });
+  append(t.nat, ext, { kind: 'jump', chain: 'KUBE-MARK-MASQ' }, comment(`masquerade LOCAL traffic for ${sp.id} external destinations`), { kind: 'addrtype', dir: 'src', type: 'LOCAL' });
+  append(t.nat, ext, { kind: 'jump', chain: svcChain(sp) }, comment(`route LOCAL traffic for ${sp.id} external destinations`), { kind: 'addrtype', dir: 'src', type: 'LOCAL' });
+  append(t.nat, ext, { kind: 'jump', chain: svlChain(sp) });
+  const all = usableEndpoints(sp, node, false);
+  if (!t.nat.chains.has(svcChain(sp))) writeSpreadChain(t.nat, svcChain(sp), sp, all, opts);
+  writeSpreadChain(t.nat, svlChain(sp), sp, eps, opts);
+  for (const ep of [...all, ...eps]) writeEndpointChain(t.nat, sp, ep, opts);
+}
+
+/** The whole ruleset for one node (a full sync, as upstream writes with iptables-restore --noflush). */
+export function iptablesRules(state: ProxyState, options: IptablesOptions = { clusterCIDR: DEFAULT_CLUSTER_CIDR }): IptablesRules {
+  let endpoints = 0;
+  for (const sp of state.services) endpoints += sp.endpoints.length;
+  const opts = { ...options, largeCluster: options.largeCluster ?? endpoints > LARGE_CLUSTER_ENDPOINTS };
+  const t = baseTables();
+  for (const sp of state.services) {
+    writeClusterIP(t, sp, state.nodeName, opts);
+    writeNodePort(t, sp, state.nodeName, opts);
+  }
+  // Must stay last: NodePorts are tried only after every ClusterIP rule missed.
+  append(t.nat, 'KUBE-SERVICES', { kind: 'jump', chain: 'KUBE-NODEPORTS' }, comment('kubernetes service nodeports; NOTE: this must be the last rule in this chain'), { kind: 'addrtype', dir: 'dst', type: 'LOCAL' });
+  return t;
+}

@@ -1,0 +1,138 @@
+/**
+ * One node's kube-proxy, pure: it is told the Services and EndpointSlices it has seen and keeps
+ * its mode's rules programmed; it answers for what it programmed (iptables-save, ipvsadm -Sn,
+ * nft list table) and sends connections through its dataplane model. The host (reference/
+ * wiring/proxy.ts) feeds it from informers over the API server and owns the clock.
+ */
+import { buildState, type ProxyState, type ServicePort } from './model.ts';
+import { DEFAULT_CLUSTER_CIDR, iptablesRules, type IptablesFault, type IptablesRules } from './iptables/proxier.ts';
+import { renderTable, ruleCount } from './iptables/rules.ts';
+import { ipvsadmSave, ipvsRules, schedulerOf, type IpvsRules } from './ipvs/proxier.ts';
+import { NftablesProxier, keyOf, listTable } from './nftables/proxier.ts';
+import { IptablesDataplane } from './dataplane/iptables.ts';
+import { IpvsDataplane } from './dataplane/ipvs.ts';
+import { NftablesDataplane } from './dataplane/nftables.ts';
+import type { Packet, Verdict } from './dataplane/packet.ts';
+
+export type ProxyMode = 'iptables' | 'ipvs' | 'nftables';
+
+export interface ProxyConfig {
+  mode: ProxyMode;
+  nodeName: string;
+  nodeIPs: string[];
+  clusterCIDR?: string;
+  /** --ipvs-scheduler (empty: rr). */
+  ipvsScheduler?: string;
+  /** Kernel modules the node has: IPVS mode needs ip_vs. Undefined: all of them. */
+  kernelModules?: readonly string[];
+  random: () => number;
+  iptablesFault?: IptablesFault;
+}
+
+/** Why kube-proxy refuses to start (server_linux.go: "can't use the IPVS proxier"; no fallback since v1.26). */
+export function startError(cfg: ProxyConfig): string | undefined {
+  // validateProxyModeLinux (pkg/proxy/apis/config/validation/validation.go).
+  if (!['iptables', 'ipvs', 'nftables'].includes(cfg.mode)) {
+    return `KubeProxyConfiguration.Mode: Invalid value: "${cfg.mode}": must be iptables,ipvs,nftables or blank (blank means the best-available proxy [currently iptables])`;
+  }
+  if (cfg.mode === 'ipvs' && cfg.kernelModules && !cfg.kernelModules.includes('ip_vs')) {
+    return 'can\'t use the IPVS proxier: IPVS proxier will not be used because the following required kernel modules are not loaded: [ip_vs]';
+  }
+  try {
+    if (cfg.mode === 'ipvs') schedulerOf(cfg.ipvsScheduler);
+  } catch (e) {
+    return (e as Error).message;
+  }
+  return undefined;
+}
+
+export class KubeProxy {
+  private state: ProxyState;
+  private iptables?: { rules: IptablesRules; plane: IptablesDataplane };
+  private ipvs?: { rules: IpvsRules; plane: IpvsDataplane };
+  private readonly nft?: { proxier: NftablesProxier; plane: NftablesDataplane };
+  private lastIds = new Map<string, string>();
+  /** Statements in the last nftables transaction: what a partial sync cost. */
+  lastTransaction: string[] = [];
+  readonly clusterCIDR: string;
+
+  constructor(readonly config: ProxyConfig) {
+    const err = startError(config);
+    if (err) throw new Error(err);
+    this.clusterCIDR = config.clusterCIDR ?? DEFAULT_CLUSTER_CIDR;
+    this.state = { nodeName: config.nodeName, nodeIPs: config.nodeIPs, services: [] };
+    if (config.mode === 'nftables') {
+      const proxier = new NftablesProxier({ clusterCIDR: this.clusterCIDR });
+      this.nft = { proxier, plane: new NftablesDataplane(() => proxier.ruleset(), config.nodeIPs, config.random) };
+    }
+    this.sync([], []);
+  }
+
+  /** A sync: the whole desired state from what the informers hold. */
+  sync(services: readonly any[], slices: readonly any[]): void {
+    this.state = buildState(services, slices, this.config.nodeName, this.config.nodeIPs);
+    if (this.config.mode === 'iptables') {
+      const rules = iptablesRules(this.state, { clusterCIDR: this.clusterCIDR, ...(this.config.iptablesFault ? { fault: this.config.iptablesFault } : {}) });
+      this.iptables = { rules, plane: new IptablesDataplane(rules, this.config.nodeIPs, this.config.random, this.iptables?.plane.recent) };
+    } else if (this.config.mode === 'ipvs') {
+      const rules = ipvsRules(this.state, { ...(this.config.ipvsScheduler ? { scheduler: this.config.ipvsScheduler } : {}) });
+      // The IPVS connection table survives a resync; only a first sync builds it.
+      this.ipvs = this.ipvs ? { rules, plane: this.ipvs.plane.withRules(rules) } : { rules, plane: new IpvsDataplane(rules) };
+    } else {
+      this.lastTransaction = this.nft!.proxier.sync(this.state, this.changedIds());
+    }
+  }
+
+  /** Service ports whose desired state differs from the last sync, with their new state (the change tracker). */
+  private changedIds(): Map<string, ServicePort | undefined> {
+    const byId = new Map(this.state.services.map((sp) => [keyOf(sp), sp]));
+    const next = new Map([...byId].map(([id, sp]) => [id, JSON.stringify(sp)]));
+    const changed = new Map<string, ServicePort | undefined>();
+    for (const [id, json] of next) if (this.lastIds.get(id) !== json) changed.set(id, byId.get(id));
+    for (const id of this.lastIds.keys()) if (!next.has(id)) changed.set(id, undefined);
+    this.lastIds = next;
+    return changed;
+  }
+
+  get desired(): ProxyState {
+    return this.state;
+  }
+
+  /** `iptables-save -t <table>` (in IPVS mode, its fixed nat rules); empty in nftables mode. */
+  iptablesSave(table: 'nat' | 'filter'): string {
+    if (this.iptables) return renderTable(this.iptables.rules[table], true);
+    if (this.ipvs && table === 'nat') return renderTable(this.ipvs.rules.nat, true);
+    return '';
+  }
+
+  iptablesRuleCount(): number {
+    if (this.iptables) return ruleCount(this.iptables.rules.nat) + ruleCount(this.iptables.rules.filter);
+    return this.ipvs ? ruleCount(this.ipvs.rules.nat) : 0;
+  }
+
+  ipvsadmSave(): string {
+    return this.ipvs ? ipvsadmSave(this.ipvs.rules) : '';
+  }
+
+  ipset(name: string): string[] {
+    return [...(this.ipvs?.rules.ipsets.get(name) ?? [])].sort();
+  }
+
+  dummyAddresses(): string[] {
+    return [...(this.ipvs?.rules.dummyAddresses ?? [])].sort();
+  }
+
+  sysctl(name: string): number | undefined {
+    return this.ipvs?.rules.sysctls[name];
+  }
+
+  nftList(): string {
+    return this.nft ? listTable(this.nft.proxier.ruleset()) : '';
+  }
+
+  connect(pkt: Packet, fromNode = false): Verdict {
+    if (this.iptables) return this.iptables.plane.connect(pkt, fromNode);
+    if (this.ipvs) return this.ipvs.plane.connect(pkt);
+    return this.nft!.plane.connect(pkt, fromNode);
+  }
+}

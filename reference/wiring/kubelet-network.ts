@@ -1,0 +1,113 @@
+/**
+ * The network the fake runtime's pods live on, for real clients: every sandbox gets an address
+ * in 127.0.0.0/8 (all of it is loopback on Linux), so the kubelet's probes dial real addresses.
+ * - TCP: a container that listens gets a real listening socket on its sandbox IP and port,
+ *   which accepts and closes (what `kubespec/tcp` does; an HTTP port accepts too).
+ * - HTTP: the containers' HTTP endpoints are served by msw handlers on the fetch interceptor —
+ *   requests to a sandbox IP are answered from the runtime's state, in process, never touching
+ *   the socket; every other request passes through untouched. Only `fetch` is intercepted, so
+ *   the API clients (node:http) are not affected.
+ */
+import net from 'node:net';
+import { http, HttpResponse, passthrough } from 'msw';
+// msw/native assembles msw's server from the fetch (and XMLHttpRequest) interceptors only —
+// unlike msw/node, it leaves node:http alone, which every API client here uses.
+import { setupServer } from 'msw/native';
+import type { FakeRuntime } from '../cri/fake/runtime.ts';
+import type { ProbeNetwork } from '../kubelet/types.ts';
+import type { Scheduler } from './virtual-clock.ts';
+
+interface Registered {
+  runtime: FakeRuntime;
+  clock: Scheduler;
+}
+
+/** Sandbox IP prefix → runtime; one process-wide msw server serves them all. */
+const byPrefix = new Map<string, Registered>();
+let server: ReturnType<typeof setupServer> | undefined;
+let nextSlot = 0;
+
+function ensureServer(): void {
+  if (server) return;
+  server = setupServer(
+    http.get(/^http:\/\/127\.\d+\.\d+\.\d+(:\d+)?\//, async ({ request }) => {
+      const url = new URL(request.url);
+      const owner = byPrefix.get(prefixOf(url.hostname));
+      if (!owner) return passthrough();
+      const answer = owner.runtime.httpAnswer(url.hostname, Number(url.port || 80), url.pathname);
+      if (!answer) return HttpResponse.error();
+      if (answer.delay_s) await new Promise<void>((done) => owner.clock.after(answer.delay_s! * 1000, done));
+      return new HttpResponse(null, { status: answer.status, headers: answer.location ? { location: answer.location } : {} });
+    }),
+  );
+  server.listen({ onUnhandledRequest: 'bypass' });
+}
+
+function prefixOf(ip: string): string {
+  return ip.split('.').slice(0, 3).join('.');
+}
+
+export interface NodeNetwork {
+  /** The n-th sandbox's IP on this node. */
+  sandboxIp(n: number): string;
+  /** Real TCP listeners follow the containers. */
+  onListen(ip: string, port: number, listening: boolean): void;
+  attach(runtime: FakeRuntime, clock: Scheduler): void;
+  probes: ProbeNetwork;
+  close(): Promise<void>;
+}
+
+/** A network for one node: a /24 of loopback of its own (127.<A>.<slot>.0/24). */
+export function nodeNetwork(): NodeNetwork {
+  ensureServer();
+  const a = 64 + (process.pid % 128);
+  const slot = nextSlot++ % 256;
+  const prefix = `127.${a}.${slot}`;
+  const listeners = new Map<string, net.Server>();
+  return {
+    sandboxIp: (n) => `${prefix}.${((n - 1) % 254) + 1}`,
+    attach(runtime, clock) {
+      byPrefix.set(prefix, { runtime, clock });
+    },
+    onListen(ip, port, listening) {
+      const key = `${ip}:${port}`;
+      if (!listening) {
+        listeners.get(key)?.close();
+        listeners.delete(key);
+        return;
+      }
+      if (listeners.has(key)) return;
+      const srv = net.createServer((socket) => socket.destroy());
+      srv.on('error', () => listeners.delete(key));
+      srv.listen(port, ip);
+      srv.unref();
+      listeners.set(key, srv);
+    },
+    probes: {
+      async httpGet(url, headers, onAbort) {
+        const controller = new AbortController();
+        onAbort(() => controller.abort());
+        const res = await fetch(url, { headers, redirect: 'manual', signal: controller.signal });
+        await res.arrayBuffer().catch(() => undefined);
+        const location = res.headers.get('location');
+        return { status: res.status, ...(location ? { location } : {}) };
+      },
+      tcpConnect(host, port, onAbort) {
+        return new Promise<void>((resolve, reject) => {
+          const socket = net.connect({ host, port });
+          onAbort(() => socket.destroy(new Error('i/o timeout')));
+          socket.once('connect', () => {
+            socket.destroy();
+            resolve();
+          });
+          socket.once('error', (e: NodeJS.ErrnoException) => reject(new Error(e.code === 'ECONNREFUSED' ? 'connect: connection refused' : e.message)));
+        });
+      },
+    },
+    async close() {
+      if (byPrefix.get(prefix)) byPrefix.delete(prefix);
+      await Promise.all([...listeners.values()].map((s) => new Promise<void>((done) => s.close(() => done()))));
+      listeners.clear();
+    },
+  };
+}

@@ -1,0 +1,65 @@
+/**
+ * Kubelets for the reference cluster: one per node, each with its own fake CRI runtime and its
+ * own slice of loopback (kubelet-network.ts), reaching the API server over the same port every
+ * client uses, as `system:node:<name>` in `system:nodes` with a bearer token the cluster adds to
+ * its live token table. The suite runs them on virtual time; `kubespec serve --nodes N` on
+ * real time.
+ */
+import { randomBytes } from 'node:crypto';
+import type { UserInfo } from '../apiserver/pipeline.ts';
+import { NODE_USER_PREFIX, NODES_GROUP } from '../apiserver/authz/node.ts';
+import { FakeRuntime } from '../cri/fake/runtime.ts';
+import { Kubelet } from '../kubelet/kubelet.ts';
+import { seededRandom } from '../apiserver/server.ts';
+import { kubeletApi } from './kubelet-api.ts';
+import { nodeNetwork, type NodeNetwork } from './kubelet-network.ts';
+import type { Scheduler } from './virtual-clock.ts';
+
+export interface KubeletHost {
+  readonly name: string;
+  readonly kubelet: Kubelet;
+  readonly runtime: FakeRuntime;
+  readonly network: NodeNetwork;
+  stop(): Promise<void>;
+}
+
+export interface KubeletHostOptions {
+  name: string;
+  server: string;
+  ca?: string | Buffer;
+  clock: Scheduler;
+  seed: number;
+  leaseRenew_ms?: number;
+  /** Where the cluster registers the kubelet's token (undefined: the API server has no authentication). */
+  tokens?: Map<string, UserInfo>;
+  log?: (line: string) => void;
+}
+
+export async function startKubeletHost(opts: KubeletHostOptions): Promise<KubeletHost> {
+  // Drawn from the host, not the seed: a credential must not be guessable.
+  const token = randomBytes(32).toString('base64url');
+  opts.tokens?.set(token, { name: `${NODE_USER_PREFIX}${opts.name}`, uid: `${NODE_USER_PREFIX}${opts.name}`, groups: [NODES_GROUP] });
+  const network = nodeNetwork();
+  const runtime = new FakeRuntime({ clock: opts.clock, node: opts.name, sandboxIp: network.sandboxIp, onListen: network.onListen });
+  network.attach(runtime, opts.clock);
+  const api = kubeletApi({ server: opts.server, clock: opts.clock, token, nodeName: opts.name, ...(opts.ca ? { ca: opts.ca } : {}) });
+  const kubelet = new Kubelet({ nodeName: opts.name, api, runtime, clock: opts.clock, network: network.probes, random: seededRandom(opts.seed), readLog: (id) => runtime.logOf(id), ...(opts.leaseRenew_ms ? { leaseRenew_ms: opts.leaseRenew_ms } : {}), ...(opts.log ? { log: opts.log } : {}) });
+  try {
+    await kubelet.start();
+  } catch (error) {
+    api.close();
+    await network.close();
+    throw error;
+  }
+  return {
+    name: opts.name,
+    kubelet,
+    runtime,
+    network,
+    async stop() {
+      kubelet.stop();
+      api.close();
+      await network.close();
+    },
+  };
+}
