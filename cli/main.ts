@@ -25,8 +25,14 @@ const COMMANDS: Record<string, { options: Options; positionals?: boolean; run(va
       loader: { type: 'string' },
       config: { type: 'string' },
       'dry-run': { type: 'boolean' },
+      fault: { type: 'string' },
+      repeat: { type: 'string' },
     },
     async run(v) {
+      if (v.repeat !== undefined) {
+        const { runRepeated } = await import('./repeat.ts');
+        return (await runRepeated({ ...v, etcdEndpoints: v['etcd-endpoints'], scenarioBudget: v['scenario-budget'] }, v.repeat)).exitCode;
+      }
       const result = await run({ ...v, etcdEndpoints: v['etcd-endpoints'], coverage: !v['no-coverage'], scenarioBudget: v['scenario-budget'], dryRun: v['dry-run'] });
       return result.exitCode;
     },
@@ -98,6 +104,13 @@ const COMMANDS: Record<string, { options: Options; positionals?: boolean; run(va
     async run(v, positionals) {
       const { bench } = await import('./bench.ts');
       return bench(positionals, v);
+    },
+  },
+  selftest: {
+    options: { fault: { type: 'string' }, parallel: { type: 'string' }, seed: { type: 'string' }, list: { type: 'boolean' } },
+    async run(v) {
+      const { selftest } = await import('./selftest.ts');
+      return (await selftest(v)).exitCode;
     },
   },
   test: {

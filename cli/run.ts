@@ -18,6 +18,7 @@ import { saveRunRecord, targetDir, writeTargetReports } from './report/write.ts'
 import { closingEnvelopes, RunWatchdog, type Verdict, type WatchdogOptions } from './report/watchdog.ts';
 import { printRunSummary } from './summary.ts';
 import { SCHEMA_PATH, schemaProblems } from './report/schema.ts';
+import { parseFaults } from '../reference/faults.ts';
 
 export interface RunOptions {
   target: string;
@@ -37,6 +38,8 @@ export interface RunOptions {
   config?: string;
   /** Build the target, open one session, list what would run; run nothing (check-target). */
   dryRun?: boolean;
+  /** Fault models to inject into the reference (reference/faults.ts), comma-separated. */
+  fault?: string;
 }
 
 /** Rules not yet implemented, or that no scenario can check, are never run. */
@@ -51,6 +54,7 @@ export interface RunResult {
 
 export async function run(opts: RunOptions): Promise<RunResult> {
   const seed = parseSeedOption(opts.seed);
+  checkFaults(opts);
   const { resolved, target, env } = await buildTarget(opts, seed);
   if (opts.dryRun) {
     const { checkTargetReport } = await import('./check-target.ts');
@@ -88,6 +92,17 @@ export async function run(opts: RunOptions): Promise<RunResult> {
   if (unexplained && !verdict) console.error(`kubespec: cucumber exited with ${code} without a failed scenario: see the output above`);
   const failed = s.failed + (unexplained || verdict?.kind === 'no-exit' ? 1 : 0) + (invalid.length ? 1 : 0);
   return { exitCode: failed > 0 ? EXIT_FAILURES : EXIT_OK, passed: s.passed + s['known-deviation'], failed, skipped: s['not-applicable'] };
+}
+
+/** --fault names registered fault models, and only the reference can have them injected. */
+function checkFaults(opts: RunOptions): void {
+  if (!opts.fault) return;
+  if (opts.target !== 'reference') throw new UsageError(`--fault injects fault models into the reference; the ${opts.target} target has none`, 'use --target reference');
+  try {
+    parseFaults(opts.fault);
+  } catch (error) {
+    throw new UsageError((error as Error).message, 'kubespec selftest --list shows the fault models');
+  }
 }
 
 function parseSeedOption(text: string | undefined): number {
@@ -128,6 +143,7 @@ function targetEnv(opts: RunOptions, seed: number): NodeJS.ProcessEnv {
     ...process.env,
     KUBESPEC_TARGET: opts.target,
     KUBESPEC_SEED: String(seed),
+    KUBESPEC_FAULTS: opts.fault ?? '',
     ...(opts.etcdEndpoints ? { KUBESPEC_ETCD_ENDPOINTS: opts.etcdEndpoints } : {}),
     ...(opts.kubeconfig ? { KUBESPEC_KUBECONFIG: path.resolve(process.env.KUBESPEC_CWD ?? '.', opts.kubeconfig) } : {}),
   };

@@ -2,7 +2,8 @@
  * `kubespec test` (npm test): every suite the project has, summed into one closing line
  * "N passed, N failed, N skipped" — typecheck, unit and end-to-end tests, the claims check, and
  * the features on every target this machine can run: the reference always, real etcd when its
- * binary is here, and the kube target against a `kubespec serve` process.
+ * binary is here, the kube target against a `kubespec serve` process, and `kubespec selftest`
+ * (every fault model must be caught by some scenario).
  */
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -33,6 +34,7 @@ export async function testAll(): Promise<number> {
   }
   tallies.push(await kubeTargetAgainstServe());
   if (featureTargets.hasEtcd) tallies.push(...(await pluginExample()));
+  tallies.push(await selftestTally());
   return closingLine(tallies);
 }
 
@@ -79,6 +81,14 @@ async function pluginExample(): Promise<Tally[]> {
     tallies.push({ suite: `features (gateway, ${loader})`, passed: result.passed, failed: result.failed, skipped: result.skipped });
   }
   return tallies;
+}
+
+/** `kubespec selftest`: one passed per fault model some scenario caught, one failed per fault none did. */
+async function selftestTally(): Promise<Tally> {
+  console.log('\n== selftest (fault models on the reference) ==');
+  const { selftest } = await import('./selftest.ts');
+  const result = await selftest();
+  return { suite: 'selftest (faults)', passed: result.passed, failed: result.failed, skipped: 0 };
 }
 
 /** The reference always; etcd where the binary is installed (CI installs it). */

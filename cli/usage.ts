@@ -14,11 +14,13 @@ export const EXIT_USAGE = 2;
 export const COMMAND_USAGE: Record<string, string> = {
   run: `  kubespec run [--target NAME] [--tags EXPR] [--name REGEX] [--seed N] [--rerun] [--parallel N]
                [--etcd-endpoints URL,...] [--kubeconfig PATH] [--no-coverage] [--scenario-budget S]
-               [--loader tsx|ts-node] [--config FILE] [--dry-run]
+               [--loader tsx|ts-node] [--config FILE] [--dry-run] [--fault NAME,...] [--repeat N]
       Run the features against a target; write reports under reports/<target>/. A target is a
       built-in (reference, etcd, kube), a name in kubespec.config.json/.ts, or a module
       (./my-target.ts, .js, or a package) exporting createTarget; see docs/adapters.md.
-      --dry-run: what check-target does.`,
+      --dry-run: what check-target does.
+      --fault (reference only): inject fault models (docs/faults.md) — a wrong reference the suite must reject.
+      --repeat N: run N times with fresh seeds; print every scenario whose outcome changed, with seeds for both.`,
   'check-target': `  kubespec check-target TARGET [--loader tsx|ts-node] [--config FILE]
       Build the target, open and close one session, list its capabilities and which Rules
       would run or be not-applicable. Runs nothing.`,
@@ -40,6 +42,9 @@ export const COMMAND_USAGE: Record<string, string> = {
       --retention D: history kept readable before auto-compaction (default 5m; also 90s, 500ms, 1h).`,
   bench: `  kubespec bench NAME [--quick]
       Run bench/NAME; print figures; write reports/bench/NAME.json.`,
+  selftest: `  kubespec selftest [--fault NAME,...] [--parallel N] [--seed N] [--list]
+      Run the features on the reference against each fault model and print the Rules that caught it;
+      fails if a fault is caught by none. Writes reports/selftest/ (Rule × fault table).`,
   test: `  kubespec test
       Everything npm test runs: typecheck, unit tests, claims check, features; ends with "N passed, N failed".`,
   matrix: `  kubespec matrix

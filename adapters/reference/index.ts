@@ -13,7 +13,8 @@ import { adminTokenCsv, openKubeSession } from './kube-session.ts';
 import { openStoreSession } from './store-session.ts';
 import { referenceProxyFacet } from './proxy.ts';
 import { referenceNodes } from './nodes.ts';
-import { referenceFaultSchedules } from './fault-schedules.ts';
+import { faultSchedulesWith } from './fault-schedules.ts';
+import { parseFaults, type Faults } from '../../reference/faults.ts';
 import { openHaSession } from './ha-session.ts';
 import { openCloudSession } from './cloud-session.ts';
 import { randomBytes } from 'node:crypto';
@@ -95,8 +96,19 @@ function faultFromEnv(): ReferenceFault | undefined {
   return name === 'session-setup' || name === 'leak-session' ? name : undefined;
 }
 
+/**
+ * The fault models this run injects (`kubespec run --fault`, `kubespec selftest`): read once
+ * here, at the edge, and passed down through the cores' options (reference/faults.ts).
+ */
+let runFaults: Faults | undefined;
+function faultModels(): Faults {
+  runFaults ??= parseFaults(process.env.KUBESPEC_FAULTS);
+  return runFaults;
+}
+
 async function openSession(seed: number, tags: readonly string[]): Promise<Session> {
   const clock = new VirtualClock();
+  const faults = faultModels();
   const fault = faultFromEnv();
   // Everything started so far, stopped in reverse order by close() — or at once, if a later
   // part of the setup throws: a leaked listener keeps the cucumber process from ever exiting.
@@ -117,9 +129,10 @@ async function openSession(seed: number, tags: readonly string[]): Promise<Sessi
     const tokenCsv = adminTokenCsv(adminToken) + (ccmToken ? `${ccmToken},${CCM_USER},${CCM_USER}\n` : '');
     // An HA topology scenario runs several API servers over a replicated store: topology-session.ts.
     const topologyKind = topologyFromTags(tags);
-    const replicated = topologyKind ? new RaftBackend({ seed, members: 3, onAdvance: (ms) => clock.advance(ms) }) : undefined;
+    const replicated = topologyKind ? new RaftBackend({ seed, members: 3, onAdvance: (ms) => clock.advance(ms), ...(faults.size > 0 ? { faults } : {}) }) : undefined;
     const cluster = await ReferenceCluster.start({
       seed, clock, secure: { tokenCsv, anonymous }, maxMutatingInFlight: MAX_MUTATING_IN_FLIGHT, ...(replicated ? { backend: replicated } : {}),
+      ...(faults.size > 0 ? { faults } : {}),
       // kube-proxy with --iptables-min-sync-period=0 (every change synced at once, an upstream
       // setting), so scenarios on virtual time do not wait out the 1 s batching between syncs.
       proxyMinSyncPeriod_ms: 0,
@@ -133,7 +146,7 @@ async function openSession(seed: number, tags: readonly string[]): Promise<Sessi
     const { kube, close: closeKube } = await openKubeSession(cluster, `ks-${seed.toString(16)}`, adminToken, { kubectl, ...(topology ? { server: topology.url } : {}) });
     started.push(closeKube);
     // The kv side (single or Raft-replicated store, members, raft) is sized from the tags: store-session.ts.
-    const store = openStoreSession({ seed, tags, clock, backend: cluster.backend, ...(replicated ? { replicated } : {}) });
+    const store = openStoreSession({ seed, tags, clock, backend: cluster.backend, ...(replicated ? { replicated } : {}), faults });
     started.push(() => store.close());
     const machines = topology ? topologyHaFacet(topology, adminToken) : undefined;
     if (machines) started.push(async () => machines.close());
@@ -153,7 +166,7 @@ async function openSession(seed: number, tags: readonly string[]): Promise<Sessi
       kv: store.kv,
       ...(store.members ? { members: store.members } : {}),
       ...(store.raft ? { raft: store.raft } : {}),
-      faultSchedules: referenceFaultSchedules,
+      faultSchedules: faultSchedulesWith(faults),
       clock: ha?.clock ?? store.clock,
       kube: { ...kube, maxMutatingInFlight: MAX_MUTATING_IN_FLIGHT },
       ...(ha && withHa ? { ha: ha.ha } : {}),

@@ -19,6 +19,7 @@ import type { VirtualClock } from '../../reference/wiring/virtual-clock.ts';
 import type { ClockFacet, MembersFacet, RaftObserver, Waiter } from '../contract.ts';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { RaftBackend } from '../../reference/wiring/raft-backend.ts';
+import type { Faults } from '../../reference/faults.ts';
 import { ReferenceKv } from './kv.ts';
 import { ReferenceMembers } from './members.ts';
 import { ReferenceRaftObserver } from './raft-observer.ts';
@@ -30,6 +31,8 @@ export interface StoreSessionOptions {
   clock: VirtualClock;
   /** The API server's store: what `kv` speaks to when the scenario needs no replication. */
   backend: Backend;
+  /** Fault models for the replicated store (reference/faults.ts). */
+  faults?: Faults;
   /** When the API servers themselves run over a replicated store (HA topologies), that store. */
   replicated?: RaftBackend;
 }
@@ -118,7 +121,7 @@ const RAFT_WAIT_STEP_MS = 10;
 
 function openRaftStoreSession(opts: StoreSessionOptions, members: number): StoreSession {
   const { clock } = opts;
-  const backend = opts.replicated ?? new RaftBackend({ seed: opts.seed, members, onAdvance: (ms) => clock.advance(ms) });
+  const backend = opts.replicated ?? new RaftBackend({ seed: opts.seed, members, onAdvance: (ms) => clock.advance(ms), ...(opts.faults && opts.faults.size > 0 ? { faults: opts.faults } : {}) });
   // Tracing every message costs a third of the throughput: only a scenario that reads Raft's
   // internals gets the observer.
   const raft = opts.tags.includes('@requires:raft.observe') ? new ReferenceRaftObserver(backend) : undefined;

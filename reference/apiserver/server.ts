@@ -4,6 +4,7 @@
  * streams, and assembles the server's environment from its options.
  */
 import { kubernetesTypeDocs } from './discovery/host/kubernetes-types.ts';
+import { NO_FAULTS, type Faults } from '../faults.ts';
 import { ApiServerMetrics } from './metrics/metrics.ts';
 import { DEFAULT_MAX_MUTATING_IN_FLIGHT, DEFAULT_MAX_READ_ONLY_IN_FLIGHT, MaxInFlight } from './inflight/max-in-flight.ts';
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -54,6 +55,8 @@ export interface ApiServerOptions {
   /** --max-mutating-requests-inflight / --max-requests-inflight (default 200 / 400). */
   maxMutatingInFlight?: number;
   maxReadOnlyInFlight?: number;
+  /** Fault models to inject (reference/faults.ts, `kubespec selftest`); default none. */
+  faults?: Faults;
 }
 
 export interface ApiServer {
@@ -113,7 +116,8 @@ function buildEnv(opts: ApiServerOptions): Env {
     uid: opts.uid ?? uuidFrom(random),
     random,
     authenticators: opts.authenticators ?? [],
-    anonymous: opts.anonymous ?? false,
+    // Fault anonymous-always-on (reference/faults.ts): --anonymous-auth=false is ignored.
+    anonymous: (opts.anonymous ?? false) || (opts.faults?.has('anonymous-always-on') ?? false),
     mutating: opts.mutating ?? [],
     validating: opts.validating ?? [],
     bookmarkInterval_ms: opts.bookmarkInterval_ms ?? 60_000,
@@ -123,9 +127,11 @@ function buildEnv(opts: ApiServerOptions): Env {
     allocationLock: mutex(),
     traces: [],
     metrics: new ApiServerMetrics(),
+    faults: opts.faults ?? NO_FAULTS,
     maxInFlight: new MaxInFlight({
-      mutating: opts.maxMutatingInFlight ?? DEFAULT_MAX_MUTATING_IN_FLIGHT,
-      readOnly: opts.maxReadOnlyInFlight ?? DEFAULT_MAX_READ_ONLY_IN_FLIGHT,
+      // Fault inflight-limit-ignored: no request is ever turned away with 429.
+      mutating: opts.faults?.has('inflight-limit-ignored') ? Number.MAX_SAFE_INTEGER : (opts.maxMutatingInFlight ?? DEFAULT_MAX_MUTATING_IN_FLIGHT),
+      readOnly: opts.faults?.has('inflight-limit-ignored') ? Number.MAX_SAFE_INTEGER : (opts.maxReadOnlyInFlight ?? DEFAULT_MAX_READ_ONLY_IN_FLIGHT),
     }),
   };
   env.store.timing = { now_ms: () => env.clock.now_ms(), record: (op, type, s) => env.metrics.storeCall(op, type, s) };

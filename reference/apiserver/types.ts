@@ -12,6 +12,7 @@ import type { MintedToken, MintRequest } from './authn/serviceaccount.ts';
 import type { ResourceDef } from './resources/registry.ts';
 import type { ObjectStore } from './storage/object-store.ts';
 import type { TraceRecorder } from './trace.ts';
+import type { Faults } from '../faults.ts';
 
 export interface ApiRequest {
   method: string;
@@ -87,6 +88,8 @@ export interface Env {
   maxInFlight: MaxInFlight;
   /** What GET /metrics serves (metrics/metrics.ts). */
   metrics: ApiServerMetrics;
+  /** Fault models this server injects (reference/faults.ts); empty for the reference itself. */
+  faults: Faults;
   /** How the API server reaches a node's kubelet (pods/log); absent: no kubelets to reach. */
   nodes?: NodeConnection;
 }

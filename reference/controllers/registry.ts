@@ -6,6 +6,7 @@
  * cmd/kube-controller-manager/app/controllermanager.go; the flag's default is `*`). A name the
  * manager does not know is an error, as its options validation says.
  */
+import { NO_FAULTS, type Faults } from '../faults.ts';
 import { serviceAccountController } from './serviceaccount/index.ts';
 import { replicaSetController } from './replicaset/index.ts';
 import { deploymentController } from './deployment/index.ts';
@@ -15,8 +16,9 @@ import { taintEvictionController } from './tainteviction/index.ts';
 import type { ControllerDef } from './types.ts';
 
 /** A flat map from name to factory, in start order. */
-export const CONTROLLER_FACTORIES: ReadonlyArray<() => ControllerDef> = [
-  serviceAccountController,
+/** Each takes the run's fault models (reference/faults.ts); most ignore them. */
+export const CONTROLLER_FACTORIES: ReadonlyArray<(faults: Faults) => ControllerDef> = [
+  () => serviceAccountController(),
   replicaSetController,
   deploymentController,
   garbageCollector,
@@ -46,8 +48,8 @@ export function isControllerEnabled(def: ControllerDef, flag: readonly string[])
 }
 
 /** The controllers `flag` enables (all known ones are on by default); throws on a name no controller has. */
-export function selectControllers(flag: readonly string[] = DEFAULT_CONTROLLERS_FLAG): ControllerDef[] {
-  const all = CONTROLLER_FACTORIES.map((make) => make());
+export function selectControllers(flag: readonly string[] = DEFAULT_CONTROLLERS_FLAG, faults: Faults = NO_FAULTS): ControllerDef[] {
+  const all = CONTROLLER_FACTORIES.map((make) => make(faults));
   const known = new Set(all.flatMap(names));
   for (const entry of flag) {
     const name = entry.startsWith('-') ? entry.slice(1) : entry;

@@ -21,6 +21,12 @@ export interface RaftBugs {
    * has never been seen failing proves nothing.
    */
   commitWithoutMajority?: boolean;
+  /** TEST ONLY (fault vote-for-stale-log): votes are granted without the §5.4.1 up-to-date check. */
+  voteForStaleLog?: boolean;
+  /** TEST ONLY (fault two-leaders-one-term): a member votes for every candidate of a term, not once. */
+  voteTwicePerTerm?: boolean;
+  /** TEST ONLY (fault commit-older-term): replicas of an older term's entry are counted to commit it (Figure 8). */
+  commitOlderTerm?: boolean;
 }
 
 export interface RaftConfig {
@@ -374,8 +380,8 @@ export class RaftNode {
 
   /** §5.2 one vote per term, §5.4.1 only for a log at least as up to date as ours. */
   private handleVote(m: Message): void {
-    const canVote = this.vote === m.from || (this.vote === null && this.lead === null);
-    const granted = canVote && this.log.isUpToDate(m.index, m.logTerm);
+    const canVote = this.vote === m.from || (this.vote === null && this.lead === null) || this.bugs.voteTwicePerTerm === true;
+    const granted = canVote && (this.bugs.voteForStaleLog === true || this.log.isUpToDate(m.index, m.logTerm));
     if (granted) {
       this.vote = m.from;
       this.electionElapsed = 0;
@@ -508,7 +514,7 @@ export class RaftNode {
     matches.sort((a, b) => b - a);
     let index = matches[this.quorum() - 1] ?? 0;
     if (this.bugs.commitWithoutMajority) index = this.log.lastIndex();
-    if (index <= this.log.committed || this.log.term(index) !== this.currentTerm) return false;
+    if (index <= this.log.committed || (this.log.term(index) !== this.currentTerm && this.bugs.commitOlderTerm !== true)) return false;
     this.log.commitTo(index);
     this.releaseReadsAwaitingCommit();
     return true;

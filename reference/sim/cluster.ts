@@ -12,7 +12,7 @@
  * leadership with a heartbeat round, waits until it has applied the commit index it noted,
  * and only then queries its state machine. Without a `query` method, reads go through the log.
  */
-import { RaftNode } from '../raft/raft.ts';
+import { RaftNode, type RaftBugs } from '../raft/raft.ts';
 import type { Entry, HardState, Message, Ready, Role } from '../raft/types.ts';
 import { MemberCrashedError, MemberDownError, NotLeaderError, ProposalDroppedError, ProposalTimeoutError } from './errors.ts';
 import { EventQueue } from './event-queue.ts';
@@ -38,6 +38,10 @@ export interface SimBugs {
    * catches it.
    */
   readsWithoutReadIndex?: boolean;
+  /** TEST ONLY: see RaftBugs (faults vote-for-stale-log, two-leaders-one-term). */
+  voteForStaleLog?: boolean;
+  voteTwicePerTerm?: boolean;
+  commitOlderTerm?: boolean;
 }
 
 export interface SimClusterOptions {
@@ -591,7 +595,7 @@ export class SimCluster {
       heartbeatTicks: this.opts.heartbeatTicks ?? 2,
       checkQuorum: this.opts.checkQuorum ?? true,
       persisted: { hardState: m.storage.hardState, entries: m.storage.entries.slice() },
-      ...(this.opts.bugs?.commitWithoutMajority ? { bugs: { commitWithoutMajority: true } } : {}),
+      ...(this.opts.bugs ? { bugs: raftBugs(this.opts.bugs) } : {}),
     });
     m.sm = this.opts.stateMachine(m.id);
     m.lastRole = 'follower';
@@ -652,4 +656,14 @@ function needsSync(rd: Ready): boolean {
 
 function addCounts(into: Record<string, number>, from: Record<string, number>): void {
   for (const [k, v] of Object.entries(from)) into[k] = (into[k] ?? 0) + v;
+}
+
+/** The Raft-level subset of the simulator's bugs, handed to each member's RaftNode. */
+function raftBugs(b: SimBugs): RaftBugs {
+  return {
+    ...(b.commitWithoutMajority ? { commitWithoutMajority: true } : {}),
+    ...(b.voteForStaleLog ? { voteForStaleLog: true } : {}),
+    ...(b.voteTwicePerTerm ? { voteTwicePerTerm: true } : {}),
+    ...(b.commitOlderTerm ? { commitOlderTerm: true } : {}),
+  };
 }

@@ -20,6 +20,7 @@
  * Keys are compared as JavaScript strings (UTF-16 code units); for ASCII keys, which is all
  * Kubernetes writes, that is etcd's byte order.
  */
+import { NO_FAULTS, type Faults } from '../faults.ts';
 import { CompactedError } from '../../adapters/contract.ts';
 import type { CompareAndSwap, KeyValue, KvEvent } from '../../adapters/contract.ts';
 import type { RangeOptions, RangeResult, WatchHandlers } from './backend.ts';
@@ -43,6 +44,8 @@ export type { StoreCommand, StoreErrorCode, StoreResult } from './commands.ts';
 export const COMPACTED_REASON = 'mvcc: required revision has been compacted';
 
 export class MvccStore {
+  /** Fault models to inject (reference/faults.ts); default none. */
+  constructor(private readonly faults: Faults = NO_FAULTS) {}
   private revision = 1;
   /** 0 until the first compaction (etcd keeps -1 internally; 0 reads better and compares the same). */
   private compacted = 0;
@@ -134,7 +137,7 @@ export class MvccStore {
    * does for a watcher whose minRev < compactRev, with etcd's reason text.
    */
   watch(prefix: string, fromRevision: number, handlers: WatchHandlers): () => void {
-    if (fromRevision > 0 && fromRevision < this.compacted) {
+    if (fromRevision > 0 && fromRevision < this.compacted && !this.faults.has('watch-misses-compaction')) {
       handlers.onCancel(COMPACTED_REASON, this.compacted);
       return () => {};
     }
@@ -176,7 +179,7 @@ export class MvccStore {
   private readRevision(revision: number | undefined): number {
     if (revision === undefined || revision <= 0) return this.revision;
     if (revision > this.revision) throw new FutureRevisionError(revision, this.revision);
-    if (revision < this.compacted) throw new CompactedError(revision, this.compacted);
+    if (revision < this.compacted && !this.faults.has('compaction-keeps-history')) throw new CompactedError(revision, this.compacted);
     return revision;
   }
 
@@ -192,7 +195,11 @@ export class MvccStore {
   private applyDelete(key: string): { revision: number; deleted?: KeyValue } {
     const history = this.histories.get(key);
     const prevKv = history === undefined ? undefined : latestLive(history);
-    if (history === undefined || prevKv === undefined) return { revision: this.revision };
+    if (history === undefined || prevKv === undefined) {
+      // Fault delete-missing-bumps-revision: a delete that changes nothing still takes a revision.
+      if (this.faults.has('delete-missing-bumps-revision')) this.revision++;
+      return { revision: this.revision };
+    }
     const kv = tombstoneKv(key, this.revision + 1);
     this.record(history, { kv, tombstone: true }, { type: 'DELETE', kv, prevKv });
     return { revision: kv.modRevision, deleted: { ...prevKv } };

@@ -14,6 +14,8 @@
 import { randomBytes } from 'node:crypto';
 import type { Backend } from '../store/backend.ts';
 import { LocalBackend } from '../store/local.ts';
+import { MvccStore } from '../store/mvcc.ts';
+import type { Faults } from '../faults.ts';
 import { registryPrefix } from '../store/registry.ts';
 import { createApiServer, seededRandom, type ApiServer } from '../apiserver/server.ts';
 import { KUBE_CONTROLLER_MANAGER_USER, KUBE_PROXY_USER, KUBE_SCHEDULER_USER } from '../apiserver/bootstrap-policy.ts';
@@ -58,6 +60,8 @@ export interface ReferenceClusterOptions {
   scheduler?: boolean;
   /** The API server's --max-mutating-requests-inflight (default 200). */
   maxMutatingInFlight?: number;
+  /** Fault models to inject (reference/faults.ts, `kubespec selftest`); default none. */
+  faults?: Faults;
 }
 
 /** The controller manager's User-Agent, shaped like upstream's (component/version (os/arch) ...). */
@@ -114,8 +118,10 @@ export class ReferenceCluster {
   }
 
   static async start(opts: ReferenceClusterOptions): Promise<ReferenceCluster> {
-    const controllers = selectControllers(opts.controllers);
-    const backend = opts.backend ?? new LocalBackend();
+    // Fault serviceaccount-controller-idle: the controller manager runs without that controller.
+    const controllerFlag = opts.faults?.has('serviceaccount-controller-idle') ? ['-serviceaccount', ...(opts.controllers ?? ['*'])] : opts.controllers;
+    const controllers = selectControllers(controllerFlag, opts.faults);
+    const backend = opts.backend ?? new LocalBackend(new MvccStore(opts.faults));
     const random = seededRandom(opts.seed);
     // Drawn from the host, not from `random`: a credential must not be guessable from the seed,
     // and taking it from `random` would shift every uid the API server draws after it.
@@ -125,7 +131,7 @@ export class ReferenceCluster {
     const liveTokens = opts.secure ? new Map<string, UserInfo>() : undefined;
     const tokenCsv = opts.secure && withToken(withToken(withControllerManagerToken(opts.secure.tokenCsv, managerToken!), proxyToken!, KUBE_PROXY_USER), schedulerToken!, KUBE_SCHEDULER_USER);
     const secure = opts.secure && { ...opts.secure, tokenCsv: tokenCsv as string, liveTokens };
-    const security = secure ? referenceSecurity({ backend, clock: opts.clock, random, ...secure }) : undefined;
+    const security = secure ? referenceSecurity({ backend, clock: opts.clock, random, ...secure, ...(opts.faults ? { faults: opts.faults } : {}) }) : undefined;
     // The API server reaches kubelets (pods/log) the way upstream dials a node's :10250: by node name.
     const hosts = new Map<string, KubeletHost>();
     const api = createApiServer({
@@ -138,6 +144,7 @@ export class ReferenceCluster {
       random,
       ...security?.options,
       ...(opts.maxMutatingInFlight !== undefined ? { maxMutatingInFlight: opts.maxMutatingInFlight } : {}),
+      ...(opts.faults ? { faults: opts.faults } : {}),
     });
     await api.ready;
     const http = await listen(api.handler, { port: opts.port ?? 0, host: opts.host ?? '127.0.0.1', tls: opts.tls });
@@ -158,7 +165,7 @@ export class ReferenceCluster {
     let scheduler: SchedulerHost | undefined;
     const managerRandom = seededRandom(opts.seed ^ 0x6b636d);
     // Fresh controller objects each time: their bookkeeping (expectations) is per process.
-    const startManager = () => ControllerManager.start({ client, clock: opts.clock, random: managerRandom, controllers: selectControllers(opts.controllers), changedAt: tap.changedAt, ...(opts.log ? { log: opts.log } : {}) });
+    const startManager = () => ControllerManager.start({ client, clock: opts.clock, random: managerRandom, controllers: selectControllers(controllerFlag, opts.faults), changedAt: tap.changedAt, ...(opts.log ? { log: opts.log } : {}) });
     try {
       manager = await startManager();
       // The first clients find what the controllers make of the bootstrap objects (`default` in

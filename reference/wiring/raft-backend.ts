@@ -27,10 +27,11 @@
  * revision after the last event it delivered, as an etcd client's watch reconnects to another
  * member and resumes.
  */
+import type { Faults } from '../faults.ts';
 import type { CompareAndSwap, KeyValue } from '../../adapters/contract.ts';
 import type { Backend, RangeOptions, RangeResult, TxnResult, WatchHandlers } from '../store/backend.ts';
 import { encodeCommand, errorOfResult, type StoreCommand, type StoreResult } from '../store/commands.ts';
-import { SimCluster } from '../sim/cluster.ts';
+import { SimCluster, type SimClusterOptions } from '../sim/cluster.ts';
 import { ProposalTimeoutError, SimClientError } from '../sim/errors.ts';
 import { MvccStateMachine, decodeReadAnswer, encodeRead, type ReadQuery } from './raft-state-machine.ts';
 import { ReplicatedWatch } from './raft-watch.ts';
@@ -47,6 +48,8 @@ export interface RaftBackendOptions {
   heartbeatTicks?: number;
   /** Told after every run how many virtual ms passed, so other clocks can keep step. */
   onAdvance?: (elapsed_ms: number) => void;
+  /** Fault models to inject (reference/faults.ts); default none. */
+  faults?: Faults;
 }
 
 /** Retry a request that found no leader after this long (one tick's worth is plenty). */
@@ -77,11 +80,12 @@ export class RaftBackend implements Backend {
     this.sim = new SimCluster({
       seed: opts.seed,
       members: opts.members,
-      stateMachine: () => new MvccStateMachine(),
+      stateMachine: () => new MvccStateMachine(opts.faults),
       tick_ms,
       electionTicks,
       heartbeatTicks: opts.heartbeatTicks ?? 1,
       requestTimeout_ms: this.requestTimeout_ms,
+      ...(opts.faults ? simFaults(opts.faults) : {}),
     });
   }
 
@@ -258,4 +262,18 @@ export class RaftBackend implements Backend {
 /** Nothing was proposed (no leader, not enough members, entry overwritten): trying again is safe. */
 function retryable(error: unknown): boolean {
   return error instanceof SimClientError && !error.indeterminate;
+}
+
+/** The Raft fault models (reference/faults.ts) as the simulator's bug switches and options. */
+export function simFaults(faults: Faults): Pick<SimClusterOptions, 'bugs' | 'checkQuorum'> {
+  return {
+    bugs: {
+      commitWithoutMajority: faults.has('commit-without-majority'),
+      readsWithoutReadIndex: faults.has('stale-leader-read'),
+      voteForStaleLog: faults.has('vote-for-stale-log'),
+      voteTwicePerTerm: faults.has('two-leaders-one-term'),
+      commitOlderTerm: faults.has('commit-older-term'),
+    },
+    ...(faults.has('leader-never-steps-down') ? { checkQuorum: false } : {}),
+  };
 }

@@ -4,6 +4,7 @@
  * answer — including a compacted or future revision — comes back as data, never as an
  * exception, because the simulator calls `query` inside its event loop.
  */
+import type { Faults } from '../faults.ts';
 import { CompactedError, type KeyValue } from '../../adapters/contract.ts';
 import type { RangeResult } from '../store/backend.ts';
 import { decodeCommand, FutureRevisionError, type StoreResult } from '../store/commands.ts';
@@ -26,7 +27,11 @@ export function encodeRead(query: ReadQuery): string {
 }
 
 export class MvccStateMachine implements StateMachine {
-  readonly store = new MvccStore();
+  readonly store: MvccStore;
+  /** Fault models reach each member's store (reference/faults.ts); default none. */
+  constructor(faults?: Faults) {
+    this.store = new MvccStore(faults);
+  }
 
   apply(command: string): unknown {
     const decoded = decodeCommand(command);

@@ -7,6 +7,7 @@
  * (cached-reader.ts): a binding just created still takes effect on the next request, but a
  * request no longer re-reads and re-parses every Role, binding and webhook configuration.
  */
+import type { Faults } from '../faults.ts';
 import { webhookTokenAuthenticator, type WebhookTokenAuthenticator } from '../apiserver/authn/webhook-token.ts';
 import type { Backend } from '../store/backend.ts';
 import type { ApiServerOptions } from '../apiserver/server.ts';
@@ -39,6 +40,8 @@ export interface SecurityOptions {
    * tokens replay exactly and no session pays ~0.4 s for an RSA key; `serve` passes an RS256 key.
    */
   signingKey?: SigningKey;
+  /** Fault models to inject (reference/faults.ts); default none. */
+  faults?: Faults;
 }
 
 export interface Security {
@@ -60,7 +63,7 @@ export function referenceSecurity(opts: SecurityOptions): Security {
   });
   // Before the token file: its "rejected" for an unknown token would end the union first.
   const tokenWebhook = webhookTokenAuthenticator(httpWebhookCaller());
-  const authenticators: Authenticator[] = [x509Authenticator(), tokens.authenticator, tokenWebhook];
+  const authenticators: Authenticator[] = [x509Authenticator(opts.faults), tokens.authenticator, tokenWebhook];
   if (opts.tokenCsv || opts.liveTokens) {
     const tokens = opts.liveTokens ?? new Map<string, UserInfo>();
     for (const [token, user] of opts.tokenCsv ? parseTokenFile(opts.tokenCsv) : []) tokens.set(token, user);
@@ -73,6 +76,7 @@ export function referenceSecurity(opts: SecurityOptions): Security {
     clusterRoleBindings: () => read.all('clusterrolebindings', ''),
   };
   const chain = admissionChain({
+    ...(opts.faults ? { faults: opts.faults } : {}),
     getNamespace: (name) => read.one('namespaces', '', name),
     getServiceAccount: (ns, name) => read.one('serviceaccounts', ns, name),
     listPods: async (ns) => [...(await read.all('pods', ns))],
@@ -95,7 +99,7 @@ export function referenceSecurity(opts: SecurityOptions): Security {
       authenticators,
       anonymous: opts.anonymous,
       // --authorization-mode=Node,RBAC: the Node authorizer speaks for kubelets only.
-      authorizer: unionAuthorizer(nodeAuthorizer(), rbacAuthorizer({ lister: rbacLister })),
+      authorizer: unionAuthorizer(nodeAuthorizer(), rbacAuthorizer({ lister: rbacLister, ...(opts.faults ? { faults: opts.faults } : {}) })),
       ruleResolver: ruleResolver({ lister: rbacLister }),
       serviceAccountTokens: { mint: (req) => tokens.mintToken(req) },
       mutating: chain.mutating,

@@ -7,6 +7,7 @@
  * Defaults come first: upstream applies them while decoding, before any admission plugin.
  * DenyServiceExternalIPs is off by default upstream (DefaultOffAdmissionPlugins), so it is opt-in.
  */
+import type { Faults } from '../../faults.ts';
 import type { MutatingPlugin, ValidatingPlugin } from '../pipeline.ts';
 import { defaultsPlugin } from './defaults.ts';
 import { namespaceLifecycle, type NamespaceLifecycleOptions } from './lifecycle.ts';
@@ -20,6 +21,8 @@ import { mutatingWebhookPlugin, validatingWebhookPlugin, type WebhookPluginOptio
 import { resourceQuotaAdmission, type ResourceQuotaOptions } from './resourcequota/plugin.ts';
 
 export interface AdmissionChainOptions {
+  /** Fault models to inject (reference/faults.ts); default none. */
+  faults?: Faults;
   getNamespace: NamespaceLifecycleOptions['getNamespace'];
   getServiceAccount: ServiceAccountAdmissionOptions['getServiceAccount'];
   volumeNameSuffix: ServiceAccountAdmissionOptions['volumeNameSuffix'];
@@ -57,7 +60,7 @@ export function admissionChain(opts: AdmissionChainOptions): AdmissionChain {
   if (!opts.disablePodSecurity) {
     // The namespace lister returns whole Namespace objects; PodSecurity reads their labels.
     const getNamespace = async (name: string) => (await opts.getNamespace(name)) as Awaited<ReturnType<PodSecurityOptions['getNamespace']>>;
-    validating.push(podSecurityAdmission({ getNamespace, ...(opts.listPods ? { listPods: opts.listPods } : {}) }));
+    validating.push(podSecurityAdmission({ getNamespace, ...(opts.listPods ? { listPods: opts.listPods } : {}), ...(opts.faults ? { faults: opts.faults } : {}) }));
   }
   // On by default upstream (DefaultOnAdmissionPlugins).
   mutating.push(defaultTolerationSeconds());

@@ -10,11 +10,13 @@
  * Authenticator.AuthenticateRequest returns `verifying certificate ... failed: ...`: the union
  * then answers 401 and never falls back to anonymous.
  */
+import { NO_FAULTS, type Faults } from '../../faults.ts';
 import type { Authenticator, AuthnResult, Credentials } from '../pipeline.ts';
 
 export const X509_AUTHENTICATOR_NAME = 'x509';
 
-export function x509Authenticator(): Authenticator {
+/** `faults`: fault models to inject (reference/faults.ts); default none. */
+export function x509Authenticator(faults: Faults = NO_FAULTS): Authenticator {
   return {
     name: X509_AUTHENTICATOR_NAME,
     async authenticate(creds: Credentials): Promise<AuthnResult> {
@@ -24,7 +26,8 @@ export function x509Authenticator(): Authenticator {
       return {
         kind: 'authenticated',
         method: X509_AUTHENTICATOR_NAME,
-        user: { name: cert.subjectCN, groups: [...cert.subjectO] },
+        // Fault x509-ignores-organization: the certificate's O values are not made groups.
+        user: { name: cert.subjectCN, groups: faults.has('x509-ignores-organization') ? [] : [...cert.subjectO] },
       };
     },
   };

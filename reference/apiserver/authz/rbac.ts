@@ -14,6 +14,7 @@
  * puts authorizerfactory.NewPrivilegedGroups(user.SystemPrivilegedGroup) first in its union
  * (pkg/kubeapiserver/authorizer/config.go); upstream gives that decision an empty reason.
  */
+import type { Faults } from '../../faults.ts';
 import type { Authorizer, Decision, RequestAttributes, RulesFor, UserInfo } from '../pipeline.ts';
 import { SYSTEM_PRIVILEGED_GROUP } from '../authn/users.ts';
 import { aggregateClusterRoles } from './aggregation.ts';
@@ -29,6 +30,8 @@ export interface RbacOptions {
    * so that no aggregation controller has to run first. Off: only the stored `.rules` count.
    */
   resolveAggregation?: boolean;
+  /** Fault models to inject (reference/faults.ts); default none. */
+  faults?: Faults;
 }
 
 export interface Resolution {
@@ -39,8 +42,11 @@ export interface Resolution {
 export function rbacAuthorizer(opts: RbacOptions): Authorizer {
   const privileged = opts.privilegedGroups ?? [SYSTEM_PRIVILEGED_GROUP];
   return {
-    async authorize(attrs: RequestAttributes): Promise<Decision> {
-      if (attrs.user.groups.some((g) => privileged.includes(g))) return { allowed: true, reason: '' };
+    async authorize(request: RequestAttributes): Promise<Decision> {
+      if (request.user.groups.some((g) => privileged.includes(g))) return { allowed: true, reason: '' };
+      // Fault rbac-group-subjects-ignored: bindings are matched as if the user were in no group.
+      const attrs = opts.faults?.has('rbac-group-subjects-ignored') ? { ...request, user: { ...request.user, groups: [] } } : request;
+      if (opts.faults?.has('rbac-allows-all')) return { allowed: true, reason: 'RBAC: allowed (fault rbac-allows-all)' };
       const clusterRoles = await clusterRoleRules(opts);
       const errors: string[] = [];
       for (const binding of await opts.lister.clusterRoleBindings()) {
@@ -48,9 +54,11 @@ export function rbacAuthorizer(opts: RbacOptions): Authorizer {
         if (allowed) return { allowed: true, reason: allowed };
       }
       if (attrs.namespace !== '') {
-        const roles = await opts.lister.roles(attrs.namespace);
-        for (const binding of await opts.lister.roleBindings(attrs.namespace)) {
-          const allowed = visitBinding(attrs, binding, attrs.namespace, clusterRoles, roles, errors);
+        // Fault rbac-rolebinding-cluster-wide: the RoleBindings (and Roles) of every namespace count.
+        const scope = opts.faults?.has('rbac-rolebinding-cluster-wide') ? '' : attrs.namespace;
+        const roles = await opts.lister.roles(scope);
+        for (const binding of await opts.lister.roleBindings(scope)) {
+          const allowed = visitBinding(attrs, binding, scope === '' ? (binding.metadata?.namespace ?? attrs.namespace) : attrs.namespace, clusterRoles, roles, errors);
           if (allowed) return { allowed: true, reason: allowed };
         }
       }

@@ -94,12 +94,15 @@ export function schemaValidation(call: Call, def: ResourceDef, obj: any, old?: a
 
 /** All three, for a write of the resource itself, in upstream's order (see the file comment). */
 export async function admitAndValidate(env: Env, call: Call, def: ResourceDef, t: AdmissionTarget): Promise<any> {
+  // Fault admission-order-swapped (reference/faults.ts): validators see the object before mutation.
+  if (env.faults.has('admission-order-swapped')) await validatingAdmission(env, call, def, t);
   await mutatingAdmission(env, call, def, t);
   // Where upstream's RBAC policy-based storage sits: after mutation, before the object is validated.
   await preventEscalation(env, call, def, t);
   // Status and binding writes never touch spec, and binding is the one way to set spec.nodeName.
   const checkUpdate = t.operation === 'UPDATE' && t.subresource === '' ? t.oldObject : undefined;
-  schemaValidation(call, def, t.object, checkUpdate);
-  await validatingAdmission(env, call, def, t);
+  // Fault schema-validation-skipped: the object goes on to validating admission and storage unchecked.
+  if (!env.faults.has('schema-validation-skipped')) schemaValidation(call, def, t.object, checkUpdate);
+  if (!env.faults.has('admission-order-swapped')) await validatingAdmission(env, call, def, t);
   return t.object;
 }

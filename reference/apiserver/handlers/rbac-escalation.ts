@@ -30,6 +30,7 @@ const AGGREGATION_NEEDS_ADMIN = 'must have cluster-admin privileges to use the a
 
 export async function preventEscalation(env: Env, call: Call, def: ResourceDef, t: AdmissionTarget): Promise<void> {
   if (def.group !== RBAC_GROUP || t.subresource !== '' || !env.authorizer || !env.ruleResolver) return;
+  if (env.faults.has('rbac-escalation-allowed')) return; // fault model (reference/faults.ts)
   if (call.user.groups.includes(SYSTEM_PRIVILEGED_GROUP)) return;
   if (t.operation === 'UPDATE' && onlyGarbageCollectionFieldsChange(t.object, t.oldObject)) return;
   const name = String(t.object?.metadata?.name ?? t.name);

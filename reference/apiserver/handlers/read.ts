@@ -13,6 +13,7 @@ import { apiVersionOf } from '../resources/registry.ts';
 import { errors, invalid } from '../status.ts';
 import type { Env, Reply, ResourceCall } from '../types.ts';
 import { reply } from '../types.ts';
+import { NO_FAULTS, type Faults } from '../../faults.ts';
 
 export const EXPIRED_LIST = 'The resourceVersion for the provided list is too old.';
 export const EXPIRED_CONTINUE = 'The provided continue parameter is too old to display a consistent list result. You can start a new list without the continue parameter.';
@@ -27,11 +28,18 @@ export interface Filter {
   fields: FieldRequirement[];
 }
 
-export function parseFilter(call: ResourceCall): Filter {
-  const fields = parseFieldSelector(call.query.get('fieldSelector') ?? '', call.def.resource);
+export function parseFilter(call: ResourceCall, faults: Faults = NO_FAULTS): Filter {
+  // Fault field-selector-ignored: the selector is parsed (and so still validated) but not applied.
+  const parsed = parseFieldSelector(call.query.get('fieldSelector') ?? '', call.def.resource);
+  const fields = faults.has('field-selector-ignored') ? [] : parsed;
   if (call.info.name) fields.push({ field: 'metadata.name', equals: true, value: call.info.name });
-  return { labels: parseLabelSelector(call.query.get('labelSelector') ?? ''), fields };
+  const labels = parseLabelSelector(call.query.get('labelSelector') ?? '');
+  // Fault selector-negation-ignored (reference/faults.ts): only the positive terms are kept.
+  if (faults.has('selector-negation-ignored')) return { labels: labels.filter((r) => !NEGATIONS.has(r.op)), fields };
+  return { labels, fields };
 }
+
+const NEGATIONS = new Set(['!=', 'notin', '!']);
 
 export function matches(filter: Filter, obj: any): boolean {
   return matchesLabels(filter.labels, obj?.metadata?.labels) && matchesFields(filter.fields, obj);
@@ -51,13 +59,13 @@ interface ListPlan {
   limit: number;
 }
 
-function listPlan(call: ResourceCall, prefix: string): ListPlan {
+function listPlan(call: ResourceCall, prefix: string, faults: Faults): ListPlan {
   const q = call.query;
   const rv = parseResourceVersion(q.get('resourceVersion'));
   const match = q.get('resourceVersionMatch') ?? '';
   const limitRaw = q.get('limit') ?? '';
   if (limitRaw !== '' && !/^-?\d{1,15}$/.test(limitRaw)) throw errors.badRequest(`invalid limit ${JSON.stringify(limitRaw)}`);
-  const limit = Math.max(0, Number(limitRaw || 0));
+  const limit = faults.has('list-ignores-limit') ? 0 : Math.max(0, Number(limitRaw || 0));
   if (match !== '' && match !== 'Exact' && match !== 'NotOlderThan') {
     throw invalid('meta.k8s.io', 'ListOptions', '', [{ type: 'NotSupported', field: 'resourceVersionMatch', value: match, detail: 'supported values: "Exact", "NotOlderThan"' }]);
   }
@@ -65,13 +73,13 @@ function listPlan(call: ResourceCall, prefix: string): ListPlan {
     throw invalid('meta.k8s.io', 'ListOptions', '', [{ type: 'Forbidden', field: 'resourceVersionMatch', detail: 'resourceVersionMatch is forbidden unless resourceVersion is provided' }]);
   }
   const token = q.get('continue');
-  if (token) {
+  if (token && !faults.has('continue-ignored')) {
     if (rv !== undefined && rv !== 0) throw errors.badRequest('specifying resource version is not allowed when using continue');
     const t = decodeContinue(token);
     return { revision: t.rv, fromKey: prefix + t.start, expired: EXPIRED_CONTINUE, limit };
   }
   // Exact, and the legacy form (a limit with a non-zero resourceVersion and no match), read at that revision.
-  const exact = rv !== undefined && rv > 0 && (match === 'Exact' || (match === '' && limit > 0));
+  const exact = rv !== undefined && rv > 0 && (match === 'Exact' || (match === '' && limit > 0)) && !faults.has('list-resourceversion-ignored');
   return exact ? { revision: rv, expired: EXPIRED_LIST, limit } : { expired: EXPIRED_LIST, limit };
 }
 
@@ -100,9 +108,9 @@ async function collect(env: Env, prefix: string, plan: ListPlan, filter: Filter)
 
 export async function list(env: Env, call: ResourceCall): Promise<Reply> {
   const { def } = call;
-  const filter = parseFilter(call);
+  const filter = parseFilter(call, env.faults);
   const prefix = env.store.prefix(def, call.info.namespace);
-  const plan = listPlan(call, prefix);
+  const plan = listPlan(call, prefix, env.faults);
   const { items, revision, next } = await collect(env, prefix, plan, filter);
   const metadata: Record<string, string | number> = { resourceVersion: String(revision) };
   if (next) metadata.continue = encodeContinue({ rv: revision, start: next.slice(prefix.length) });

@@ -56,14 +56,20 @@ function parseTimeout(raw: string | null): number {
 
 async function planWatch(env: Env, call: ResourceCall): Promise<WatchPlan> {
   const { def, query } = call;
-  const filter = parseFilter(call);
+  const filter = parseFilter(call, env.faults);
   const prefix = env.store.prefix(def, call.info.namespace);
   const rv = parseResourceVersion(query.get('resourceVersion'));
   const sendInitial = queryOptionalBool(query, 'sendInitialEvents');
   const plan: WatchPlan = { filter, prefix, initial: [], startRevision: 0, expired: false, bookmarks: queryBool(query, 'allowWatchBookmarks'), timeout_s: parseTimeout(query.get('timeoutSeconds')) };
-  const wantsInitial = sendInitial === true || (sendInitial !== false && (rv === undefined || rv === 0));
+  // Fault watch-no-initial-events: a watch from "0" or no resourceVersion starts empty.
+  const wantsInitial = (sendInitial === true || (sendInitial !== false && (rv === undefined || rv === 0))) && !env.faults.has('watch-no-initial-events');
   if (rv !== undefined && rv > 0 && sendInitial !== true) {
     const oldest = env.backend.compactRevision() - 1;
+    // Fault watch-never-410 (reference/faults.ts): start silently from what is kept.
+    if (rv < oldest && env.faults.has('watch-never-410')) {
+      plan.startRevision = env.backend.compactRevision();
+      return plan;
+    }
     if (rv < oldest) {
       plan.expired = true;
       plan.initial.push({ type: 'ERROR', object: errors.expired(`too old resource version: ${rv} (${oldest})`).toStatus() });
@@ -106,7 +112,7 @@ function startStream(env: Env, def: ResourceDef, plan: WatchPlan, sink: WatchSin
     onEvents(events, revision) {
       for (const e of events) {
         const ev = toWatchEvent(e, (obj) => matches(plan.filter, obj));
-        if (ev) send(ev);
+        if (ev && !(ev.type === 'DELETED' && env.faults.has('watch-drops-deletes'))) send(ev);
         lastRevision = Math.max(lastRevision, e.kv.modRevision);
       }
       lastRevision = Math.max(lastRevision, Math.min(revision, env.backend.currentRevision()));
@@ -119,7 +125,7 @@ function startStream(env: Env, def: ResourceDef, plan: WatchPlan, sink: WatchSin
   }));
   if (env.timers && open) {
     stops.push(env.timers.after(plan.timeout_s * 1000, stop));
-    if (plan.bookmarks) stops.push(scheduleBookmarks(env, def, () => lastRevision, send));
+    if (plan.bookmarks && !env.faults.has('watch-no-bookmarks')) stops.push(scheduleBookmarks(env, def, () => lastRevision, send));
   }
   return stop;
 }

@@ -15,6 +15,7 @@
  * - Status: replicas, fullyLabeledReplicas, readyReplicas, availableReplicas,
  *   observedGeneration — written only when they differ.
  */
+import { NO_FAULTS, type Faults } from '../../faults.ts';
 import { Expectations } from '../expectations.ts';
 import { clone, controllerOf, controllerRef, isBeingDeleted, isPodActive, isPodAvailable, isPodReady, keyOf, splitKey } from '../shared/objects.ts';
 import { selectorMatches } from '../shared/selector.ts';
@@ -28,7 +29,8 @@ export const BURST_REPLICAS = 500;
 const RS_KIND = 'ReplicaSet';
 const RS_API_VERSION = 'apps/v1';
 
-export function replicaSetController(): ControllerDef {
+/** `faults`: fault models to inject (reference/faults.ts); default none. */
+export function replicaSetController(faults: Faults = NO_FAULTS): ControllerDef {
   const expectations = new Expectations();
   return {
     name: REPLICASET_CONTROLLER,
@@ -38,7 +40,7 @@ export function replicaSetController(): ControllerDef {
     // --concurrent-replicaset-syncs defaults to 5.
     workers: 5,
     keysFor: (event, cache) => keysFor(event, cache, expectations),
-    reconcile: (key, cache, ctx) => reconcile(key, cache, ctx.now_ms(), expectations),
+    reconcile: (key, cache, ctx) => reconcile(key, cache, ctx.now_ms(), expectations, faults),
     onActionFailed(action) {
       if (action.verb === 'create' && action.key) expectations.creationObserved(action.key);
       if (action.verb === 'delete' && action.key) expectations.deletionObserved(action.key);
@@ -131,7 +133,7 @@ export function calculateStatus(rs: Readonly<KubeObject>, claimed: readonly Read
   return status;
 }
 
-export function reconcile(key: string, cache: Cache, now_ms: number, expectations: Expectations): SyncResult {
+export function reconcile(key: string, cache: Cache, now_ms: number, expectations: Expectations, faults: Faults = NO_FAULTS): SyncResult {
   const { namespace, name } = splitKey(key);
   const rs = cache.get('replicasets', namespace, name);
   if (!rs) {
@@ -140,7 +142,7 @@ export function reconcile(key: string, cache: Cache, now_ms: number, expectation
   }
   const pods = cache.list('pods', namespace).filter(isPodActive);
   const { claimed, actions } = claimPods(rs, pods);
-  const managed = expectations.satisfied(key, now_ms) && !isBeingDeleted(rs) ? manageReplicas(key, rs, claimed, now_ms, expectations) : [];
+  const managed = expectations.satisfied(key, now_ms) && !isBeingDeleted(rs) ? manageReplicas(key, rs, claimed, now_ms, expectations, faults) : [];
   actions.push(...managed);
   // Pods this sync deletes are no longer counted: a Deployment reading this status must not
   // believe them still available and scale down further (upstream counts them until the next sync).
@@ -154,7 +156,7 @@ export function reconcile(key: string, cache: Cache, now_ms: number, expectation
   return minReady > 0 && status.availableReplicas !== status.readyReplicas ? { actions, requeueAfter_ms: minReady * 1000 } : { actions };
 }
 
-function manageReplicas(key: string, rs: Readonly<KubeObject>, claimed: readonly Readonly<KubeObject>[], now_ms: number, expectations: Expectations): Action[] {
+function manageReplicas(key: string, rs: Readonly<KubeObject>, claimed: readonly Readonly<KubeObject>[], now_ms: number, expectations: Expectations, faults: Faults): Action[] {
   const want = (rs as any).spec?.replicas ?? 1;
   const diff = claimed.length - want;
   if (diff < 0) {
@@ -163,7 +165,8 @@ function manageReplicas(key: string, rs: Readonly<KubeObject>, claimed: readonly
     return Array.from({ length: count }, () => ({ verb: 'create' as const, resource: RESOURCES.pods, namespace: rs.metadata.namespace ?? '', object: newPod(rs), key }));
   }
   if (diff > 0) {
-    const victims = podsToDelete(claimed, Math.min(diff, BURST_REPLICAS));
+    // Fault replicaset-deletes-ready-first: the deletion ranking reversed, ready and long-running pods go first.
+    const victims = faults.has('replicaset-deletes-ready-first') ? podsToDelete(claimed, claimed.length).reverse().slice(0, Math.min(diff, BURST_REPLICAS)) : podsToDelete(claimed, Math.min(diff, BURST_REPLICAS));
     expectations.expect(key, 0, victims.length, now_ms);
     return victims.map((p) => ({ verb: 'delete' as const, resource: RESOURCES.pods, namespace: p.metadata.namespace ?? '', name: p.metadata.name, uid: String(p.metadata.uid), key }));
   }

@@ -12,13 +12,15 @@
  * unreachable come from the DefaultTolerationSeconds admission plugin
  * (reference/apiserver/admission/defaulttolerationseconds/), not from here.
  */
+import { NO_FAULTS, type Faults } from '../../faults.ts';
 import { isBeingDeleted, keyOf, splitKey } from '../shared/objects.ts';
 import { taintsOf, tolerates, tolerationsOf, type Taint } from '../shared/taints.ts';
 import { RESOURCES, type Cache, type CacheEvent, type ControllerDef, type SyncResult } from '../types.ts';
 
 export const TAINT_EVICTION_CONTROLLER = 'taint-eviction-controller';
 
-export function taintEvictionController(): ControllerDef {
+/** `faults`: fault models to inject (reference/faults.ts); default none. */
+export function taintEvictionController(faults: Faults = NO_FAULTS): ControllerDef {
   const started = new Map<string, { uid: string; start_ms: number }>();
   return {
     name: TAINT_EVICTION_CONTROLLER,
@@ -26,7 +28,7 @@ export function taintEvictionController(): ControllerDef {
     capability: 'controllers.tainteviction',
     watches: [RESOURCES.nodes, RESOURCES.pods],
     keysFor,
-    reconcile: (key, cache, ctx) => reconcile(key, cache, ctx.now_ms(), started),
+    reconcile: (key, cache, ctx) => reconcile(key, cache, ctx.now_ms(), started, faults),
   };
 }
 
@@ -56,16 +58,19 @@ export function minTolerationSeconds(taints: readonly Taint[], pod: unknown): nu
   return min === Infinity ? -1 : min;
 }
 
-export function reconcile(key: string, cache: Cache, now_ms: number, started: Map<string, { uid: string; start_ms: number }>): SyncResult {
+export function reconcile(key: string, cache: Cache, now_ms: number, started: Map<string, { uid: string; start_ms: number }>, faults: Faults = NO_FAULTS): SyncResult {
   const { namespace, name } = splitKey(key);
   const pod = cache.get('pods', namespace, name) as any;
   const node = pod?.spec?.nodeName ? cache.get('nodes', '', pod.spec.nodeName) : undefined;
   const taints = noExecute(node);
-  if (!pod || isBeingDeleted(pod) || taints.length === 0) {
+  // Fault noexecute-never-evicts: NoExecute taints are treated as NoSchedule, so running pods stay.
+  if (!pod || isBeingDeleted(pod) || taints.length === 0 || faults.has('noexecute-never-evicts')) {
     started.delete(key);
     return { actions: [] };
   }
-  const seconds = minTolerationSeconds(taints, pod);
+  // Fault tolerationseconds-ignored: a tolerated NoExecute taint is tolerated forever.
+  const min = minTolerationSeconds(taints, pod);
+  const seconds = faults.has('tolerationseconds-ignored') && min > 0 ? -1 : min;
   if (seconds < 0) {
     started.delete(key);
     return { actions: [] };

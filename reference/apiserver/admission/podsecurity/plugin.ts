@@ -15,6 +15,7 @@
  * A namespace with unparseable labels evaluates as upstream does (see policy.ts) and the request
  * carries the `error` annotation.
  */
+import type { Faults } from '../../../faults.ts';
 import type { AdmissionAttributes, ValidatingPlugin } from '../../pipeline.ts';
 import { admissionForbidden, internalError } from '../errors.ts';
 import { evaluatePod, forbiddenDetail } from './evaluate.ts';
@@ -30,6 +31,8 @@ export interface PodSecurityOptions {
   getNamespace(name: string): Promise<{ metadata?: { labels?: Record<string, string> } } | undefined>;
   /** The pods of a namespace, to warn which ones a stricter enforce label would refuse. Leave out to skip that. */
   listPods?(namespace: string): Promise<any[]>;
+  /** Fault models to inject (reference/faults.ts); default none. */
+  faults?: Faults;
 }
 
 /** upstream's namespaceMaxPodsToCheck default. */
@@ -72,7 +75,7 @@ export function podSecurityAdmission(opts: PodSecurityOptions): ValidatingPlugin
       if (errors.length > 0) attrs.annotate?.(`${AUDIT_ANNOTATION_PREFIX}error`, `Failed to parse policy: ${describeErrors(errors)}`);
       const target = isPod ? attrs.object : template!(attrs.object);
       if (!target) return;
-      evaluate(attrs, policy, target?.metadata ?? {}, target?.spec ?? {}, isPod);
+      evaluate(attrs, policy, target?.metadata ?? {}, target?.spec ?? {}, isPod && !opts.faults?.has('podsecurity-not-enforced'));
     },
   };
 }

@@ -1,0 +1,220 @@
+/**
+ * Fault models: named, documented wrong variants of the reference — each the kind of mistake a
+ * real implementation ships. `kubespec run --target reference --fault <name>` runs the suite
+ * against one; `kubespec selftest` runs it against every one and fails if a fault goes uncaught
+ * (a suite that cannot fail proves nothing). docs/faults.md is the gallery.
+ *
+ * How a fault reaches a core: the reference adapter reads the run's fault names once and passes
+ * them down as a `Faults` set through the options each core already takes (ApiServerOptions,
+ * RaftBackendOptions → SimBugs → RaftBugs, SecurityOptions, ...). A core consults only the set
+ * it was given: no core reads a global or the environment, and without faults every seam is the
+ * reference's own behaviour.
+ */
+
+/** The component a fault breaks; selftest runs only the features that component's Rules live in. */
+export interface FaultModel {
+  component: string;
+  /** What goes wrong, and the real-world mistake it stands for. */
+  description: string;
+  /** The feature files whose scenarios should catch it (globs under features/). */
+  features: readonly string[];
+}
+
+const RAFT = ['features/etcd/raft-roles.feature', 'features/etcd/consistency.feature', 'features/etcd/write-flow.feature', 'features/etcd/cluster-size.feature', 'features/ha/etcd-topology-and-load-balancing.feature'];
+const STORE = ['features/etcd/mvcc-watch.feature', 'features/etcd/key-layout.feature', 'features/etcd/backup-restore.feature', 'features/etcd/consistency.feature'];
+const WATCH = ['features/apiserver/watch.feature', 'features/apiserver/watch-stream.feature', 'features/apiserver/informer.feature', 'features/apiserver/storage-interaction.feature'];
+const LIST = ['features/apiserver/list.feature', 'features/apiserver/watch.feature', 'features/apiserver/storage-interaction.feature'];
+const PIPELINE = ['features/apiserver/pipeline.feature', 'features/apiserver/single-entry.feature'];
+const RBAC = ['features/apiserver/rbac.feature', 'features/apiserver/pipeline.feature', 'features/practices/pitfalls.feature'];
+const STORAGE = ['features/apiserver/storage-interaction.feature', 'features/apiserver/pipeline.feature', 'features/apiserver/single-entry.feature'];
+
+export const FAULTS = {
+  // ---- Raft (reference/raft, reference/sim) -------------------------------------------------
+  'commit-without-majority': {
+    component: 'raft',
+    description: 'The leader counts an entry committed as soon as it is in its own log, without waiting for a majority of voters to hold it (§5.3).',
+    features: RAFT,
+  },
+  'vote-for-stale-log': {
+    component: 'raft',
+    description: 'A member grants its vote without the §5.4.1 up-to-date check, so a candidate missing committed entries can win and overwrite them.',
+    features: RAFT,
+  },
+  'two-leaders-one-term': {
+    component: 'raft',
+    description: 'A member votes for every candidate that asks in a term instead of once per term (§5.2), so two candidates can both reach a majority in the same term.',
+    features: RAFT,
+  },
+  'stale-leader-read': {
+    component: 'raft',
+    description: 'A member that believes it leads answers reads from its own state machine without a ReadIndex round, so a deposed leader serves stale data.',
+    features: RAFT,
+  },
+  'leader-never-steps-down': {
+    component: 'raft',
+    description: 'No CheckQuorum: a leader cut off in a minority keeps leading (and accepting proposals that can never commit) instead of stepping down.',
+    features: RAFT,
+  },
+  'commit-older-term': {
+    component: 'raft',
+    description: 'A new leader commits an entry of an older term by counting its replicas (the Figure 8 bug): an entry that can still be overwritten is reported committed.',
+    features: RAFT,
+  },
+  // ---- MVCC store (reference/store) ---------------------------------------------------------
+  'compaction-keeps-history': {
+    component: 'store',
+    description: 'Compaction moves the compacted revision but reads at older revisions still answer instead of failing with "required revision has been compacted".',
+    features: STORE,
+  },
+  'watch-misses-compaction': {
+    component: 'store',
+    description: 'A store watch that starts below the compact revision is not cancelled (etcd cancels it with ErrCompacted); it silently replays only what is kept, hiding the gap.',
+    features: STORE,
+  },
+  'delete-missing-bumps-revision': {
+    component: 'store',
+    description: 'Deleting a key that does not exist still takes a new revision, as if every delete were a change.',
+    features: STORE,
+  },
+  // ---- API server: watch and lists (reference/apiserver/watch, handlers/read.ts) ------------
+  'watch-never-410': {
+    component: 'apiserver/watch',
+    description: 'A watch from a compacted resourceVersion silently starts from the oldest revision kept instead of answering 410 Expired, so informers never relist and miss changes.',
+    features: WATCH,
+  },
+  'watch-drops-deletes': {
+    component: 'apiserver/watch',
+    description: 'The watch stream never sends DELETED events, so caches keep objects that are gone.',
+    features: WATCH,
+  },
+  'selector-negation-ignored': {
+    component: 'apiserver/lists',
+    description: 'Label selector terms with `!=`, `notin` and `!key` are dropped, so a list or watch returns objects the selector excludes.',
+    features: LIST,
+  },
+  'continue-ignored': {
+    component: 'apiserver/lists',
+    description: 'The continue token is ignored: every page of a paged list is the first page again.',
+    features: LIST,
+  },
+  'list-ignores-limit': {
+    component: 'apiserver/lists',
+    description: 'limit is ignored: a list returns every object in one page and no continue token.',
+    features: LIST,
+  },
+  'field-selector-ignored': {
+    component: 'apiserver/lists',
+    description: 'A field selector is validated but not applied: a list returns objects whose fields do not match.',
+    features: LIST,
+  },
+  'list-resourceversion-ignored': {
+    component: 'apiserver/lists',
+    description: 'A list at an exact resourceVersion (resourceVersionMatch=Exact) is served from the latest revision instead of that one.',
+    features: LIST,
+  },
+  'watch-no-initial-events': {
+    component: 'apiserver/watch',
+    description: 'A watch with no resourceVersion, or from "0", does not first deliver the current objects as ADDED events.',
+    features: WATCH,
+  },
+  'watch-no-bookmarks': {
+    component: 'apiserver/watch',
+    description: 'A watch that allows bookmarks never gets one, so a quiet watch cannot resume from a recent resourceVersion.',
+    features: WATCH,
+  },
+  // ---- API server: storage writes (handlers/guaranteed-update.ts) ---------------------------
+  'resourceversion-unchecked': {
+    component: 'apiserver/storage',
+    description: 'An update carrying a stale metadata.resourceVersion is applied instead of failing 409 Conflict: lost updates between concurrent writers.',
+    features: STORAGE,
+  },
+  // ---- API server: authentication, authorization, admission ---------------------------------
+  'rbac-allows-all': {
+    component: 'apiserver/authz',
+    description: 'The authorizer allows every request from an authenticated user: RBAC configured but not enforced.',
+    features: RBAC,
+  },
+  'rbac-escalation-allowed': {
+    component: 'apiserver/authz',
+    description: 'Writes of Roles and bindings skip the escalation check: anyone who may create a RoleBinding can grant himself any role.',
+    features: RBAC,
+  },
+  'rbac-rolebinding-cluster-wide': {
+    component: 'apiserver/authz',
+    description: 'A RoleBinding grants its rules in every namespace, not only its own.',
+    features: RBAC,
+  },
+  'x509-ignores-organization': {
+    component: 'apiserver/authn',
+    description: 'A client certificate authenticates its Common Name but its Organizations are not made the user\'s groups.',
+    features: PIPELINE,
+  },
+  'rbac-group-subjects-ignored': {
+    component: 'apiserver/authz',
+    description: 'Bindings whose subject is a Group never match: only User and ServiceAccount subjects are checked.',
+    features: RBAC,
+  },
+  'schema-validation-skipped': {
+    component: 'apiserver/admission',
+    description: 'Object validation is skipped: an object missing required fields reaches validating admission and the store.',
+    features: PIPELINE,
+  },
+  'inflight-limit-ignored': {
+    component: 'apiserver/flowcontrol',
+    description: '--max-mutating-requests-inflight / --max-requests-inflight are ignored: a client over its share is never answered 429.',
+    features: PIPELINE,
+  },
+  'replicaset-deletes-ready-first': {
+    component: 'controllers',
+    description: 'Scaling a ReplicaSet down deletes its ready, long-running pods first instead of unscheduled, pending and not-ready ones (ActivePodsWithRanks reversed).',
+    features: ['features/controllers/replicaset.feature', 'features/controllers/deployment.feature'],
+  },
+  'noexecute-never-evicts': {
+    component: 'controllers',
+    description: 'A NoExecute taint is treated like NoSchedule: pods already running on the node that do not tolerate it are never evicted.',
+    features: ['features/controllers/node.feature', 'features/scheduler/taints.feature'],
+  },
+  'tolerationseconds-ignored': {
+    component: 'controllers',
+    description: 'A toleration\'s tolerationSeconds is ignored: a pod that tolerates a NoExecute taint for a while stays bound forever.',
+    features: ['features/controllers/node.feature', 'features/scheduler/taints.feature'],
+  },
+  'serviceaccount-controller-idle': {
+    component: 'controllers',
+    description: 'The controller manager runs without the ServiceAccount controller: a new namespace never gets its `default` ServiceAccount.',
+    features: ['features/overview/controller-manager.feature', 'features/apiserver/pipeline.feature'],
+  },
+  'admission-order-swapped': {
+    component: 'apiserver/admission',
+    description: 'Validating admission runs before mutating admission, so validators check an object that mutators then change.',
+    features: PIPELINE,
+  },
+  'anonymous-always-on': {
+    component: 'apiserver/authn',
+    description: '--anonymous-auth=false is ignored: a request without credentials is system:anonymous instead of 401 Unauthorized.',
+    features: ['features/apiserver/pipeline.feature', 'features/apiserver/rbac.feature', 'features/apiserver/single-entry.feature'],
+  },
+  'podsecurity-not-enforced': {
+    component: 'apiserver/admission',
+    description: 'The PodSecurity admission plugin never rejects: the enforce level of a namespace is read but not applied.',
+    features: ['features/apiserver/pod-security.feature'],
+  },
+} as const satisfies Record<string, FaultModel>;
+
+export type FaultName = keyof typeof FAULTS;
+
+/** The faults one reference run injects; empty for the reference as it should be. */
+export type Faults = ReadonlySet<FaultName>;
+
+export const NO_FAULTS: Faults = new Set();
+
+export function isFaultName(name: string): name is FaultName {
+  return Object.hasOwn(FAULTS, name);
+}
+
+/** `a,b` → the set; throws on a name not in the registry. */
+export function parseFaults(text: string | undefined): Faults {
+  const names = (text ?? '').split(',').map((s) => s.trim()).filter((s) => s !== '');
+  for (const n of names) if (!isFaultName(n)) throw new Error(`unknown fault "${n}" (see docs/faults.md or kubespec selftest --list)`);
+  return new Set(names as FaultName[]);
+}
