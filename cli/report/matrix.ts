@@ -65,7 +65,8 @@ export function matrixHtml(claims: Claim[], reports: ConformanceReport[], opts: 
   const all = rows(claims, reports);
   const components = [...new Set(claims.map((c) => c.component))].sort();
   const targets = reports.map((r) => r.target);
-  const meta = reports[0]?.suite;
+  // A stream saved by an older kubespec may have no suite block: take the first that has one.
+  const meta = reports.find((r) => r.suite?.contract_version !== undefined)?.suite;
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>kubespec claims matrix</title>
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <style>${CSS}</style></head>
