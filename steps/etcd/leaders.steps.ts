@@ -53,7 +53,11 @@ function sampleOnEveryPoll(world: KubespecWorld): void {
   const waiter: Waiter = {
     until: (what, condition, budget_ms) => inner.until(what, async () => {
       await sampleLeaders(world);
-      return condition();
+      const met = await condition();
+      // Once more when the wait ends: a leader the members have just agreed on may be killed by
+      // the very next step, and a target may only report a leader's term once it is confirmed.
+      if (met) await sampleLeaders(world);
+      return met;
     }, budget_ms),
   };
   const wrapped = Object.create(world.session) as Session;
