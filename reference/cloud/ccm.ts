@@ -22,6 +22,7 @@ import {
   loadBalancerPorts, networkAvailableCondition, readyStatus, routeChanges, wantedRoutes, wantsLoadBalancer,
 } from './decisions.ts';
 import type { CloudProvider } from './provider.ts';
+import { rfc3339 } from '../timestamps.ts';
 
 export type ApiRequest = (method: string, path: string, body?: unknown) => Promise<{ status: number; body: any }>;
 
@@ -122,7 +123,7 @@ export class CloudControllerManager {
       const current = (node.status?.conditions ?? []).find((c: any) => c?.type === 'NetworkUnavailable');
       if (current?.status === 'False') continue;
       const next = structuredClone(node);
-      const now = new Date(this.opts.clock.now_ms()).toISOString().replace(/\.\d{3}Z$/, 'Z');
+      const now = rfc3339(this.opts.clock.now_ms());
       next.status = { ...next.status, conditions: [...(next.status?.conditions ?? []).filter((c: any) => c?.type !== 'NetworkUnavailable'), networkAvailableCondition(now)] };
       await this.expect('PUT', `/api/v1/nodes/${encodeURIComponent(node.metadata.name)}/status`, next, 200);
     }

@@ -13,6 +13,7 @@ import { CrashBackoff } from './backoff.ts';
 import { PodWorker } from './pod-worker.ts';
 import { rfc3339 } from './status.ts';
 import { KUBELET_VERSION, type KubeletOptions } from './types.ts';
+import { microTime, rfc3339Nano } from '../timestamps.ts';
 
 export const LEASE_DURATION_S = 40;
 export const LEASE_RENEW_MS = 10_000;
@@ -84,7 +85,7 @@ export class Kubelet {
     if (!chosen) {
       return { status: 400, text: opts.previous ? `previous terminated container "${container}" in pod "${pod}" not found` : `container "${container}" in pod "${pod}" is waiting to start: ContainerCreating` };
     }
-    let lines = (this.opts.readLog?.(chosen.id) ?? []).map((l) => (opts.timestamps ? `${new Date(l.at_ms).toISOString()} ${l.text}` : l.text));
+    let lines = (this.opts.readLog?.(chosen.id) ?? []).map((l) => (opts.timestamps ? `${rfc3339Nano(l.at_ms)} ${l.text}` : l.text));
     if (opts.tailLines !== undefined) lines = lines.slice(Math.max(0, lines.length - opts.tailLines));
     return { status: 200, text: lines.map((l) => `${l}\n`).join('') };
   }
@@ -223,7 +224,7 @@ export class Kubelet {
   }
 
   private async renewLease(): Promise<void> {
-    const renewTime = new Date(this.opts.clock.now_ms()).toISOString().replace(/\.(\d{3})Z$/, '.$1000Z');
+    const renewTime = microTime(this.opts.clock.now_ms());
     const got = await this.opts.api.getLease(this.nodeName);
     if (got.status === 404) {
       const node = await this.opts.api.getNode(this.nodeName);

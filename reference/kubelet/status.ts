@@ -26,7 +26,8 @@ export interface PodView {
   sandboxReady: boolean;
 }
 
-export const rfc3339 = (ms: number) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
+import { rfc3339 } from '../timestamps.ts';
+export { rfc3339 };
 const fromNs = (ns: number) => rfc3339(Math.floor(ns / 1_000_000));
 
 function stateOf(c: CriContainerStatus, runtimeName: string): any {

@@ -30,9 +30,7 @@ export interface LeaseLock {
 }
 
 /** metav1.MicroTime: RFC 3339 in UTC with six fractional digits. */
-export function microTime(ms: number): string {
-  return new Date(ms).toISOString().replace(/\.(\d{3})Z$/, '.$1000Z');
-}
+export { microTime } from '../timestamps.ts';
 
 /** The record a Lease's spec holds (leaselock.go LeaseSpecToLeaderElectionRecord). */
 export function recordOfLease(lease: any): LeaderElectionRecord {

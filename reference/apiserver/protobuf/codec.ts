@@ -12,6 +12,7 @@
  */
 import protobuf from 'protobufjs';
 import { CORE_V1_PROTO, META_V1_PROTO, RBAC_V1_PROTO, RUNTIME_PROTO } from './schema.ts';
+import { rfc3339 } from '../../timestamps.ts';
 
 export const PROTOBUF_MEDIA_TYPE = 'application/vnd.kubernetes.protobuf';
 const MAGIC = Uint8Array.of(0x6b, 0x38, 0x73, 0x00);
@@ -71,7 +72,7 @@ function timeFromProto(t: { seconds?: number; nanos?: number }, micro: boolean):
   const seconds = t.seconds ?? 0;
   const nanos = t.nanos ?? 0;
   if (seconds === 0 && nanos === 0) return undefined; // the zero Time: JSON null, left out
-  const base = new Date(seconds * 1000).toISOString().slice(0, 19);
+  const base = rfc3339(seconds * 1000).slice(0, 19);
   return micro ? `${base}.${String(Math.floor(nanos / 1000)).padStart(6, '0')}Z` : `${base}Z`;
 }
 

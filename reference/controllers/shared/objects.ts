@@ -65,9 +65,7 @@ export function parseTime(value: unknown): number | undefined {
 }
 
 /** RFC 3339 with second precision, as metav1.Time marshals. */
-export function rfc3339(ms: number): string {
-  return new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
-}
+export { rfc3339 } from '../../timestamps.ts';
 
 export function clone<T>(o: T): T {
   return structuredClone(o) as T;
