@@ -23,7 +23,7 @@ let failed = false;
 const scores = [];
 for (const name of names) {
   console.log(`== mutation: ${name} ==`);
-  const run = spawnSync(process.execPath, [stryker, 'run', 'stryker.config.mjs'], { stdio: 'inherit', env: { ...process.env, KUBESPEC_MUTATION: name } });
+  const run = spawnSync(process.execPath, [stryker, 'run', 'stryker.config.mjs'], { stdio: 'inherit', env: { ...process.env, KUBESPEC_MUTATION: name, KUBESPEC_TARGET: 'reference', KUBESPEC_SEED: process.env.KUBESPEC_SEED ?? '20261130', NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --import tsx`.trim() } });
   if (run.status !== 0) failed = true;
   scores.push([name, scoreOf(path.join('reports', 'mutation', name, 'mutation.json'))]);
 }
