@@ -27,8 +27,7 @@ const LIST = ['features/apiserver/list.feature', 'features/apiserver/watch.featu
 const PIPELINE = ['features/apiserver/pipeline.feature', 'features/apiserver/single-entry.feature'];
 const RBAC = ['features/apiserver/rbac.feature', 'features/apiserver/pipeline.feature', 'features/practices/pitfalls.feature'];
 const STORAGE = ['features/apiserver/storage-interaction.feature', 'features/apiserver/pipeline.feature', 'features/apiserver/single-entry.feature'];
-const SCHEDULER = ['features/scheduler/taints.feature', 'features/scheduler/affinity.feature', 'features/scheduler/filter-score-bind.feature', 'features/scheduler/priority-preemption.feature'];
-const KUBELET = ['features/kubelet/node-agent.feature', 'features/kubelet/pod-lifecycle.feature', 'features/kubelet/probes.feature'];
+const PROBES = ['features/kubelet/probes.feature'];
 const PROXY = ['features/proxy/service.feature', 'features/proxy/iptables-vs-ipvs.feature'];
 const LEADER = ['features/ha/control-plane-ha.feature'];
 
@@ -207,17 +206,17 @@ export const FAULTS = {
   'noschedule-taint-ignored': {
     component: 'scheduler',
     description: 'TaintToleration filters only on NoExecute taints and forgets NoSchedule, so new intolerant pods land on a NoSchedule node.',
-    features: SCHEDULER,
+    features: ['features/scheduler/taints.feature', 'features/scheduler/filter-score-bind.feature'],
   },
   'scores-not-normalized': {
     component: 'scheduler',
     description: 'The framework adds the plugins\' raw Score results without running NormalizeScore, so a reversed score (TaintToleration: untolerated PreferNoSchedule taints) counts the wrong way round and raw ranges swamp the weights.',
-    features: SCHEDULER,
+    features: ['features/scheduler/taints.feature', 'features/scheduler/filter-score-bind.feature', 'features/scheduler/affinity.feature'],
   },
   'preempts-equal-priority': {
     component: 'scheduler',
     description: 'DefaultPreemption picks victims of priority lower than or equal to the preemptor\'s (<= for <), so a pod evicts its peers of the same class.',
-    features: SCHEDULER,
+    features: ['features/scheduler/priority-preemption.feature'],
   },
   'binds-without-subresource': {
     component: 'scheduler',
@@ -229,37 +228,37 @@ export const FAULTS = {
   'readiness-ignored': {
     component: 'kubelet',
     description: 'The kubelet reports a running container ready whatever its readiness probe says, so a Pod failing its readiness probe stays Ready (and in its Services\' endpoints).',
-    features: KUBELET,
+    features: PROBES,
   },
   'crashloop-no-backoff': {
     component: 'kubelet',
     description: 'A container that exits is restarted at once every time: no CrashLoopBackOff (10 s doubling to 300 s).',
-    features: KUBELET,
+    features: ['features/kubelet/pod-lifecycle.feature', 'features/kubelet/node-agent.feature'],
   },
   'success-threshold-ignored': {
     component: 'kubelet',
     description: 'A probe result flips to success after one success whatever successThreshold says.',
-    features: KUBELET,
+    features: PROBES,
   },
   'init-containers-not-waited': {
     component: 'kubelet',
     description: 'App containers start without waiting for the init containers to finish (each must exit 0, in order, first).',
-    features: KUBELET,
+    features: ['features/kubelet/node-agent.feature', 'features/kubelet/pod-lifecycle.feature'],
   },
   'startup-not-gating': {
     component: 'kubelet',
     description: 'Liveness and readiness probes run while the startup probe has not yet succeeded, so a slow starter is killed by its liveness probe.',
-    features: KUBELET,
+    features: PROBES,
   },
   'probe-3xx-fails': {
     component: 'kubelet',
     description: 'An httpGet probe counts only 2xx as success, so a probe answered with a redirect (3xx) fails.',
-    features: KUBELET,
+    features: PROBES,
   },
   'liveness-never-restarts': {
     component: 'kubelet',
     description: 'A failed liveness probe is reported (Unhealthy) but the container is never killed and restarted.',
-    features: KUBELET,
+    features: PROBES,
   },
   // ---- kube-proxy (reference/proxy) ---------------------------------------------------------
   'proxy-includes-not-ready': {
