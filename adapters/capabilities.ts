@@ -49,6 +49,8 @@ export const CAPABILITIES = {
   'controllers.replicaset': 'the ReplicaSet controller runs: replicas kept, pods adopted and released by selector, surplus deleted worst first',
   'controllers.stoppable': 'the controller manager can be stopped and started again through the control API (a fresh process: new lists and watches)',
   'cluster.scheduler': 'the scheduler runs and binds pods',
+  // What any working cluster offers without a control API: the steps use a node it already has.
+  'cluster.workloads': 'workloads run end to end on the nodes the cluster has: a pod created through the API is bound by the scheduler to a Ready node and run there by its kubelet to Running (on the reference, the scenario starts a node with a kubelet)',
   'cluster.nodes': 'nodes can be added, stopped (heartbeats cease) and restarted through the control API',
   'scheduler.recorder-profile': 'the scheduler runs a profile "kubespec-recorder" with an out-of-tree plugin at every extension point that writes down where it was called (annotation scheduler.kubespec.io/extension-points, Event PostBind) — reference-only, for the claims about the framework itself',
   'cluster.ha': 'several API servers, schedulers and controller managers run with leader election',

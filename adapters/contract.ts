@@ -355,6 +355,8 @@ export interface CriCallRecord {
   method: string;
   /** The pod (metadata.uid) the call concerns, when it names a sandbox or container of one. */
   podUid?: string;
+  /** The sandbox the call names (CreateContainer: podSandboxId), or for RunPodSandbox the one it returned. */
+  podSandboxId?: string;
   at_ms: number;
 }
 

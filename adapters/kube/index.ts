@@ -24,6 +24,8 @@ const CAPABILITIES: Capability[] = [
   'kube.api', 'kube.watch', 'kube.rbac', 'kubectl', 'controllers.serviceaccount', 'kube.podsecurity', 'kube.metrics',
   'controllers.replicaset', 'controllers.deployment', 'controllers.garbagecollector', 'controllers.nodelifecycle', 'controllers.tainteviction',
   'kube.admission.quota',
+  // A working cluster schedules pods onto its nodes and runs them (kube-scheduler, kubelets).
+  'cluster.workloads',
 ];
 
 export interface KubeTargetOptions {

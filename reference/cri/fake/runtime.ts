@@ -35,7 +35,7 @@ export interface CriCall {
   /** e.g. "/runtime.v1.RuntimeService/RunPodSandbox" */
   method: string;
   at_ms: number;
-  /** The pod uid / sandbox / container the call concerns, when it names one. */
+  /** The pod uid / sandbox / container the call concerns, when it names one (RunPodSandbox: the sandbox it made). */
   podUid?: string;
   sandboxId?: string;
   containerId?: string;
@@ -98,9 +98,10 @@ export class FakeRuntime implements CriRuntime {
   }
 
   async runPodSandbox(req: { config: PodSandboxConfig }): Promise<{ podSandboxId: string }> {
-    this.record('RuntimeService/RunPodSandbox', { podUid: req.config.metadata.uid });
+    const call = this.record('RuntimeService/RunPodSandbox', { podUid: req.config.metadata.uid });
     if (this.hold) await new Promise<void>((release) => this.hold!.waiting.push(release));
     const id = this.newId('sandbox');
+    call.sandboxId = id;
     const n = ++this.sandboxCount;
     const rec: SandboxRec = { id, config: req.config, state: 'SANDBOX_READY', createdAt: ns(this.opts.clock.now_ms()), ip: this.opts.sandboxIp(n), netns: `/var/run/netns/cni-${id}`, ipc: `ipc:${id}` };
     this.sandboxes.set(id, rec);
@@ -321,7 +322,7 @@ export class FakeRuntime implements CriRuntime {
 
   // ---- internals ---------------------------------------------------------------------------
 
-  private record(method: string, about: Omit<CriCall, 'method' | 'at_ms'> = {}): void {
+  private record(method: string, about: Omit<CriCall, 'method' | 'at_ms'> = {}): CriCall {
     const call: CriCall = { method: `/runtime.v1.${method}`, at_ms: this.opts.clock.now_ms(), ...about };
     if (call.sandboxId && !call.podUid) call.podUid = this.sandboxes.get(call.sandboxId)?.config.metadata.uid;
     if (call.containerId && !call.podUid) {
@@ -330,6 +331,7 @@ export class FakeRuntime implements CriRuntime {
     }
     this.calls.push(call);
     if (this.calls.length > 20_000) this.calls.splice(0, 10_000);
+    return call;
   }
 
   private newId(kind: string): string {
