@@ -30,6 +30,7 @@ export const CAPABILITIES = {
   'kube.admission.quota': 'the ResourceQuota admission plugin runs: a create past a namespace\'s ResourceQuota object count is refused (on by default upstream)',
   'kube.audit': 'the request pipeline is observable: a per-request trace of the stages passed',
   'kube.storage': 'the keys the API server writes in its store are readable (/registry/...)',
+  'kube.storage.clients': 'the backing store\'s client log is readable: each request it served, with the identity of the client that made it (etcd: its client certificate)',
   'kube.podsecurity': 'Pod Security admission runs: pod-security.kubernetes.io/enforce|warn|audit namespace labels apply the Pod Security Standards (on by default since Kubernetes 1.25)',
   'kubectl': 'the real kubectl binary can be pointed at the target',
   'kube.inflight-limit': 'the API server\'s max-in-flight limit for mutating requests is known and small enough to reach (KubeFacet.maxMutatingInFlight)',

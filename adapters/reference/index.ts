@@ -57,6 +57,8 @@ const CAPABILITIES: Capability[] = [
   'kubelet', 'kubelet.probes', 'cri',
   // The scheduler and a kubelet's node, started for a scenario that asks (steps/flow/).
   'cluster.workloads',
+  // The store's client log: one logged store handle per holder (reference/store/client-log.ts).
+  'kube.storage.clients',
 ];
 
 /**
