@@ -53,17 +53,6 @@ Feature: Request flow — from `kubectl apply` to a Running Pod
       Then kubectl exits with code 0
       And the request trace holds exactly 1 create, update, patch or delete made by the scenario's client
 
-    @requires:kubectl @requires:kube.api
-    Scenario: malformed YAML creates nothing
-      When I run "kubectl apply -n {ns} -f -" with the input:
-        """
-        apiVersion: apps/v1
-        kind: Deployment
-        metadata: {name: web
-        """
-      Then kubectl exits with a non-zero code and prints an error mentioning "yaml"
-      And there is no Deployment "web"
-
   @erratum
   Rule: FLOW-KUBECTL-VALIDATE — schema validation happens on the server (fieldValidation=Strict); kubectl validates locally only as a fallback
     Source: 000_1662d8c5cea2447f.txt § 请求流转全过程
@@ -103,11 +92,6 @@ Feature: Request flow — from `kubectl apply` to a Running Pod
       Then kubectl prints "deployment.apps/web created" and exits with code 0
       And the request trace holds exactly one POST to "/apis/apps/v1/namespaces/{ns}/deployments" made by the scenario's client, with query parameter "fieldManager=kubectl-client-side-apply", answered 201
       And the request trace holds exactly 1 create, update, patch or delete made by the scenario's client
-
-    @requires:kubectl @requires:kube.api
-    Scenario: the created Deployment is what the manifest says, and kubectl applied it
-      When I run "kubectl apply -n {ns} -f -" with the web Deployment manifest
-      Then kubectl prints "deployment.apps/web created" and exits with code 0
       And Deployment "web" has spec.replicas 3 and annotation "kubectl.kubernetes.io/last-applied-configuration" naming Deployment "web"
 
   Rule: FLOW-ADMISSION-BEFORE-PERSIST — the object is persisted only after authentication, authorization and admission pass
@@ -116,10 +100,10 @@ Feature: Request flow — from `kubectl apply` to a Running Pod
       then persists the object to etcd; a request stopped at any stage writes nothing.
     Quote: "**API Server 阶段**：经过完整的认证→授权→准入链后，将对象持久化到 etcd。"
 
-    @requires:kubectl @requires:kube.api @requires:kube.audit
-    Scenario: the stages of kubectl's create run in order, the storage write last
+    @requires:kube.api @requires:kube.audit
+    Scenario: the stages of a create run in order, the storage write last
       Given the request trace is recording
-      When I run "kubectl apply -n {ns} -f -" with the web Deployment manifest
+      When the client creates the web Deployment
       Then the first POST to "/apis/apps/v1/namespaces/{ns}/deployments" in the request trace passed the stages "authentication, authorization, mutating-admission, schema-validation, validating-admission, storage"
 
     @requires:kube.api @requires:kube.rbac
