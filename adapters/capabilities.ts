@@ -49,6 +49,7 @@ export const CAPABILITIES = {
   'controllers.replicaset': 'the ReplicaSet controller runs: replicas kept, pods adopted and released by selector, surplus deleted worst first',
   'controllers.job': 'the Job controller runs: pods until spec.completions succeed (NonIndexed, Indexed, work queue), parallelism, backoffLimit and activeDeadlineSeconds, conditions Complete/Failed',
   'controllers.ttlafterfinished': 'the TTL-after-finished controller runs: a finished Job with ttlSecondsAfterFinished is deleted (with its pods) that long after it finished',
+  'controllers.disruption': 'the disruption controller runs: PodDisruptionBudget status (currentHealthy, desiredHealthy, expectedPods, disruptionsAllowed, DisruptionAllowed), which the Eviction API spends',
   'controllers.stoppable': 'the controller manager can be stopped and started again through the control API (a fresh process: new lists and watches)',
   'cluster.scheduler': 'the scheduler runs and binds pods',
   'cluster.nodes': 'nodes can be added, stopped (heartbeats cease) and restarted through the control API',

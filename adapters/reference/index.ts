@@ -40,6 +40,7 @@ const CAPABILITIES: Capability[] = [
   'controllers.tainteviction',
   'controllers.job',
   'controllers.ttlafterfinished',
+  'controllers.disruption',
   'controllers.stoppable',
   // The scheduler (reference/wiring/scheduler.ts); scenarios register their own Node objects.
   'cluster.scheduler', 'cluster.nodes', 'scheduler.recorder-profile',

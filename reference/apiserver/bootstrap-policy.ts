@@ -176,6 +176,15 @@ export const CONTROLLER_ROLES: Readonly<Record<string, PolicyRule[]>> = {
     resourceRule(['delete', 'get', 'list', 'watch'], ['batch'], ['jobs']),
     events,
   ],
+  'disruption-controller': [
+    resourceRule(['get', 'list', 'watch'], ['apps', 'extensions'], ['deployments', 'replicasets']),
+    resourceRule(['get', 'list', 'watch'], [''], ['replicationcontrollers']),
+    resourceRule(['get', 'list', 'watch'], ['policy'], ['poddisruptionbudgets']),
+    resourceRule(['get'], ['apps'], ['statefulsets']),
+    resourceRule(['update'], ['policy'], ['poddisruptionbudgets/status']),
+    resourceRule(['get'], ['*'], ['*/scale']),
+    events,
+  ],
   'generic-garbage-collector': [
     resourceRule(['delete', 'get', 'list', 'patch', 'update', 'watch'], ['*'], ['*']),
     events,
