@@ -76,3 +76,54 @@ spec:
   assert.notEqual(applied.code, 0);
   assert.match(applied.stderr, /spec\.template\.spec\.restartPolicy: Unsupported value: "Always": supported values: "OnFailure", "Never"/);
 });
+
+const WEB = `apiVersion: apps/v1
+kind: Deployment
+metadata: {name: web}
+spec:
+  replicas: 2
+  selector: {matchLabels: {app: web}}
+  template:
+    metadata: {labels: {app: web}}
+    spec:
+      terminationGracePeriodSeconds: 1
+      containers: [{name: web, image: "registry.k8s.io/pause:3.9"}]
+---
+apiVersion: policy/v1
+kind: PodDisruptionBudget
+metadata: {name: web}
+spec:
+  minAvailable: 1
+  selector: {matchLabels: {app: web}}
+`;
+
+async function until(what: string, check: () => Promise<boolean>, budget_ms = 60_000): Promise<void> {
+  const end = Date.now() + budget_ms;
+  while (!(await check())) {
+    if (Date.now() > end) assert.fail(`timed out waiting for ${what}\n${serve.output().slice(-2000)}`);
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}
+
+async function webPods(): Promise<string[]> {
+  const out = await k(['get', 'pods', '-l', 'app=web', '-o', 'jsonpath={range .items[*]}{.spec.nodeName}:{.status.conditions[?(@.type=="Ready")].status}:{.metadata.deletionTimestamp} {end}']);
+  return out.stdout.trim().split(/\s+/).filter(Boolean);
+}
+
+test('kubectl drain node-1 with a budget of minAvailable 1: cordoned, evictions retried while refused, the pods recreated on node-2', skip, async () => {
+  // Both replicas on node-1: node-2 is cordoned while they are placed.
+  assert.equal((await k(['cordon', 'node-2'])).code, 0);
+  const applied = await k(['apply', '-f', '-'], WEB);
+  assert.equal(applied.code, 0, applied.stderr);
+  await until('2 ready web pods on node-1', async () => (await webPods()).filter((p) => p === 'node-1:True:').length === 2);
+  assert.equal((await k(['uncordon', 'node-2'])).code, 0);
+  await until('the budget to allow one disruption', async () => (await k(['get', 'pdb', 'web', '-o', 'jsonpath={.status.disruptionsAllowed}'])).stdout === '1');
+  const drained = await k(['drain', 'node-1', '--ignore-daemonsets', '--timeout=90s'], undefined, 100_000);
+  assert.equal(drained.code, 0, `${drained.stdout}\n${drained.stderr}`);
+  assert.match(drained.stdout, /node\/node-1 drained/);
+  // The second eviction was refused (429) until the first pod's replacement was Ready on node-2.
+  assert.match(drained.stderr, /Cannot evict pod as it would violate the pod's disruption budget/);
+  assert.equal((await k(['get', 'node', 'node-1', '-o', 'jsonpath={.spec.unschedulable}'])).stdout, 'true');
+  await until('2 ready web pods on node-2', async () => (await webPods()).filter((p) => p === 'node-2:True:').length === 2);
+  assert.deepEqual((await webPods()).filter((p) => p.startsWith('node-1')), []);
+});
