@@ -10,43 +10,28 @@ import { Given, Then, When } from '@cucumber/cucumber';
 import type { KubespecWorld } from '../support/world.ts';
 import { expectSuccess } from '../kube/api.ts';
 import { deployPath, labelsOf, list, mergePatch, nodePath, path, podsPath, recorder } from './support.ts';
+import { placedOn, sampled } from './placement.ts';
 
 const pdbPath = (world: KubespecWorld, name?: string) => path(world.kube(), 'policy', 'poddisruptionbudgets', name);
 const isReady = (p: any) => !p.metadata.deletionTimestamp && (p.status?.conditions ?? []).some((c: any) => c.type === 'Ready' && c.status === 'True');
 const hasLabels = (p: any, labels: Record<string, string>) => Object.entries(labels).every(([k, v]) => p.metadata.labels?.[k] === v);
-
-/** Poll at most once per 250 ms of the cluster's time (the reference's waiter steps 10 ms). */
-async function sampled(world: KubespecWorld, what: string, check: () => Promise<boolean>, budget_ms: number): Promise<void> {
-  let last: number | undefined;
-  await world.eventually(what, async () => {
-    const at = world.session.clock?.now_ms() ?? Date.now();
-    if (last !== undefined && at - last < 250) return false;
-    last = at;
-    return check();
-  }, budget_ms);
-}
 
 async function passSeconds(world: KubespecWorld, s: number): Promise<void> {
   if (world.session.clock) await world.session.clock.advance(s * 1000);
   else await new Promise((r) => setTimeout(r, s * 1000));
 }
 
-Given(/^a cluster with the controllers running and kubelets on nodes "([^"]*)", "([^"]*)" and "([^"]*)"$/, async function (this: KubespecWorld, a: string, b: string, c: string) {
-  assert.ok([...this.target.capabilities].some((cap) => cap.startsWith('controllers.')), 'this target runs no controllers');
-  for (const node of [a, b, c]) await this.nodes().ensureNode(node);
-  this.note('nodes', [a, b, c]);
-});
-
 Given(/^the web Deployment with (\d+) ready replicas(?:, all on node "([^"]*)")?$/, async function (this: KubespecWorld, replicas: string, onNode?: string) {
   await recorder(this);
-  // "All on n1": the other nodes are cordoned while the pods are placed, then opened again.
-  const others = onNode ? this.recall<string[]>('nodes').filter((n) => n !== onNode) : [];
-  for (const n of others) await mergePatch(this, nodePath(this.kube(), n), { spec: { unschedulable: true } }, `cordon ${n}`);
   const body = { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'web' },
     spec: { replicas: Number(replicas), selector: { matchLabels: { app: 'web' } }, template: { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'web', image: 'registry.k8s.io/pause:3.9' }] } } } };
-  expectSuccess(await this.kube().request({ method: 'POST', path: deployPath(this.kube()), body }), 'create Deployment "web"');
-  await sampled(this, `${replicas} ready web pods`, async () => (await list(this, podsPath(this.kube()))).filter((p) => hasLabels(p, { app: 'web' }) && isReady(p)).length === Number(replicas), 60_000);
-  for (const n of others) await mergePatch(this, nodePath(this.kube(), n), { spec: { unschedulable: false } }, `uncordon ${n}`);
+  const place = async () => {
+    expectSuccess(await this.kube().request({ method: 'POST', path: deployPath(this.kube()), body }), 'create Deployment "web"');
+    await sampled(this, `${replicas} ready web pods`, async () => (await list(this, podsPath(this.kube()))).filter((p) => hasLabels(p, { app: 'web' }) && isReady(p) && (!onNode || p.spec?.nodeName === onNode)).length === Number(replicas), 60_000);
+  };
+  // "All on n1": the other nodes are cordoned while the pods are placed, then opened again.
+  if (onNode) await placedOn(this, onNode, place);
+  else await place();
 });
 
 Given('a PodDisruptionBudget {string} with minAvailable {int} selecting {string}', async function (this: KubespecWorld, name: string, min: number, selector: string) {

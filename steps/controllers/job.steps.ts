@@ -9,6 +9,7 @@ import { Given, Then, When } from '@cucumber/cucumber';
 import type { KubespecWorld } from '../support/world.ts';
 import { expectSuccess } from '../kube/api.ts';
 import { get, list, ownedBy, path, podsPath, recorder } from './support.ts';
+import { sampled } from './placement.ts';
 
 const jobPath = (world: KubespecWorld, name?: string) => path(world.kube(), 'batch', 'jobs', name);
 
@@ -67,20 +68,6 @@ async function mostActiveAtOnce(world: KubespecWorld, name: string): Promise<num
   return most;
 }
 
-/**
- * Wait, asking the API at most once per 250 ms of the cluster's time: a Job's waits span tens of
- * seconds, and the reference's waiter polls every 10 ms of virtual time.
- */
-async function sampledEventually(world: KubespecWorld, what: string, check: () => Promise<boolean>, budget_ms: number): Promise<void> {
-  let last: number | undefined;
-  await world.eventually(what, async () => {
-    const at = world.session.clock?.now_ms() ?? Date.now();
-    if (last !== undefined && at - last < 250) return false;
-    last = at;
-    return check();
-  }, budget_ms);
-}
-
 function condition(job: any, type: string): any {
   return (job?.status?.conditions ?? []).find((c: any) => c.type === type);
 }
@@ -89,7 +76,7 @@ Then(/^within (\d+) (s|minutes of virtual time) Job "([^"]*)" has condition (\w+
   async function (this: KubespecWorld, amount: string, unit: string, name: string, type: string, status: string, reason?: string, succeeded?: string) {
     const budget_ms = Number(amount) * (unit === 's' ? 1000 : 60_000);
     let job: any;
-    await sampledEventually(this, `Job "${name}" to have ${type}=${status}`, async () => condition((job = await getJob(this, name)), type)?.status === status, budget_ms);
+    await sampled(this, `Job "${name}" to have ${type}=${status}`, async () => condition((job = await getJob(this, name)), type)?.status === status, budget_ms);
     if (reason) assert.equal(condition(job, type).reason, reason, `the ${type} condition: ${JSON.stringify(condition(job, type))}`);
     if (succeeded) assert.equal(job.status?.succeeded, Number(succeeded), `status: ${JSON.stringify(job.status)}`);
   });
@@ -134,7 +121,7 @@ Then('within {int} s Job {string} had {int} active pods at one observed moment',
 
 When(/^Job "([^"]*)" completes(?: at virtual time C)?$/, async function (this: KubespecWorld, name: string) {
   let job: any;
-  await sampledEventually(this, `Job "${name}" to complete`, async () => condition((job = await getJob(this, name)), 'Complete')?.status === 'True', 60_000);
+  await sampled(this, `Job "${name}" to complete`, async () => condition((job = await getJob(this, name)), 'Complete')?.status === 'True', 60_000);
   this.note('C', Date.parse(condition(job, 'Complete').lastTransitionTime));
 });
 
