@@ -41,6 +41,8 @@ test('kubectl create job, then kubectl wait --for=condition=complete: the Job ra
   assert.match(status.stdout, /^1\/(0)?\/.*batch.kubernetes.io\/controller-uid/);
   const pods = await k(['get', 'pods', '-l', 'batch.kubernetes.io/job-name=hello', '-o', 'jsonpath={range .items[*]}{.status.phase} {.spec.nodeName}{end}']);
   assert.match(pods.stdout, /^Succeeded node-[12]$/);
+  const table = await k(['get', 'job', 'hello']);
+  assert.match(table.stdout, /^NAME\s+STATUS\s+COMPLETIONS\s+DURATION\s+AGE\nhello\s+Complete\s+1\/1\s+\d+s\s+\d+s/, table.stdout);
 });
 
 test('a Job whose pods fail is Failed with BackoffLimitExceeded after backoffLimit + 1 pods, and kubectl wait --for=condition=failed sees it', skip, async () => {
