@@ -48,6 +48,9 @@ export const CAPABILITIES = {
   'controllers.nodelifecycle': 'the node lifecycle controller runs: a node silent past the grace period goes Ready=Unknown; conditions map to not-ready/unreachable NoExecute and pressure NoSchedule taints',
   'controllers.tainteviction': 'the taint eviction controller runs: pods on a NoExecute-tainted node are deleted when their tolerations run out (DefaultTolerationSeconds admission gives 300 s)',
   'controllers.replicaset': 'the ReplicaSet controller runs: replicas kept, pods adopted and released by selector, surplus deleted worst first',
+  'controllers.job': 'the Job controller runs: pods until spec.completions succeed (NonIndexed, Indexed, work queue), parallelism, backoffLimit and activeDeadlineSeconds, conditions Complete/Failed',
+  'controllers.ttlafterfinished': 'the TTL-after-finished controller runs: a finished Job with ttlSecondsAfterFinished is deleted (with its pods) that long after it finished',
+  'controllers.disruption': 'the disruption controller runs: PodDisruptionBudget status (currentHealthy, desiredHealthy, expectedPods, disruptionsAllowed, DisruptionAllowed), which the Eviction API spends',
   'controllers.stoppable': 'the controller manager can be stopped and started again through the control API (a fresh process: new lists and watches)',
   'cluster.scheduler': 'the scheduler runs and binds pods',
   // What any working cluster offers without a control API: the steps use a node it already has.
