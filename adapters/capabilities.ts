@@ -30,6 +30,7 @@ export const CAPABILITIES = {
   'kube.admission.quota': 'the ResourceQuota admission plugin runs: a create past a namespace\'s ResourceQuota object count is refused (on by default upstream)',
   'kube.audit': 'the request pipeline is observable: a per-request trace of the stages passed',
   'kube.storage': 'the keys the API server writes in its store are readable (/registry/...)',
+  'kube.storage.clients': 'the backing store\'s client log is readable: each request it served, with the identity of the client that made it (etcd: its client certificate)',
   'kube.podsecurity': 'Pod Security admission runs: pod-security.kubernetes.io/enforce|warn|audit namespace labels apply the Pod Security Standards (on by default since Kubernetes 1.25)',
   'kubectl': 'the real kubectl binary can be pointed at the target',
   'kube.inflight-limit': 'the API server\'s max-in-flight limit for mutating requests is known and small enough to reach (KubeFacet.maxMutatingInFlight)',
@@ -52,6 +53,8 @@ export const CAPABILITIES = {
   'controllers.disruption': 'the disruption controller runs: PodDisruptionBudget status (currentHealthy, desiredHealthy, expectedPods, disruptionsAllowed, DisruptionAllowed), which the Eviction API spends',
   'controllers.stoppable': 'the controller manager can be stopped and started again through the control API (a fresh process: new lists and watches)',
   'cluster.scheduler': 'the scheduler runs and binds pods',
+  // What any working cluster offers without a control API: the steps use a node it already has.
+  'cluster.workloads': 'workloads run end to end on the nodes the cluster has: a pod created through the API is bound by the scheduler to a Ready node and run there by its kubelet to Running (on the reference, the scenario starts a node with a kubelet)',
   'cluster.nodes': 'nodes can be added, stopped (heartbeats cease) and restarted through the control API',
   'scheduler.recorder-profile': 'the scheduler runs a profile "kubespec-recorder" with an out-of-tree plugin at every extension point that writes down where it was called (annotation scheduler.kubespec.io/extension-points, Event PostBind) — reference-only, for the claims about the framework itself',
   'cluster.ha': 'several API servers, schedulers and controller managers run with leader election',

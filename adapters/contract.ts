@@ -201,6 +201,20 @@ export interface KubeCredentials {
   anonymous?: boolean;
 }
 
+/**
+ * One request a client made to the backing store (`kube.storage.clients`), named by the identity
+ * it connected with — on etcd the CN of its client certificate (the API server's
+ * --etcd-certfile); on the reference the name of the store handle the wiring gave it.
+ */
+export interface StoreClientRequest {
+  /** Increases with each request, so a scenario can mark "from now on". */
+  id: number;
+  client: string;
+  op: 'get' | 'range' | 'put' | 'delete' | 'txn' | 'watch' | 'compact';
+  /** The key, or the prefix of a range or watch. */
+  key: string;
+}
+
 /** The pipeline stages a request can pass, in the order upstream runs them. */
 export type PipelineStage =
   | 'authentication'
@@ -255,6 +269,8 @@ export interface KubeFacet {
   storageGet?(key: string): Promise<string | undefined>;
   /** The keys of the backing store under a prefix, read from the store itself (`kube.storage`). */
   storageKeys?(prefix: string): Promise<string[]>;
+  /** Every request the backing store served, oldest first, named by the client that made it (`kube.storage.clients`). */
+  storeClientLog?(): Promise<StoreClientRequest[]>;
   /** A kubeconfig file for the real kubectl (`kubectl`), acting as the default identity. */
   readonly kubeconfigPath?: string;
   /**
@@ -355,6 +371,8 @@ export interface CriCallRecord {
   method: string;
   /** The pod (metadata.uid) the call concerns, when it names a sandbox or container of one. */
   podUid?: string;
+  /** The sandbox the call names (CreateContainer: podSandboxId), or for RunPodSandbox the one it returned. */
+  podSandboxId?: string;
   at_ms: number;
 }
 

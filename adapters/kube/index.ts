@@ -25,6 +25,8 @@ const CAPABILITIES: Capability[] = [
   'controllers.replicaset', 'controllers.deployment', 'controllers.garbagecollector', 'controllers.nodelifecycle', 'controllers.tainteviction',
   'controllers.job', 'controllers.ttlafterfinished', 'controllers.disruption',
   'kube.admission.quota',
+  // A working cluster schedules pods onto its nodes and runs them (kube-scheduler, kubelets).
+  'cluster.workloads',
 ];
 
 export interface KubeTargetOptions {

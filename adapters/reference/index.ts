@@ -58,6 +58,10 @@ const CAPABILITIES: Capability[] = [
   'proxy.rules', 'proxy.iptables', 'proxy.ipvs', 'proxy.nftables', 'proxy.dataplane',
   // Kubelets with the fake CRI runtime, started per scenario node (nodes.ts).
   'kubelet', 'kubelet.probes', 'cri',
+  // The scheduler and a kubelet's node, started for a scenario that asks (steps/flow/).
+  'cluster.workloads',
+  // The store's client log: one logged store handle per holder (reference/store/client-log.ts).
+  'kube.storage.clients',
 ];
 
 /**
@@ -125,7 +129,7 @@ async function openSession(seed: number, tags: readonly string[]): Promise<Sessi
     // Anonymous authentication is on (kube-apiserver's default) unless the scenario needs it off.
     const anonymous = !tags.includes('@requires:kube.authn.anonymous-off');
     // The scheduler runs for the scenarios that ask for it; the others spare its lists and watches.
-    const scheduler = tags.includes('@requires:cluster.scheduler');
+    const scheduler = tags.includes('@requires:cluster.scheduler') || tags.includes('@requires:cluster.workloads');
     // A scenario about the cloud gets a cloud and a cloud-controller-manager, with its own user.
     const withCloud = tags.includes('@requires:cluster.cloud');
     const ccmToken = withCloud ? `kubespec-ccm-${randomBytes(16).toString('base64url')}` : undefined;
