@@ -17,10 +17,13 @@ import { accessReview } from './reviews.ts';
 import { getScale, writeScale } from './scale.ts';
 import { requestToken } from './serviceaccount-token.ts';
 import { update } from './update.ts';
+import { findCustomResource } from '../apiextensions/served.ts';
 
-export function resolveResource(call: Call): ResourceDef {
+export async function resolveResource(env: Env, call: Call): Promise<ResourceDef> {
   const { info } = call;
-  const def = info.isResourceRequest ? findResource(info.apiGroup, info.apiVersion, info.resource) : undefined;
+  // Built-ins first; a path none of them serves may be a custom resource (apiextensions/served.ts).
+  const def = !info.isResourceRequest ? undefined
+    : (findResource(info.apiGroup, info.apiVersion, info.resource) ?? (await findCustomResource(env, info.apiGroup, info.apiVersion, info.resource)));
   if (!def) throw errors.pathNotFound(call.path);
   // A cluster-scoped resource has no namespaced path (namespaces themselves aside).
   if (!def.namespaced && info.namespace && def.resource !== 'namespaces') throw errors.pathNotFound(call.path);
@@ -104,7 +107,7 @@ function answersInProtobuf(call: ResourceCall): boolean {
 }
 
 export async function handleResource(env: Env, base: Call): Promise<Answer> {
-  const call: ResourceCall = { ...base, def: resolveResource(base) };
+  const call: ResourceCall = { ...base, def: await resolveResource(env, base) };
   const { def, info } = call;
   const table = readsAsTable(call);
   if (info.subresource) return subresource(env, call);
