@@ -88,7 +88,7 @@ Feature: etcd — what Kubernetes stores, and where
       When ConfigMap "cm1" is created
       Then the value at key "/registry/configmaps/{ns}/cm1" begins with the 4 bytes "6B 38 73 00"
 
-  @pending @erratum
+  @erratum
   Rule: ETCD-VALUE-ENCODING-CRD — custom resources are stored as JSON, not Protocol Buffers
     Source: 000_1662d8c5cea2447f.txt § 控制平面 / etcd / Key-Value 结构
     Claim: "Every value is Protocol Buffers" does not hold for custom resources.
@@ -97,7 +97,9 @@ Feature: etcd — what Kubernetes stores, and where
       "Kubernetes API Concepts" (kubernetes.io/docs/reference/using-api/api-concepts/) notes that
       Protobuf is not available for CustomResourceDefinition types.
 
-    # pending: needs CustomResourceDefinitions in the reference API server.
+    A custom resource is stored under its group: /registry/<group>/<plural>/<namespace>/<name>
+    (apiextensions-apiserver customresource_handler.go, ResourcePrefix = group + "/" + plural).
+
     @requires:kube.api @requires:kube.storage
     Scenario: a custom resource's value is a JSON document
       Given a CustomResourceDefinition for kind "Widget" in group "{ns}.example.com" with a free-form spec
