@@ -223,8 +223,6 @@ Feature: API Server — the request pipeline
       Then the review's status.allowed is false
       And a SubjectAccessReview asking whether "carol" may "list" "pods" in the scenario's namespace has status.allowed true
 
-  # pending: needs the DefaultTolerationSeconds admission plugin, which the reference's admission chain lacks
-  @pending
   Rule: PIPE-MUTATING — mutating admission may change the object, e.g. inject a sidecar or set defaults
     Source: 000_1662d8c5cea2447f.txt § 控制平面 / API Server / 请求处理链（Request Pipeline）
     Claim: Mutating admission modifies objects (sidecar injection, default values); it is typically
