@@ -9,6 +9,7 @@ import { handleResource } from './handlers/resource.ts';
 import { headerValue } from './negotiation.ts';
 import { groupVersions, RESOURCES } from './resources/registry.ts';
 import { allResourceDefs, customResourceDefs } from './apiextensions/served.ts';
+import { aggregatedDiscovery, AGGREGATED_V2, wantsAggregated } from './discovery/aggregated.ts';
 import { ApiError, errors } from './status.ts';
 import type { Answer, Call, Env } from './types.ts';
 import { reply } from './types.ts';
@@ -30,6 +31,10 @@ function found(doc: unknown | undefined, path: string): Answer {
 /** Discovery covers the custom resources established CRDs serve (apiextensions/served.ts). */
 async function discovery(env: Env, call: Call): Promise<Answer> {
   const parts = call.path.split('/').filter(Boolean);
+  if (parts.length === 1 && wantsAggregated(headerValue(call.req.headers, 'accept'))) {
+    const defs = parts[0] === 'api' ? RESOURCES : await allResourceDefs(env, RESOURCES);
+    return reply(200, aggregatedDiscovery(parts[0] === 'api', defs), { 'content-type': AGGREGATED_V2, vary: 'Accept' });
+  }
   if (parts[0] === 'api') {
     if (parts.length === 1) return reply(200, apiVersions(headerValue(call.req.headers, 'host') || '127.0.0.1'));
     if (parts.length === 2) return found(apiResourceList('', parts[1]!), call.path);

@@ -169,3 +169,19 @@ test('a watch on a custom resource sees its events', async () => {
   w.stop();
   assert.deepEqual(w.events.map((e) => `${e.type} ${e.object.metadata.name}`), ['ADDED w1']);
 });
+
+test('aggregated discovery (apidiscovery.k8s.io/v2, what kubectl asks for first) lists the custom resource with its subresources', async () => {
+  const h = await harness();
+  await h.call('POST', CRDS, widgetCrd());
+  const accept = 'application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList,application/json;g=apidiscovery.k8s.io;v=v2beta1;as=APIGroupDiscoveryList,application/json';
+  const r = await h.call('GET', '/apis', undefined, { accept });
+  assert.equal(r.headers['content-type'], 'application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList');
+  assert.equal(r.json.kind, 'APIGroupDiscoveryList');
+  const group = r.json.items.find((g: any) => g.metadata.name === 'example.com');
+  const widgets = group.versions[0].resources[0];
+  assert.deepEqual({ resource: widgets.resource, scope: widgets.scope, shortNames: widgets.shortNames }, { resource: 'widgets', scope: 'Namespaced', shortNames: ['wd'] });
+  assert.deepEqual(widgets.subresources.map((s: any) => s.subresource), ['status', 'scale']);
+  const core = await h.call('GET', '/api', undefined, { accept });
+  assert.deepEqual(core.json.items.map((g: any) => g.versions[0].version), ['v1']);
+  assert.ok(core.json.items[0].versions[0].resources.some((x: any) => x.resource === 'pods'));
+});
