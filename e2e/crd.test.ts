@@ -40,6 +40,16 @@ spec:
   - name: v1
     served: true
     storage: true
+    additionalPrinterColumns:
+    - name: Spec
+      type: string
+      jsonPath: .spec.cronSpec
+    - name: Replicas
+      type: integer
+      jsonPath: .spec.replicas
+    - name: Age
+      type: date
+      jsonPath: .metadata.creationTimestamp
     subresources:
       status: {}
       scale:
@@ -112,7 +122,10 @@ test('kubectl applies a custom resource, re-applies a change, and gets it by plu
   assert.match(second.stdout, /crontab.stable.example.com\/my-cron configured/);
   const got = await k(['get', 'crontabs']);
   assert.equal(got.code, 0, got.stderr);
-  assert.match(got.stdout, /NAME\s+AGE\nmy-cron\s+\S+/);
+  // The CRD's additionalPrinterColumns, each cell read at its jsonPath.
+  assert.match(got.stdout, /NAME\s+SPEC\s+REPLICAS\s+AGE\nmy-cron\s+\* \* \* \* \*\/10\s+1\s+\S+/);
+  const crds = await k(['get', 'crd']);
+  assert.match(crds.stdout, /NAME\s+CREATED AT\ncrontabs\.stable\.example\.com\s+\d{4}-\d\d-\d\dT/);
   const json = await k(['get', 'ct', 'my-cron', '-o', 'json']);
   assert.equal(json.code, 0, json.stderr);
   const obj = JSON.parse(json.stdout);

@@ -43,6 +43,8 @@ export interface CustomInfo {
   /** The version objects are written in (conversion None: only apiVersion changes). */
   storageVersion: string;
   scale?: { specReplicasPath: string; statusReplicasPath: string; labelSelectorPath?: string };
+  /** The version's additionalPrinterColumns, for `kubectl get` (apiextensions/printer.ts). */
+  printerColumns?: import('./printer.ts').PrinterColumn[];
 }
 
 const ALL_VERBS: Verb[] = ['delete', 'deletecollection', 'get', 'list', 'patch', 'create', 'update', 'watch'];
@@ -234,6 +236,7 @@ export function resourceDefsOf(crd: any): ResourceDef[] {
     const custom: CustomInfo = { crdName: crd.metadata.name, storagePrefix: `${spec.group}/${names.plural}`, storageVersion };
     if (v.schema?.openAPIV3Schema) custom.openAPIV3Schema = v.schema.openAPIV3Schema;
     if (v.subresources?.scale) custom.scale = v.subresources.scale;
+    if (Array.isArray((v as any).additionalPrinterColumns)) custom.printerColumns = (v as any).additionalPrinterColumns;
     return {
       group: spec.group,
       version: v.name,

@@ -1,4 +1,5 @@
 /** Routes a resource request to its handler by verb and subresource; unknown paths are 404, unsupported verbs 405. */
+import { customPrinter } from '../apiextensions/printer.ts';
 import { hasProtobuf, PROTOBUF_MEDIA_TYPE } from '../protobuf/codec.ts';
 import { apiVersionOf, findResource, type ResourceDef } from '../resources/registry.ts';
 import { errors } from '../status.ts';
@@ -40,6 +41,7 @@ function asTable(env: Env, call: ResourceCall, r: Reply): Reply {
   return reply(200, toTable(objects, meta, {
     apiVersion: call.output.tableApiVersion ?? 'meta.k8s.io/v1',
     resource: call.def.resource,
+    ...(call.def.custom ? { printer: customPrinter(call.def) } : {}),
     now_ms: env.clock.now_ms(),
     includeObject: includeObjectOf(call.query.get('includeObject')),
     withColumns: true,

@@ -14,6 +14,7 @@
  * - allowWatchBookmarks: periodic BOOKMARK events carrying only the latest resourceVersion.
  * - timeoutSeconds: the server ends the stream after that long (needs injected timers).
  */
+import { customPrinter } from '../apiextensions/printer.ts';
 import { servedAs } from '../apiextensions/convert.ts';
 import { apiVersionOf, type ResourceDef } from '../resources/registry.ts';
 import { queryBool, queryOptionalBool } from '../query-params.ts';
@@ -159,6 +160,7 @@ function tableEvents(env: Env, call: ResourceCall): (ev: ApiWatchEvent) => ApiWa
     const object = toTable([ev.object], { resourceVersion: (ev.object as any)?.metadata?.resourceVersion }, {
       apiVersion: call.output.tableApiVersion ?? 'meta.k8s.io/v1',
       resource: call.def.resource,
+      ...(call.def.custom ? { printer: customPrinter(call.def) } : {}),
       now_ms: env.clock.now_ms(),
       includeObject: includeObjectOf(call.query.get('includeObject')),
       withColumns: first,
