@@ -8,6 +8,7 @@ import { applyDefaults } from '../resources/defaults.ts';
 import { defaultCrd } from '../apiextensions/crd.ts';
 import { hasSubresource, type ResourceDef } from '../resources/registry.ts';
 import { keepAllocatedValues } from '../resources/services.ts';
+import { generateJobSelector } from '../resources/jobs.ts';
 import { clone, deepEqual } from '../storage/codec.ts';
 import { errors, invalid } from '../status.ts';
 import type { Env } from '../types.ts';
@@ -75,6 +76,7 @@ export function prepareForCreate(env: Env, def: ResourceDef, obj: any): void {
   delete meta.deletionTimestamp;
   delete meta.deletionGracePeriodSeconds;
   delete meta.selfLink;
+  if (def.resource === 'jobs' && !def.custom) generateJobSelector(obj);
   if (!def.custom) applyDefaults(def.resource, obj);
   if (def.resource === 'customresourcedefinitions' && !def.custom) defaultCrd(obj);
   if (hasSubresource(def, 'status') || def.resource === 'namespaces') {
