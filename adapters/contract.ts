@@ -534,6 +534,8 @@ export interface Target {
   /**
    * Claims this target is known to deviate from, by Rule id, with the reason. Such a
    * scenario's failure is reported as known-deviation; passing is an error (stale entry).
+   * A key `<Rule id> — <scenario name>` names one scenario of a Rule (an Outline row's name has
+   * its values filled in), for a target that meets the rest of the Rule.
    */
   readonly knownDeviations: ReadonlyMap<string, string>;
   /**

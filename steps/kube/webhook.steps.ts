@@ -77,6 +77,11 @@ Given(/^a mutating webhook "([^"]*)" that adds label "([^"=]*)=([^"]*)" to every
   await registerWebhook(this, 'mutating', name, kind, { patch: addLabel(key, value) });
 });
 
+/** The sidecar a mutating webhook injects: one more container, appended (JSON Patch "add" at "/-"). */
+Given('a mutating webhook {string} that adds a container named {string} to every pod create', async function (this: KubespecWorld, name: string, container: string) {
+  await registerWebhook(this, 'mutating', name, 'pod', { patch: () => [{ op: 'add', path: '/spec/containers/-', value: { name: container, image: 'registry.k8s.io/pause:3.9' } }] });
+});
+
 export function creates(world: KubespecWorld, name: string, kind: Kind) {
   const hook = world.recall<RegisteredHook>(`webhook ${name}`);
   return hook.records.filter((r) => r.operation === 'CREATE' && r.kind?.kind === RESOURCES[kind].kind);

@@ -132,4 +132,13 @@ export const PRINTERS: Record<string, Printer> = {
   },
 };
 
+/**
+ * The CRD registry's table is rest.NewDefaultTableConvertor's: Name and Created At
+ * (staging/src/k8s.io/apiextensions-apiserver/pkg/registry/customresourcedefinition/etcd.go).
+ */
+PRINTERS.customresourcedefinitions = {
+  columns: [NAME, { name: 'Created At', type: 'date', description: 'CreationTimestamp is a timestamp representing the server time when this object was created.' }],
+  cells: (o) => [o.metadata?.name ?? '', o.metadata?.creationTimestamp ?? null],
+};
+
 export const DEFAULT_PRINTER: Printer = { columns: [NAME, AGE], cells: (o, now) => [o.metadata?.name ?? '', created(o, now)] };
