@@ -201,6 +201,20 @@ export interface KubeCredentials {
   anonymous?: boolean;
 }
 
+/**
+ * One request a client made to the backing store (`kube.storage.clients`), named by the identity
+ * it connected with — on etcd the CN of its client certificate (the API server's
+ * --etcd-certfile); on the reference the name of the store handle the wiring gave it.
+ */
+export interface StoreClientRequest {
+  /** Increases with each request, so a scenario can mark "from now on". */
+  id: number;
+  client: string;
+  op: 'get' | 'range' | 'put' | 'delete' | 'txn' | 'watch' | 'compact';
+  /** The key, or the prefix of a range or watch. */
+  key: string;
+}
+
 /** The pipeline stages a request can pass, in the order upstream runs them. */
 export type PipelineStage =
   | 'authentication'
@@ -255,6 +269,8 @@ export interface KubeFacet {
   storageGet?(key: string): Promise<string | undefined>;
   /** The keys of the backing store under a prefix, read from the store itself (`kube.storage`). */
   storageKeys?(prefix: string): Promise<string[]>;
+  /** Every request the backing store served, oldest first, named by the client that made it (`kube.storage.clients`). */
+  storeClientLog?(): Promise<StoreClientRequest[]>;
   /** A kubeconfig file for the real kubectl (`kubectl`), acting as the default identity. */
   readonly kubeconfigPath?: string;
   /**
@@ -355,6 +371,8 @@ export interface CriCallRecord {
   method: string;
   /** The pod (metadata.uid) the call concerns, when it names a sandbox or container of one. */
   podUid?: string;
+  /** The sandbox the call names (CreateContainer: podSandboxId), or for RunPodSandbox the one it returned. */
+  podSandboxId?: string;
   at_ms: number;
 }
 
@@ -366,6 +384,11 @@ export interface CriCallRecord {
 export interface NodesFacet {
   /** Node `name` exists with a kubelet behind it (the target starts one, or it is already there). */
   ensureNode(name: string): Promise<void>;
+  /**
+   * `cluster.nodes`: the node is powered off — its kubelet stops (no Lease renewal, no status
+   * update, nothing more done for its pods) and stays stopped; a real cluster does this by stopping a VM.
+   */
+  stopNode?(name: string): Promise<void>;
   /** `kubelet.probes`: run a command in a pod's container, as `kubectl exec` does. */
   exec?(namespace: string, pod: string, container: string, command: string[]): Promise<{ exitCode: number; stdout: string }>;
   /** `cri`: the node's CRI runtime, called directly (RuntimeService and ImageService). */
@@ -511,6 +534,8 @@ export interface Target {
   /**
    * Claims this target is known to deviate from, by Rule id, with the reason. Such a
    * scenario's failure is reported as known-deviation; passing is an error (stale entry).
+   * A key `<Rule id> — <scenario name>` names one scenario of a Rule (an Outline row's name has
+   * its values filled in), for a target that meets the rest of the Rule.
    */
   readonly knownDeviations: ReadonlyMap<string, string>;
   /**

@@ -23,7 +23,10 @@ const DEFAULT_SA_BUDGET_MS = 120_000;
 const CAPABILITIES: Capability[] = [
   'kube.api', 'kube.watch', 'kube.rbac', 'kubectl', 'controllers.serviceaccount', 'kube.podsecurity', 'kube.metrics',
   'controllers.replicaset', 'controllers.deployment', 'controllers.garbagecollector', 'controllers.nodelifecycle', 'controllers.tainteviction',
+  'controllers.job', 'controllers.ttlafterfinished', 'controllers.disruption',
   'kube.admission.quota',
+  // A working cluster schedules pods onto its nodes and runs them (kube-scheduler, kubelets).
+  'cluster.workloads',
 ];
 
 export interface KubeTargetOptions {

@@ -38,6 +38,9 @@ const CAPABILITIES: Capability[] = [
   'controllers.garbagecollector',
   'controllers.nodelifecycle',
   'controllers.tainteviction',
+  'controllers.job',
+  'controllers.ttlafterfinished',
+  'controllers.disruption',
   'controllers.stoppable',
   // The scheduler (reference/wiring/scheduler.ts); scenarios register their own Node objects.
   'cluster.scheduler', 'cluster.nodes', 'scheduler.recorder-profile',
@@ -55,6 +58,10 @@ const CAPABILITIES: Capability[] = [
   'proxy.rules', 'proxy.iptables', 'proxy.ipvs', 'proxy.nftables', 'proxy.dataplane',
   // Kubelets with the fake CRI runtime, started per scenario node (nodes.ts).
   'kubelet', 'kubelet.probes', 'cri',
+  // The scheduler and a kubelet's node, started for a scenario that asks (steps/flow/).
+  'cluster.workloads',
+  // The store's client log: one logged store handle per holder (reference/store/client-log.ts).
+  'kube.storage.clients',
 ];
 
 /**
@@ -70,7 +77,7 @@ function kubectlOnPath(): boolean {
 
 /** Where the reference knowingly differs from upstream; each entry fails the run if it starts passing. */
 const KNOWN_DEVIATIONS = new Map([
-  ['ETCD-VALUE-ENCODING', 'the reference API server stores objects as JSON: it speaks the protobuf envelope on the wire only for the kinds reference/apiserver/protobuf defines (RBAC, ConfigMap, Secret, Namespace, ServiceAccount), and its store readers (watch cache, controllers) parse JSON'],
+  ['ETCD-VALUE-ENCODING — a Pod\'s value begins with the protobuf envelope magic too', 'the reference API server stores the protobuf envelope only for the kinds reference/apiserver/protobuf defines (RBAC, ConfigMap, Secret, Namespace, ServiceAccount); Pods, workloads, Services and the other built-ins are stored as JSON until their messages are written'],
 ]);
 
 export function createReferenceTarget(): Target {
@@ -122,7 +129,7 @@ async function openSession(seed: number, tags: readonly string[]): Promise<Sessi
     // Anonymous authentication is on (kube-apiserver's default) unless the scenario needs it off.
     const anonymous = !tags.includes('@requires:kube.authn.anonymous-off');
     // The scheduler runs for the scenarios that ask for it; the others spare its lists and watches.
-    const scheduler = tags.includes('@requires:cluster.scheduler');
+    const scheduler = tags.includes('@requires:cluster.scheduler') || tags.includes('@requires:cluster.workloads');
     // A scenario about the cloud gets a cloud and a cloud-controller-manager, with its own user.
     const withCloud = tags.includes('@requires:cluster.cloud');
     const ccmToken = withCloud ? `kubespec-ccm-${randomBytes(16).toString('base64url')}` : undefined;

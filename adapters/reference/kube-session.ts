@@ -63,6 +63,7 @@ export async function openKubeSession(cluster: ReferenceCluster, namespace: stri
     compact: () => cluster.backend.compact(cluster.backend.currentRevision()),
     storageGet: async (key) => (await cluster.backend.get(key))?.value,
     storageKeys: async (prefix) => (await cluster.backend.range(prefix)).kvs.map((kv) => kv.key),
+    storeClientLog: async () => cluster.storeClients.entries().map((r) => ({ ...r })),
     requestWithCredentials: (creds, req) => credentialed.request(creds, req),
     traces: async () => cluster.api.traces.map(traceEntry),
     configureTokenWebhook: async ({ url, caBundle }) => cluster.security?.tokenWebhook.configure({ url, caBundlePem: Buffer.from(caBundle, 'base64').toString('utf8') }),

@@ -17,6 +17,9 @@ export function referenceNodes(cluster: ReferenceCluster): NodesFacet {
     async ensureNode(name) {
       await cluster.addKubelet(name);
     },
+    async stopNode(name) {
+      await host(name).stop();
+    },
     async exec(namespace, pod, container, command) {
       for (const h of cluster.kubelets.values()) {
         const { containers } = await h.runtime.listContainers({ filter: { state: { state: 'CONTAINER_RUNNING' }, labelSelector: { [LABEL_POD_NAMESPACE]: namespace, [LABEL_POD_NAME]: pod, [LABEL_CONTAINER_NAME]: container } } });
@@ -28,7 +31,7 @@ export function referenceNodes(cluster: ReferenceCluster): NodesFacet {
       throw new Error(`container "${container}" of pod ${namespace}/${pod} is not running on any node`);
     },
     runtime: (node) => host(node).runtime,
-    criCalls: async (node): Promise<CriCallRecord[]> => host(node).runtime.calls.map((c) => ({ method: c.method, at_ms: c.at_ms, ...(c.podUid ? { podUid: c.podUid } : {}) })),
+    criCalls: async (node): Promise<CriCallRecord[]> => host(node).runtime.calls.map((c) => ({ method: c.method, at_ms: c.at_ms, ...(c.podUid ? { podUid: c.podUid } : {}), ...(c.sandboxId ? { podSandboxId: c.sandboxId } : {}) })),
     killContainerProcess: async (node, id) => host(node).runtime.killProcess(id),
     holdSandboxes: async (node) => host(node).runtime.holdSandboxes(),
     releaseSandboxes: async (node) => host(node).runtime.releaseSandboxes(),

@@ -223,8 +223,6 @@ Feature: API Server — the request pipeline
       Then the review's status.allowed is false
       And a SubjectAccessReview asking whether "carol" may "list" "pods" in the scenario's namespace has status.allowed true
 
-  # pending: needs the DefaultTolerationSeconds admission plugin, which the reference's admission chain lacks
-  @pending
   Rule: PIPE-MUTATING — mutating admission may change the object, e.g. inject a sidecar or set defaults
     Source: 000_1662d8c5cea2447f.txt § 控制平面 / API Server / 请求处理链（Request Pipeline）
     Claim: Mutating admission modifies objects (sidecar injection, default values); it is typically
@@ -265,6 +263,8 @@ Feature: API Server — the request pipeline
     The ResourceQuota admission plugin runs last in the validating phase (after the webhooks) and
     refuses a create that would take an object count past a quota of the namespace, with
     "exceeded quota: <quota>, requested: …, used: …, limited: …" (plugin/pkg/admission/resourcequota).
+    A pod also counts against the compute resources a quota names (requests.cpu, limits.memory, …):
+    the namespace's running pods plus the new one must stay within it (pkg/quota/v1/evaluator/core/pods.go).
 
     @requires:kube.api @requires:kube.admission.quota
     Scenario: a ResourceQuota refuses the object that would exceed it
@@ -274,6 +274,14 @@ Feature: API Server — the request pipeline
       Then the response status is 403 with reason "Forbidden"
       And the response message contains "exceeded quota: q, requested: configmaps=1"
       And ConfigMap "c" does not exist
+
+    @requires:kube.api @requires:kube.admission.quota
+    Scenario: a ResourceQuota on requests.cpu refuses the pod whose requests would take the namespace past it
+      Given a ResourceQuota "compute" in the scenario's namespace with hard "requests.cpu=1"
+      And Pod "a" requesting 600m CPU is created while the quota allows it
+      When Pod "b" is created requesting 500m CPU
+      Then the response status is 403 with reason "Forbidden"
+      And the response message contains "exceeded quota: compute, requested: requests.cpu=500m, used: requests.cpu=600m, limited: requests.cpu=1"
 
     # pending: needs ValidatingAdmissionPolicy (CEL) steps and a target that evaluates CEL; the reference has no CEL evaluator.
     @pending @requires:kube.api

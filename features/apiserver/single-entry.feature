@@ -10,31 +10,33 @@ Feature: API Server — the single entry point, and why
   The scenarios observe the claim from the outside: the request trace (`kube.audit`) shows who made
   which request, and the store (`kube.storage`) shows what was written.
 
-  # pending: needs the scheduler (cluster.scheduler) and the deployment and replicaset controllers
-  # (cluster.controllers). The reference's controller manager already lists, watches and writes only through
-  # the API server, over HTTP: API-ONLY-WRITER and API-UNIFIED-AUTH show its ServiceAccount writes.
-  @pending
   Rule: API-SINGLE-ENTRY — kubectl, kubelet, scheduler and controller manager talk only to the API server
     Source: 000_1662d8c5cea2447f.txt § 控制平面 / API Server
       — also 003_83c2ae260ce54bb3.txt § 控制平面组件 / kube-apiserver (was OVERVIEW-APISERVER-ONLY-ENTRY; seed 003 makes the same claim there)
     Claim: Every component (kubectl, kubelet, Controller Manager, Scheduler) communicates only with the
-      API server; none of them operates on etcd directly.
-    Quote: "所有组件——kubectl、kubelet、Controller Manager、Scheduler——都只和 API Server 通信，绝不直接操作 etcd。"
+      API server; none of them operates on etcd directly. Two sides show it: the API server's
+      request trace holds each component's reads and writes under its own identity, and the store's
+      client log (who connected to etcd with which identity) holds no client but the API server.
 
-    @requires:kube.api @requires:kube.audit @requires:cluster.scheduler
-    Scenario: the scheduler records its decision through the API server's binding subresource
-      Given a cluster with nodes "n1" and "n2", each with 4 CPU and 8Gi memory
-      And the request trace is recording
-      When Pod "web" is created requesting 100m CPU
-      Then within 10 s Pod "web" is bound to a node
-      And the request trace holds a POST to "/api/v1/namespaces/{ns}/pods/web/binding" made by user "system:kube-scheduler"
+    @requires:kube.api @requires:kube.storage.clients @requires:cluster.workloads @requires:controllers.deployment @requires:controllers.replicaset
+    Scenario: while a Deployment is rolled out to running pods, no client but the API server talks to the store
+      Given the cluster has a node that runs pods
+      And the store's client log is recording
+      When the client creates the web Deployment
+      Then within 30 seconds there are exactly 3 pods labelled "app=web", each in phase "Running"
+      And the store's client log holds writes under "/registry/replicasets/{ns}/" and "/registry/pods/{ns}/"
+      And every request in the store's client log was made by "kube-apiserver"
 
-    @requires:kube.api @requires:kube.audit @requires:cluster.controllers
-    Scenario: the controller manager creates ReplicaSets through the API server
-      Given a cluster with the controllers running
+    @requires:kube.api @requires:kube.audit @requires:cluster.scheduler @requires:kubelet @requires:controllers.deployment @requires:controllers.replicaset
+    Scenario: each component's part of a rollout reaches the API server under its own identity
+      Given a cluster with node "n1"
       And the request trace is recording
-      When Deployment "app" is created with 2 replicas
-      Then within 10 s the request trace holds a POST to "/apis/apps/v1/namespaces/{ns}/replicasets" made by a user whose name starts with "system:"
+      When the client creates the web Deployment
+      Then within 30 seconds there are exactly 3 pods labelled "app=web", each in phase "Running"
+      And the request trace holds a 201 POST to "/apis/apps/v1/namespaces/{ns}/replicasets" made by the controller manager
+      And the request trace holds 3 201 POSTs to "/api/v1/namespaces/{ns}/pods" made by the controller manager
+      And the request trace holds a 201 POST to the binding of each of those pods made by user "system:kube-scheduler"
+      And the request trace holds a status write of each of those pods made by user "system:node:n1"
 
   Rule: API-UNIFIED-AUTH — every request, whoever sends it, passes the same authentication, authorization and admission chain
     Source: 000_1662d8c5cea2447f.txt § 控制平面 / API Server / 为什么这样设计？

@@ -29,20 +29,28 @@ Feature: API Server — how it uses etcd
       Then within 10 s the store holds 1 key under "/registry/serviceaccounts/{ns}-w/"
       And for each of those keys the request trace holds a completed POST creating that ServiceAccount, answered 201
 
-  # pending: needs the scheduler (cluster.scheduler)
-  @pending
   Rule: API-READ-THROUGH — the scheduler and controller manager read cluster state from the API server, not from etcd
     Source: 000_1662d8c5cea2447f.txt § 控制平面 / API Server / 与 etcd 的交互
-    Claim: Other components (Scheduler, Controller Manager) read through the API server.
-    Quote: "读操作：其他组件（Scheduler、Controller Manager）通过 API Server 读取"
+    Claim: Other components (Scheduler, Controller Manager) read through the API server. Upstream
+      they run informers: one list, then a watch, each through the API server (client-go
+      tools/cache Reflector); a pod created later reaches them as a watch event, with no new list.
 
-    @requires:kube.api @requires:kube.audit @requires:cluster.scheduler
-    Scenario: the scheduler learns of new pods through a watch on the API server
-      Given a cluster whose scheduler is stopped
+    @requires:kube.api @requires:kube.audit @requires:cluster.scheduler @requires:kubelet @requires:controllers.deployment @requires:controllers.replicaset
+    Scenario: the scheduler and controller manager list from the API server once, and learn of a new Deployment's pods without listing again
+      Given a cluster with node "n1"
       And the request trace is recording
-      When the scheduler starts
-      Then within 30 s the request trace holds a watch of pods by user "system:kube-scheduler"
-      And a watch of nodes by user "system:kube-scheduler"
+      When the client creates the web Deployment
+      Then within 30 seconds there are exactly 3 pods labelled "app=web", each bound to node "n1"
+      And the request trace holds no list of pods, nodes, deployments or replicasets by user "system:kube-scheduler" or the controller manager
+      And since the session opened the request trace holds a list of pods and of nodes by user "system:kube-scheduler", and of deployments, replicasets and pods by the controller manager
+
+    @requires:kube.api @requires:kube.storage.clients @requires:cluster.scheduler @requires:kubelet @requires:controllers.deployment @requires:controllers.replicaset
+    Scenario: while they place a new Deployment's pods, the store serves no reads but the API server's
+      Given a cluster with node "n1"
+      And the store's client log is recording
+      When the client creates the web Deployment
+      Then within 30 seconds there are exactly 3 pods labelled "app=web", each bound to node "n1"
+      And every request in the store's client log was made by "kube-apiserver"
 
   Rule: API-CACHE-CONSISTENT — a cache layer in the API server serves reads; a read without a resourceVersion is still the latest state, a resourceVersion="0" read may come from the cache
     Source: 000_1662d8c5cea2447f.txt § 控制平面 / API Server / 与 etcd 的交互

@@ -245,7 +245,7 @@ Feature: kubelet — the Pod lifecycle and its phases
       And container "app" of pod "web" has restartCount at least 8
       And the delays in seconds between the first 8 restarts of container "app" are about "10, 20, 40, 80, 160, 300, 300"
 
-  @erratum @pending
+  @erratum
   Rule: PHASE-UNKNOWN-NOT-SET — a lost node does not put its Pods in phase Unknown
     Source: 000_1662d8c5cea2447f.txt § 数据平面 / kubelet / Pod 生命周期管理
     Claim: Unknown means the Pod's state cannot be obtained, usually because the node is unreachable.
@@ -256,14 +256,17 @@ Feature: kubelet — the Pod lifecycle and its phases
       the node node.kubernetes.io/unreachable; the Pods are evicted after their toleration
       (300 s by default) and pod-lifecycle.md says a policy sets their phase to Failed.
 
-    @requires:kube.api @requires:kubelet @requires:cluster.nodes @requires:cluster.controllers @requires:clock.virtual
+    @requires:kube.api @requires:kubelet @requires:cluster.nodes @requires:controllers.nodelifecycle @requires:controllers.tainteviction @requires:clock.virtual
     Scenario: pods of a node that stopped heartbeating have Ready False and no phase Unknown
-      Given a cluster with nodes "n1" and "n2"
+      Given a cluster with node "n1"
       And a running pod "web" on node "n1"
       When node "n1" stops sending heartbeats
       And 120 seconds pass
       Then node "n1" has condition "Ready" with status "Unknown"
       And pod "web" has condition "Ready" with status "False"
+      And pod "web" does not have phase "Unknown"
+      When 300 seconds pass
+      Then pod "web" is marked for deletion
       And pod "web" does not have phase "Unknown"
 
   Rule: KUBELET-GRACEFUL-DELETE — a deleted pod's containers get SIGTERM, then SIGKILL after the grace period; the kubelet then removes the pod

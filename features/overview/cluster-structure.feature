@@ -28,7 +28,6 @@ Feature: Overview — a cluster is a control plane and nodes
     Quote: "控制平面组件可以运行在任意节点" / "控制平面节点通常：- 不运行用户应用容器"
     Untestable: a deployment convention ("通常"); the mechanism that enforces it is checked by PRACTICE-MASTER-TAINT.
 
-  @pending
   Rule: OVERVIEW-NODE-RUNS-PODS — worker nodes run the Pods, through their container runtime
     Source: 003_83c2ae260ce54bb3.txt § 集群结构
     Claim: A worker node runs the actual workload: it runs Pods (the smallest deployable unit) and
@@ -36,26 +35,36 @@ Feature: Overview — a cluster is a control plane and nodes
     Quote: "运行 Pod（最小部署单元）- 提供容器运行环境（如 container runtime）"
 
     @requires:kube.api @requires:cluster.scheduler @requires:kubelet @requires:cri
-    Scenario: a pod's containers run in the runtime of the node it is bound to
+    Scenario: a pod's containers run in the runtime of the node it is bound to, and no other
       Given a cluster with nodes "n1" and "n2"
-      When I create pod "web" with one container "app" running "sleep 3600"
+      When I create pod "web" with no spec.nodeName and one container "app" running "sleep 3600"
       Then within 30 seconds pod "web" has phase "Running"
-      And the runtime of the node named in spec.nodeName of pod "web" has a running container "app" for pod "default/web"
-      And the runtime of the other node has no sandbox for pod "default/web"
+      And the runtime of the node pod "web" is bound to has a running container "app" for it
+      And the runtime of every other node has no sandbox for pod "web"
 
-  @pending
+    @requires:kube.api @requires:cluster.workloads
+    Scenario: a running pod reports the node's address and its container's runtime id
+      Given the cluster has a node that runs pods
+      When I create pod "web" with no spec.nodeName and one container "app" running "sleep 3600"
+      Then within 60 seconds pod "web" has phase "Running"
+      And pod "web" reports as status.hostIP an address of the node it is bound to, and a containerID for container "app"
+
   Rule: OVERVIEW-AT-LEAST-ONE-NODE — a cluster needs at least one node to run anything
     Source: 003_83c2ae260ce54bb3.txt § 集群结构
-    Claim: Every cluster needs at least one node; without one, no Pod can run.
+    Claim: Every cluster needs at least one node; without one, no Pod can run. Upstream: the
+      scheduler marks the pod PodScheduled=False, reason Unschedulable, and retries it when a node
+      is added (a NodeAdd event moves it out of the unschedulable queue: pkg/scheduler/internal/queue).
     Quote: "每个集群至少需要一个 Node"
 
-    @requires:kube.api @requires:cluster.scheduler @requires:cluster.nodes
+    @requires:kube.api @requires:cluster.scheduler @requires:cluster.nodes @requires:kubelet
     Scenario: with no node a pod waits unschedulable, and runs once a node joins
       Given a cluster with no nodes
       When I create pod "web" with one container "app" running "sleep 3600"
       Then within 10 seconds pod "web" has condition "PodScheduled" with status "False" and reason "Unschedulable"
+      And after 20 s Pod "web" is still Pending
       When I add node "n1"
       Then within 30 seconds pod "web" is bound to node "n1"
+      And within 30 seconds pod "web" has phase "Running"
 
   @untestable
   Rule: OVERVIEW-MANY-NODES — clusters usually have several nodes for load, reliability and scale
@@ -64,37 +73,48 @@ Feature: Overview — a cluster is a control plane and nodes
     Quote: "通常会有多个 Node 用于：- 分担负载 - 提高可靠性 - 支持扩展（Scalability）"
     Untestable: a sizing motivation, not a behaviour.
 
-  @pending
   Rule: OVERVIEW-ETCD-HOLDS-STATE — etcd stores all cluster state: Pods, Nodes, configuration
     Source: 003_83c2ae260ce54bb3.txt § 控制平面组件 / etcd
     Claim: etcd is the cluster's database: a distributed, highly available key-value store holding
       all cluster state (Pods, Nodes, configuration, ...). Upstream keys are /registry/<resource>/…,
-      with Nodes under their historical name /registry/minions/<name>.
+      with Nodes under their historical name /registry/minions/<name>
+      (pkg/kubeapiserver/default_storage_factory_builder.go, SpecialDefaultResourcePrefixes).
     Quote: "存储所有集群状态数据（Pods、Nodes、Config 等）" / "一个分布式、高可用、键值存储（Key-Value Store）"
 
-    @requires:kube.api @requires:kube.storage @requires:cluster.nodes
-    Scenario: a pod, a node and a ConfigMap each have their key in the store
+    @requires:kube.api @requires:kube.storage @requires:kubelet
+    Scenario: a pod, a node and a ConfigMap each have their key in the store, holding the object the API serves
       Given a cluster with node "n1"
-      When I create pod "web" and ConfigMap "cfg" in namespace "default"
-      Then the store has keys "/registry/pods/default/web", "/registry/minions/n1" and "/registry/configmaps/default/cfg"
+      When I create pod "web" with one container "app" running "sleep 3600"
+      And the client creates ConfigMap "cfg"
+      Then the store key "/registry/pods/{ns}/web" holds the object the API serves at "/api/v1/namespaces/{ns}/pods/web"
+      And the store key "/registry/minions/n1" holds the object the API serves at "/api/v1/nodes/n1"
+      And the store key "/registry/configmaps/{ns}/cfg" holds the object the API serves at "/api/v1/namespaces/{ns}/configmaps/cfg"
 
-  @pending
   Rule: OVERVIEW-SCHED-CONSTRAINTS — the scheduler honours node constraints and (anti-)affinity
     Source: 003_83c2ae260ce54bb3.txt § 控制平面组件 / kube-scheduler
     Claim: Scheduling considers node constraints (hardware / policy) and affinity / anti-affinity.
+      Each is a Filter upstream (NodeResourcesFit, NodeAffinity for nodeSelector, InterPodAffinity):
+      a node that breaks one is never chosen, however the scores fall, and a pod no node passes
+      stays unbound.
     Quote: "节点约束（硬件/策略）- 亲和性 / 反亲和性"
 
     @requires:kube.api @requires:cluster.scheduler @requires:cluster.nodes
-    Scenario: a nodeSelector picks the labelled node
-      Given a cluster with node "n1" labelled "disk=hdd" and node "n2" labelled "disk=ssd"
-      When I create pod "db" with nodeSelector "disk=ssd"
-      Then within 10 seconds pod "db" is bound to node "n2"
+    Scenario: hardware — pods that fit only the larger node go there, and one that fits nowhere stays unbound
+      Given a cluster with node "n1" with 1 CPU and node "n2" with 2 CPU, each with 8Gi memory
+      When Pods "big-1", "big-2" and "big-3" are created labelled "app=big" requesting 1500m CPU
+      Then within 10 s exactly 1 of the pods "big-1", "big-2" and "big-3" is bound to Node "n2", and the others stay unbound for 20 s
 
     @requires:kube.api @requires:cluster.scheduler @requires:cluster.nodes
-    Scenario: required pod anti-affinity on hostname spreads two replicas over two nodes
-      Given a cluster with nodes "n1" and "n2"
-      When I create pods "r1" and "r2" labelled "app=r" with required podAntiAffinity to "app=r" on topologyKey "kubernetes.io/hostname"
-      Then within 10 seconds pods "r1" and "r2" are bound to different nodes
+    Scenario: policy — a nodeSelector picks the labelled node for every pod, though spreading would prefer the other
+      Given a cluster with nodes "n1" labelled "disk=hdd" and "n2" labelled "disk=ssd", each with 4 CPU and 8Gi memory
+      When Pods "db-1", "db-2" and "db-3" are created with nodeSelector "disk=ssd"
+      Then within 10 s pods "db-1", "db-2" and "db-3" are all on Node "n2"
+
+    @requires:kube.api @requires:cluster.scheduler @requires:cluster.nodes
+    Scenario: required pod anti-affinity on hostname puts two replicas on two nodes and leaves a third unbound
+      Given a cluster with nodes "n1" and "n2", each with 4 CPU and 8Gi memory
+      When Pods "r1", "r2" and "r3" are created labelled "app=r" with required anti-affinity to "app=r" on "kubernetes.io/hostname"
+      Then within 10 s exactly 2 of the pods "r1", "r2" and "r3" are bound, each to a different node, and the other stays unbound for 20 s
 
   @untestable
   Rule: OVERVIEW-SCHED-OTHER-FACTORS — the scheduler also weighs data locality, workload interference and deadlines

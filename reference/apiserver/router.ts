@@ -3,11 +3,13 @@
  * discovery, OpenAPI) and the resource handlers.
  */
 import { apiGroupDocument, apiGroupList, apiResourceList, apiVersions } from './discovery/discovery.ts';
-import { openApiDocument, openApiIndex } from './discovery/openapi.ts';
+import { customOpenApiDocument, openApiDocument, openApiIndexWith } from './discovery/openapi.ts';
 import { versionInfo } from './discovery/version.ts';
 import { handleResource } from './handlers/resource.ts';
 import { headerValue } from './negotiation.ts';
-import { groupVersions } from './resources/registry.ts';
+import { groupVersions, RESOURCES } from './resources/registry.ts';
+import { allResourceDefs, customResourceDefs } from './apiextensions/served.ts';
+import { aggregatedDiscovery, AGGREGATED_V2, wantsAggregated } from './discovery/aggregated.ts';
 import { ApiError, errors } from './status.ts';
 import type { Answer, Call, Env } from './types.ts';
 import { reply } from './types.ts';
@@ -26,25 +28,36 @@ function found(doc: unknown | undefined, path: string): Answer {
   return reply(200, doc);
 }
 
-function discovery(env: Env, call: Call): Answer {
+/** Discovery covers the custom resources established CRDs serve (apiextensions/served.ts). */
+async function discovery(env: Env, call: Call): Promise<Answer> {
   const parts = call.path.split('/').filter(Boolean);
+  if (parts.length === 1 && wantsAggregated(headerValue(call.req.headers, 'accept'))) {
+    const defs = parts[0] === 'api' ? RESOURCES : await allResourceDefs(env, RESOURCES);
+    return reply(200, aggregatedDiscovery(parts[0] === 'api', defs), { 'content-type': AGGREGATED_V2, vary: 'Accept' });
+  }
   if (parts[0] === 'api') {
     if (parts.length === 1) return reply(200, apiVersions(headerValue(call.req.headers, 'host') || '127.0.0.1'));
     if (parts.length === 2) return found(apiResourceList('', parts[1]!), call.path);
   }
   if (parts[0] === 'apis') {
-    if (parts.length === 1) return reply(200, apiGroupList());
-    if (parts.length === 2) return found(apiGroupDocument(parts[1]!), call.path);
-    if (parts.length === 3) return found(apiResourceList(parts[1]!, parts[2]!), call.path);
+    const all = await allResourceDefs(env, RESOURCES);
+    if (parts.length === 1) return reply(200, apiGroupList(all));
+    if (parts.length === 2) return found(apiGroupDocument(parts[1]!, all), call.path);
+    if (parts.length === 3) return found(apiResourceList(parts[1]!, parts[2]!, all), call.path);
   }
   throw errors.pathNotFound(call.path);
 }
 
-function openapi(env: Env, call: Call): Answer {
+async function openapi(env: Env, call: Call): Promise<Answer> {
   const rest = call.path.replace(/^\/openapi\/v3\/?/, '');
-  if (rest === '') return reply(200, openApiIndex(env.gitVersion, env.typeDocs()));
-  const gv = groupVersions().find((g) => (g.group ? `apis/${g.group}/${g.version}` : `api/${g.version}`) === rest.replace(/\/$/, ''));
-  return found(gv ? openApiDocument(gv.group, gv.version, env.gitVersion, env.typeDocs()) : undefined, call.path);
+  const custom = await customResourceDefs(env);
+  if (rest === '') return reply(200, openApiIndexWith(env.gitVersion, env.typeDocs(), custom));
+  const key = (g: { group: string; version: string }) => (g.group ? `apis/${g.group}/${g.version}` : `api/${g.version}`);
+  const wanted = rest.replace(/\/$/, '');
+  const gv = groupVersions().find((g) => key(g) === wanted);
+  if (gv) return found(openApiDocument(gv.group, gv.version, env.gitVersion, env.typeDocs()), call.path);
+  const defs = custom.filter((d) => key(d) === wanted);
+  return found(defs.length > 0 ? customOpenApiDocument(defs, env.gitVersion) : undefined, call.path);
 }
 
 function rootPaths(): Answer {
@@ -52,7 +65,7 @@ function rootPaths(): Answer {
   return reply(200, { paths });
 }
 
-function nonResource(env: Env, call: Call): Answer {
+async function nonResource(env: Env, call: Call): Promise<Answer> {
   const { path } = call;
   if (call.method !== 'GET' && call.method !== 'HEAD') {
     throw new ApiError(405, 'MethodNotAllowed', 'the server does not allow this method on the requested resource');

@@ -154,7 +154,7 @@ export const errors = {
 };
 
 /** One field.Error: its type's display string and how ErrorBody renders it. */
-export type FieldErrorType = 'Required' | 'Invalid' | 'NotSupported' | 'Forbidden' | 'Duplicate' | 'TooLong' | 'NotFound';
+export type FieldErrorType = 'Required' | 'Invalid' | 'NotSupported' | 'Forbidden' | 'Duplicate' | 'TooLong' | 'TooMany' | 'NotFound';
 
 export interface FieldError {
   type: FieldErrorType;
@@ -171,6 +171,7 @@ const FIELD_ERROR_DISPLAY: Record<FieldErrorType, { cause: string; text: string;
   Duplicate: { cause: 'FieldValueDuplicate', text: 'Duplicate value', showsValue: true },
   TooLong: { cause: 'FieldValueTooLong', text: 'Too long', showsValue: false },
   NotFound: { cause: 'FieldValueNotFound', text: 'Not found', showsValue: true },
+  TooMany: { cause: 'FieldValueTooMany', text: 'Too many', showsValue: true },
 };
 
 /** field.Error.ErrorBody: `Invalid value: "x": detail`, `Required value`. */

@@ -39,6 +39,9 @@ export const RESOURCE_PREFIXES: Readonly<Record<string, string>> = Object.freeze
   clusterrolebindings: 'clusterrolebindings',
   mutatingwebhookconfigurations: 'mutatingwebhookconfigurations',
   validatingwebhookconfigurations: 'validatingwebhookconfigurations',
+  // Group-qualified, as every resource outside the legacy groups is stored by kube-apiserver's
+  // apiextensions storage: /registry/apiextensions.k8s.io/customresourcedefinitions/<name>.
+  customresourcedefinitions: 'apiextensions.k8s.io/customresourcedefinitions',
 });
 
 /** Resources whose objects have no namespace (their REST strategies say NamespaceScoped() == false). */

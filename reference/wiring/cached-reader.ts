@@ -13,6 +13,7 @@
  * Cached objects are shared by every request, so they are deep-frozen: a stage that tried to
  * change one would throw instead of corrupting the next request's view.
  */
+import { parseStored } from '../apiserver/storage/codec.ts';
 import type { KvEvent } from '../../adapters/contract.ts';
 import type { Backend } from '../store/backend.ts';
 import { registryPrefix } from '../store/registry.ts';
@@ -70,7 +71,7 @@ export class CachedStoreReader implements StoreReader {
     const fill = this.beginFill(prefix, false);
     try {
       const { kvs, revision } = await this.backend.range(prefix);
-      const items = deepFreeze(kvs.map((kv) => JSON.parse(kv.value)));
+      const items = deepFreeze(kvs.map((kv) => parseStored(kv.value)));
       if (this.keepable(fill, revision)) remember(this.lists, prefix, items, this.maxEntries);
       return items;
     } finally {
@@ -89,7 +90,7 @@ export class CachedStoreReader implements StoreReader {
     const readAtLeast = this.backend.currentRevision();
     try {
       const value = (await this.backend.get(key))?.value;
-      const obj = value === undefined ? null : deepFreeze(JSON.parse(value));
+      const obj = value === undefined ? null : deepFreeze(parseStored(value));
       if (this.keepable(fill, readAtLeast)) remember(this.objects, key, obj, this.maxEntries);
       return obj ?? undefined;
     } finally {

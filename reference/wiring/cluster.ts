@@ -13,6 +13,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { Backend } from '../store/backend.ts';
+import { loggedBackend, StoreClientLog } from '../store/client-log.ts';
 import { LocalBackend } from '../store/local.ts';
 import { MvccStore } from '../store/mvcc.ts';
 import type { Faults } from '../faults.ts';
@@ -122,6 +123,9 @@ export class ReferenceCluster {
     const controllerFlag = opts.faults?.has('serviceaccount-controller-idle') ? ['-serviceaccount', ...(opts.controllers ?? ['*'])] : opts.controllers;
     const controllers = selectControllers(controllerFlag, opts.faults);
     const backend = opts.backend ?? new LocalBackend(new MvccStore(opts.faults));
+    // Every store handle is a logged one, named after who holds it (kube.storage.clients).
+    const storeClients = new StoreClientLog();
+    const apiServerStore = loggedBackend(backend, 'kube-apiserver', storeClients);
     const random = seededRandom(opts.seed);
     // Drawn from the host, not from `random`: a credential must not be guessable from the seed,
     // and taking it from `random` would shift every uid the API server draws after it.
@@ -131,14 +135,14 @@ export class ReferenceCluster {
     const liveTokens = opts.secure ? new Map<string, UserInfo>() : undefined;
     const tokenCsv = opts.secure && withToken(withToken(withControllerManagerToken(opts.secure.tokenCsv, managerToken!), proxyToken!, KUBE_PROXY_USER), schedulerToken!, KUBE_SCHEDULER_USER);
     const secure = opts.secure && { ...opts.secure, tokenCsv: tokenCsv as string, liveTokens };
-    const security = secure ? referenceSecurity({ backend, clock: opts.clock, random, ...secure, ...(opts.faults ? { faults: opts.faults } : {}) }) : undefined;
+    const security = secure ? referenceSecurity({ backend: apiServerStore, clock: opts.clock, random, ...secure, ...(opts.faults ? { faults: opts.faults } : {}) }) : undefined;
     // The API server reaches kubelets (pods/log) the way upstream dials a node's :10250: by node name.
     const hosts = new Map<string, KubeletHost>();
     const api = createApiServer({
       nodes: {
         containerLogs: async (node, ns, pod, container, o) => (await hosts.get(node)?.kubelet.containerLogs(ns, pod, container, o)) ?? { status: 400, text: `no kubelet answers for node ${node}` },
       },
-      backend,
+      backend: apiServerStore,
       clock: opts.clock,
       timers: { after: (ms, fn) => opts.clock.after(ms, fn) },
       random,
@@ -160,7 +164,8 @@ export class ReferenceCluster {
       ...(schedulerToken ? { token: schedulerToken } : {}),
       ...(opts.tls?.ca ? { ca: opts.tls.ca } : {}),
     });
-    const tap = storeChangeTap(backend, controllers);
+    // The wiring's own instrument (when have the controllers caught up?), not a component's reads.
+    const tap = storeChangeTap(loggedBackend(backend, HARNESS_STORE_CLIENT, storeClients), controllers);
     let manager: ControllerManager;
     let scheduler: SchedulerHost | undefined;
     const managerRandom = seededRandom(opts.seed ^ 0x6b636d);
@@ -185,7 +190,7 @@ export class ReferenceCluster {
       ...(proxyToken ? { token: proxyToken } : {}),
       ...(opts.tls?.ca ? { ca: opts.tls.ca } : {}),
     });
-    const proxyTap = storeChangeTap(backend, [{ watches: PROXY_WATCHES }]);
+    const proxyTap = storeChangeTap(loggedBackend(backend, HARNESS_STORE_CLIENT, storeClients), [{ watches: PROXY_WATCHES }]);
     const proxies = new ProxyHost(proxyClient, opts.clock, opts.seed, proxyTap.changedAt, opts.proxyMinSyncPeriod_ms, opts.faults);
     const shutdown = () => {
       scheduler?.stop();
@@ -201,8 +206,12 @@ export class ReferenceCluster {
     for (const name of opts.kubelets ?? []) await cluster.addKubelet(name);
     cluster.controllerManagerCredentials = { ...(managerToken ? { token: managerToken } : {}), ...(opts.tls?.ca ? { ca: opts.tls.ca } : {}) };
     cluster.scheduler = scheduler;
+    cluster.storeClients = storeClients;
     return cluster;
   }
+
+  /** Every request made to the store, by the name of the handle it came through (kube.storage.clients). */
+  storeClients = new StoreClientLog();
 
   /** How a further controller-manager process (HA: reference/wiring/ha.ts) authenticates: the same user and trust. */
   controllerManagerCredentials: { token?: string; ca?: string | Buffer } = {};
@@ -218,6 +227,9 @@ export class ReferenceCluster {
     await this.http.close();
   }
 }
+
+/** The name the wiring's own store watches (settle detection) are logged under: the harness, not a component. */
+export const HARNESS_STORE_CLIENT = 'kubespec-wiring (settle detection)';
 
 /** What kube-proxy watches, for its store change tap. */
 const PROXY_WATCHES = [{ group: '', version: 'v1', resource: 'services' }, { group: 'discovery.k8s.io', version: 'v1', resource: 'endpointslices' }];

@@ -80,7 +80,7 @@ export function referenceSecurity(opts: SecurityOptions): Security {
     getNamespace: (name) => read.one('namespaces', '', name),
     getServiceAccount: (ns, name) => read.one('serviceaccounts', ns, name),
     listPods: async (ns) => [...(await read.all('pods', ns))],
-    resourceQuota: { listQuotas: (ns) => read.all('resourcequotas', ns), countObjects: async (resource, ns) => (await read.all(resource, ns)).length },
+    resourceQuota: { listQuotas: (ns) => read.all('resourcequotas', ns), countObjects: async (resource, ns) => (await read.all(resource, ns)).length, listPods: (ns) => read.all('pods', ns) },
     volumeNameSuffix: () => randomSuffix(opts.random),
     priorityClasses: { getPriorityClass: (name) => read.one('priorityclasses', '', name), listPriorityClasses: () => read.all('priorityclasses', '') },
     webhooks: {

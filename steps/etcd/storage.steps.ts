@@ -162,3 +162,4 @@ Then('the value at key {string} begins with the {int} bytes {string}', async fun
   const head = Buffer.from(value!, 'latin1').subarray(0, count);
   assert.deepEqual([...head], [...expected], `the value at ${key} begins ${head.toString('hex')} (${JSON.stringify(value!.slice(0, 12))}), not ${expected.toString('hex')}`);
 });
+

@@ -12,7 +12,7 @@ import { Then, When } from '@cucumber/cucumber';
 import type { KubespecWorld } from '../support/world.ts';
 import { expandNs } from './api.ts';
 
-interface KubectlRun {
+export interface KubectlRun {
   command: string;
   code: number;
   stdout: string;
@@ -31,7 +31,7 @@ function run(args: string[], input?: string): Promise<Omit<KubectlRun, 'command'
   });
 }
 
-async function runKubectl(world: KubespecWorld, command: string, input?: string): Promise<void> {
+export async function runKubectl(world: KubespecWorld, command: string, input?: string): Promise<void> {
   const kube = world.kube();
   const [program, ...args] = expandNs(kube, command).split(/\s+/);
   assert.equal(program, 'kubectl', 'only kubectl commands are run');

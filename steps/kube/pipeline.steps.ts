@@ -184,3 +184,23 @@ Then(/^the (first|second|third|fourth) (GET|POST|PUT|PATCH|DELETE) to "([^"]*)" 
   const expected = [...words(passed).map((s) => `${s}:passed`), `${refusedAt}:rejected`];
   assert.equal(stagesOf(entry), expected.join(', '));
 });
+
+// ---- what mutating admission left in the stored object (PIPE-MUTATING) ---------------------------
+
+async function podAsReadBack(world: KubespecWorld, name: string): Promise<any> {
+  const kube = world.kube();
+  const res = await kube.request({ method: 'GET', path: `/api/v1/namespaces/${kube.namespace}/pods/${name}` });
+  assert.equal(res.status, 200, `read back Pod "${name}": ${res.status} ${res.text.slice(0, 300)}`);
+  return res.json;
+}
+
+Then('Pod {string} as read back has containers {string} and {string} in that order', async function (this: KubespecWorld, name: string, first: string, second: string) {
+  const pod = await podAsReadBack(this, name);
+  assert.deepEqual((pod.spec?.containers ?? []).map((c: any) => c.name), [first, second]);
+});
+
+Then('Pod {string} as read back tolerates {string} with effect {string} for {int} s', async function (this: KubespecWorld, name: string, key: string, effect: string, seconds: number) {
+  const pod = await podAsReadBack(this, name);
+  const tolerations: any[] = pod.spec?.tolerations ?? [];
+  assert.ok(tolerations.some((t) => t.key === key && t.effect === effect && t.operator === 'Exists' && t.tolerationSeconds === seconds), `tolerations: ${JSON.stringify(tolerations)}`);
+});

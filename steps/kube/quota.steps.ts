@@ -37,3 +37,22 @@ Then('ConfigMap {string} does not exist', async function (this: KubespecWorld, n
   const res = await this.kube().request({ method: 'GET', path: configMapsPath(this.kube(), name) });
   assert.equal(res.status, 404, `ConfigMap "${name}" should not exist: HTTP ${res.status} ${res.text.slice(0, 300)}`);
 });
+
+Given('a ResourceQuota {string} in the scenario\'s namespace with hard {string}', async function (this: KubespecWorld, name: string, pair: string) {
+  const [resource, value] = pair.split('=') as [string, string];
+  const body = { apiVersion: 'v1', kind: 'ResourceQuota', metadata: { name }, spec: { hard: { [resource]: value } } };
+  expectSuccess(await this.kube().request({ method: 'POST', path: quotasPath(this), body }), `create ResourceQuota "${name}"`);
+});
+
+Given('Pod {string} requesting {word} CPU is created while the quota allows it', async function (this: KubespecWorld, name: string, cpu: string) {
+  const body = { apiVersion: 'v1', kind: 'Pod', metadata: { name }, spec: { containers: [{ name: 'main', image: 'registry.k8s.io/pause:3.9', resources: { requests: { cpu } } }] } };
+  const path = `/api/v1/namespaces/${this.kube().namespace}/pods`;
+  let last = '';
+  await this.eventually(`Pod "${name}" is created (${last})`, async () => {
+    const res = await this.kube().request({ method: 'POST', path, body });
+    last = `HTTP ${res.status} ${res.text.slice(0, 300)}`;
+    if (res.status === 403 && String(res.json?.message).includes('status unknown for quota')) return false;
+    expectSuccess(res, `create Pod "${name}"`);
+    return true;
+  });
+});

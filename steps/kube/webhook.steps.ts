@@ -15,13 +15,14 @@ import { webhookServer, type HookBehaviour, type JsonPatchOp, type RegisteredHoo
 import { expectSuccess } from './api.ts';
 
 type Phase = 'mutating' | 'validating';
-export type Kind = 'configmap' | 'pod' | 'serviceaccount';
+export type Kind = 'configmap' | 'pod' | 'serviceaccount' | 'deployment';
 
 const ADMISSION = '/apis/admissionregistration.k8s.io/v1';
-const RESOURCES: Record<Kind, { resource: string; kind: string }> = {
+const RESOURCES: Record<Kind, { resource: string; kind: string; group?: string }> = {
   configmap: { resource: 'configmaps', kind: 'ConfigMap' },
   pod: { resource: 'pods', kind: 'Pod' },
   serviceaccount: { resource: 'serviceaccounts', kind: 'ServiceAccount' },
+  deployment: { resource: 'deployments', kind: 'Deployment', group: 'apps' },
 };
 
 export function webhookName(name: string): string {
@@ -44,7 +45,7 @@ async function registerWebhook(world: KubespecWorld, phase: Phase, name: string,
     webhooks: [{
       name: webhookName(name),
       clientConfig: { url: hook.url, caBundle: server.caBundle },
-      rules: [{ operations: ['CREATE'], apiGroups: [''], apiVersions: ['v1'], resources: [RESOURCES[kind].resource], scope: 'Namespaced' }],
+      rules: [{ operations: ['CREATE'], apiGroups: [RESOURCES[kind].group ?? ''], apiVersions: ['v1'], resources: [RESOURCES[kind].resource], scope: 'Namespaced' }],
       namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': kube.namespace } },
       failurePolicy: 'Fail',
       sideEffects: 'None',
@@ -68,12 +69,17 @@ Given(/^a validating webhook "([^"]*)" that admits every (configmap|pod|servicea
   await registerWebhook(this, 'validating', name, kind, {});
 });
 
-Given(/^a validating webhook "([^"]*)" that refuses every (configmap|pod|serviceaccount) create with message "([^"]*)"$/, async function (this: KubespecWorld, name: string, kind: Kind, message: string) {
+Given(/^a validating webhook "([^"]*)" that refuses every (configmap|pod|serviceaccount|deployment) create with message "([^"]*)"$/, async function (this: KubespecWorld, name: string, kind: Kind, message: string) {
   await registerWebhook(this, 'validating', name, kind, { deny: message });
 });
 
 Given(/^a mutating webhook "([^"]*)" that adds label "([^"=]*)=([^"]*)" to every (configmap|pod|serviceaccount) create and records it$/, async function (this: KubespecWorld, name: string, key: string, value: string, kind: Kind) {
   await registerWebhook(this, 'mutating', name, kind, { patch: addLabel(key, value) });
+});
+
+/** The sidecar a mutating webhook injects: one more container, appended (JSON Patch "add" at "/-"). */
+Given('a mutating webhook {string} that adds a container named {string} to every pod create', async function (this: KubespecWorld, name: string, container: string) {
+  await registerWebhook(this, 'mutating', name, 'pod', { patch: () => [{ op: 'add', path: '/spec/containers/-', value: { name: container, image: 'registry.k8s.io/pause:3.9' } }] });
 });
 
 export function creates(world: KubespecWorld, name: string, kind: Kind) {

@@ -36,6 +36,12 @@ When('I add node {string}', async function (this: KubespecWorld, node: string) {
   await this.nodes().ensureNode(node);
 });
 
+When('node {string} stops sending heartbeats', async function (this: KubespecWorld, node: string) {
+  const nodes = this.nodes();
+  assert.ok(nodes.stopNode, 'this target declares cluster.nodes but offers no stopNode()');
+  await nodes.stopNode(node);
+});
+
 // ---- creating pods ----------------------------------------------------------------------------
 
 When('I create pod {string} with one container {string} running {string}', async function (this: KubespecWorld, pod: string, name: string, command: string) {
@@ -77,6 +83,11 @@ Given('a running pod {string} on node {string} with one container {string} runni
   await eventually(this, `pod "${pod}" Running`, async () => (await tryGetPod(this, pod))?.status?.phase === 'Running', seconds(30));
 });
 
+Given('a running pod {string} on node {string}', async function (this: KubespecWorld, pod: string, node: string) {
+  await createPod(this, pod, { containers: [container('app', 'sleep 3600')] }, { node });
+  await eventually(this, `pod "${pod}" Running`, async () => (await tryGetPod(this, pod))?.status?.phase === 'Running', seconds(30));
+});
+
 Given('pod {string} with restartPolicy {string} whose only container {string} ran {string} and has phase {string}', async function (this: KubespecWorld, pod: string, policy: string, name: string, command: string, phase: string) {
   await createPod(this, pod, { restartPolicy: policy, containers: [container(name, command)] });
   await eventually(this, `pod "${pod}" in phase ${phase}`, async () => (await tryGetPod(this, pod))?.status?.phase === phase, seconds(30));
@@ -114,6 +125,11 @@ When('pod {string} reaches phase {string}', async function (this: KubespecWorld,
 Then('pod {string} has phase {string}', async function (this: KubespecWorld, pod: string, phase: string) {
   const got = await getPod(this, pod);
   assert.equal(got.status?.phase, phase, describeStatus(got));
+});
+
+Then('pod {string} is marked for deletion', async function (this: KubespecWorld, pod: string) {
+  const got = await getPod(this, pod);
+  assert.ok(got.metadata?.deletionTimestamp, `pod "${pod}" has no deletionTimestamp: ${describeStatus(got)}`);
 });
 
 Then('pod {string} does not have phase {string}', async function (this: KubespecWorld, pod: string, phase: string) {

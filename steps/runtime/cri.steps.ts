@@ -27,13 +27,13 @@ function runtime(world: KubespecWorld, node?: string): CriRuntime {
 }
 
 /** Sandboxes of a pod (by the kubelet's labels) in a node's runtime. */
-async function sandboxesOf(world: KubespecWorld, node: string, pod: string, state?: 'SANDBOX_READY') {
+export async function sandboxesOf(world: KubespecWorld, node: string, pod: string, state?: 'SANDBOX_READY') {
   const { items } = await runtime(world, node).listPodSandbox({ filter: { labelSelector: { [POD_NAMESPACE]: world.kube().namespace, [POD_NAME]: pod }, ...(state ? { state: { state } } : {}) } });
   return items;
 }
 
 /** A pod's containers named `name` in a node's runtime, newest first. */
-async function containersOf(world: KubespecWorld, node: string, pod: string, name: string) {
+export async function containersOf(world: KubespecWorld, node: string, pod: string, name: string) {
   const rt = runtime(world, node);
   const { containers } = await rt.listContainers({ filter: { labelSelector: { [POD_NAMESPACE]: world.kube().namespace, [POD_NAME]: pod, [CONTAINER_NAME]: name } } });
   return containers.sort((a, b) => b.metadata.attempt - a.metadata.attempt);

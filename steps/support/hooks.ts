@@ -50,7 +50,7 @@ Before({ timeout: 180_000 }, async function (this: KubespecWorld, { pickle, gher
     return 'skipped';
   }
   const ruleId = ruleIdOf(gherkinDocument, pickle);
-  const deviation = ruleId ? target.knownDeviations.get(ruleId) : undefined;
+  const deviation = ruleId ? (target.knownDeviations.get(`${ruleId} — ${pickle.name}`) ?? target.knownDeviations.get(ruleId)) : undefined;
   if (deviation) attachOutcome(this, { kind: 'known-deviation', reason: deviation });
   const seed = scenarioSeed(runSeed, `${pickle.uri}:${pickle.name}`);
   this.session = await target.openSession({ seed, name: pickle.name, tags });

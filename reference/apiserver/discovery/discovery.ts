@@ -25,8 +25,8 @@ function resourceEntries(def: ResourceDef): unknown[] {
   return [main, ...subs];
 }
 
-export function apiResourceList(group: string, version: string): unknown | undefined {
-  const defs = RESOURCES.filter((r) => r.group === group && r.version === version);
+export function apiResourceList(group: string, version: string, all: readonly ResourceDef[] = RESOURCES): unknown | undefined {
+  const defs = all.filter((r) => r.group === group && r.version === version);
   if (defs.length === 0) return undefined;
   return { kind: 'APIResourceList', apiVersion: 'v1', groupVersion: apiVersionOf({ group, version }), resources: defs.flatMap(resourceEntries) };
 }
@@ -35,20 +35,20 @@ export function apiVersions(serverAddress: string): unknown {
   return { kind: 'APIVersions', versions: ['v1'], serverAddressByClientCIDRs: [{ clientCIDR: '0.0.0.0/0', serverAddress }] };
 }
 
-function apiGroup(group: string): Record<string, unknown> | undefined {
-  const versions = groupVersions()
+function apiGroup(group: string, all: readonly ResourceDef[]): Record<string, unknown> | undefined {
+  const versions = groupVersions(all)
     .filter((gv) => gv.group === group)
     .map((gv) => ({ groupVersion: apiVersionOf(gv), version: gv.version }));
   if (versions.length === 0) return undefined;
   return { name: group, versions, preferredVersion: versions[0] };
 }
 
-export function apiGroupList(): unknown {
-  const groups = [...new Set(groupVersions().map((gv) => gv.group).filter((g) => g !== ''))];
-  return { kind: 'APIGroupList', apiVersion: 'v1', groups: groups.map(apiGroup) };
+export function apiGroupList(all: readonly ResourceDef[] = RESOURCES): unknown {
+  const groups = [...new Set(groupVersions(all).map((gv) => gv.group).filter((g) => g !== ''))];
+  return { kind: 'APIGroupList', apiVersion: 'v1', groups: groups.map((g) => apiGroup(g, all)) };
 }
 
-export function apiGroupDocument(group: string): unknown | undefined {
-  const g = apiGroup(group);
+export function apiGroupDocument(group: string, all: readonly ResourceDef[] = RESOURCES): unknown | undefined {
+  const g = apiGroup(group, all);
   return g && group !== '' ? { kind: 'APIGroup', apiVersion: 'v1', ...g } : undefined;
 }

@@ -10,6 +10,7 @@
 import { createHash } from 'node:crypto';
 import { groupVersions, RESOURCES, SUBRESOURCE_SCHEMAS, type ResourceDef } from '../resources/registry.ts';
 import type { Schema } from '../schema/types.ts';
+import { objectMeta } from '../resources/schemas/meta.ts';
 import { describeSchema, packageOf, type TypeDocs } from './describe.ts';
 
 const NO_DOCS: TypeDocs = new Map();
@@ -36,12 +37,19 @@ const json = (name: string) => ({ content: { 'application/json': { schema: ref(n
 const query = (name: string, type = 'string') => ({ name, in: 'query', schema: { type, uniqueItems: true } });
 const pathParam = (name: string) => ({ name, in: 'path', required: true, schema: { type: 'string', uniqueItems: true } });
 
-const PATCH_BODY = {
-  content: Object.fromEntries(
-    ['application/apply-patch+yaml', 'application/json-patch+json', 'application/merge-patch+json', 'application/strategic-merge-patch+json'].map((t) => [t, { schema: ref(PATCH_REF) }]),
-  ),
-  required: true,
-};
+const patchBody = (types: string[]) => ({ content: Object.fromEntries(types.map((t) => [t, { schema: ref(PATCH_REF) }])), required: true });
+const PATCH_BODY = patchBody(['application/apply-patch+yaml', 'application/json-patch+json', 'application/merge-patch+json', 'application/strategic-merge-patch+json']);
+/**
+ * A custom resource takes no strategic merge patch; kubectl's apply reads this list to choose
+ * between a strategic and a JSON merge patch (apply/patcher.go gvkSupportsPatchOpenAPIV3).
+ */
+const CUSTOM_PATCH_BODY = patchBody(['application/apply-patch+yaml', 'application/json-patch+json', 'application/merge-patch+json']);
+
+/** Custom resources are named by the reversed group, as upstream's CRD OpenAPI builder does (com.example.stable.v1.CronTab). */
+function kindSchemaName(def: ResourceDef, kind: { group: string; version: string; kind: string }): string {
+  if (def.custom && kind.group === def.group) return `${kind.group.split('.').reverse().join('.')}.${kind.version}.${kind.kind}`;
+  return schemaName(kind.group, kind.version, kind.kind);
+}
 
 function operation(def: ResourceDef, action: string, kind: { group: string; version: string; kind: string }, responseRef: string, extra: Record<string, unknown> = {}): Record<string, unknown> {
   const params = action === 'patch'
@@ -65,7 +73,7 @@ function pathsFor(def: ResourceDef): Record<string, unknown> {
   const base = def.group ? `/apis/${def.group}/${def.version}` : `/api/${def.version}`;
   const collection = def.namespaced ? `${base}/namespaces/{namespace}/${def.resource}` : `${base}/${def.resource}`;
   const gvk = { group: def.group, version: def.version, kind: def.kind };
-  const name = schemaName(def.group, def.version, def.kind);
+  const name = kindSchemaName(def, gvk);
   const common = def.namespaced ? [pathParam('namespace')] : [];
   const paths: Record<string, unknown> = {};
   const coll: Record<string, unknown> = { parameters: common };
@@ -78,16 +86,16 @@ function pathsFor(def: ResourceDef): Record<string, unknown> {
     parameters: [pathParam('name'), ...common],
     get: operation(def, 'get', gvk, name),
     put: operation(def, 'put', gvk, name, { requestBody: json(name) }),
-    patch: operation(def, 'patch', gvk, name, { requestBody: PATCH_BODY }),
+    patch: operation(def, 'patch', gvk, name, { requestBody: def.custom ? CUSTOM_PATCH_BODY : PATCH_BODY }),
     delete: operation(def, 'delete', gvk, STATUS_REF),
   };
   for (const s of def.subresources) {
     const skind = { group: s.group ?? def.group, version: s.version ?? def.version, kind: s.kind };
-    const sname = schemaName(skind.group, skind.version, skind.kind);
+    const sname = kindSchemaName(def, skind);
     const ops: Record<string, unknown> = { parameters: [pathParam('name'), ...common] };
     if (s.verbs.includes('get')) ops.get = operation(def, 'get', skind, sname);
     if (s.verbs.includes('update')) ops.put = operation(def, 'put', skind, sname, { requestBody: json(sname) });
-    if (s.verbs.includes('patch')) ops.patch = operation(def, 'patch', skind, sname, { requestBody: PATCH_BODY });
+    if (s.verbs.includes('patch')) ops.patch = operation(def, 'patch', skind, sname, { requestBody: def.custom ? CUSTOM_PATCH_BODY : PATCH_BODY });
     if (s.verbs.includes('create')) ops.post = operation(def, 'post', skind, sname, { requestBody: json(sname) });
     paths[`${collection}/{name}/${s.name}`] = ops;
   }
@@ -137,6 +145,42 @@ function buildDocument(group: string, version: string, gitVersion: string, docs:
     paths: Object.assign({}, ...defs.map(pathsFor)),
     components: { schemas: componentsFor(group, version, docs) },
   };
+}
+
+/**
+ * The document of a group-version custom resources serve, built from the CRDs' schemas (never
+ * cached: a CRD can change). apiVersion, kind and metadata are the envelope every kind shares.
+ */
+export function customOpenApiDocument(defs: readonly ResourceDef[], gitVersion: string): unknown {
+  const schemas: Record<string, unknown> = {
+    [STATUS_REF]: { type: 'object', 'x-kubernetes-group-version-kind': [{ group: '', version: 'v1', kind: 'Status' }] },
+    [PATCH_REF]: { type: 'object', description: 'Patch is provided to give a concrete name and type to the Kubernetes PATCH request body.' },
+  };
+  for (const def of defs) {
+    const gvk = { group: def.group, version: def.version, kind: def.kind };
+    const name = kindSchemaName(def, gvk);
+    const envelope = { apiVersion: { type: 'string', description: 'APIVersion defines the versioned schema of this representation of an object.' },
+      kind: { type: 'string', description: 'Kind is a string value representing the REST resource this object represents.' },
+      metadata: { ...objectMeta, description: "Standard object's metadata." } };
+    schemas[name] = { ...def.schema, type: 'object', properties: { ...envelope, ...(def.schema.properties ?? {}) }, 'x-kubernetes-group-version-kind': [gvk] };
+    schemas[`${name}List`] = { type: 'object', required: ['items'], properties: { apiVersion: { type: 'string' }, kind: { type: 'string' }, metadata: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true }, items: { type: 'array', items: ref(name) } },
+      'x-kubernetes-group-version-kind': [{ ...gvk, kind: `${def.kind}List` }] };
+    if (def.custom?.scale) schemas[schemaName('autoscaling', 'v1', 'Scale')] = { ...SUBRESOURCE_SCHEMAS.Scale, 'x-kubernetes-group-version-kind': [{ group: 'autoscaling', version: 'v1', kind: 'Scale' }] };
+  }
+  return { openapi: '3.0.0', info: { title: 'Kubernetes CRD Swagger', version: gitVersion }, paths: Object.assign({}, ...defs.map(pathsFor)), components: { schemas } };
+}
+
+/** The index with the custom group-versions added after the built-in ones. */
+export function openApiIndexWith(gitVersion: string, docs: TypeDocs, custom: readonly ResourceDef[]): unknown {
+  const base = openApiIndex(gitVersion, docs) as { paths: Record<string, unknown> };
+  if (custom.length === 0) return base;
+  const paths = { ...base.paths };
+  for (const gv of groupVersions(custom)) {
+    const doc = customOpenApiDocument(custom.filter((d) => d.group === gv.group && d.version === gv.version), gitVersion);
+    const hash = createHash('sha512').update(JSON.stringify(doc)).digest('hex').toUpperCase();
+    paths[indexKey(gv)] = { serverRelativeURL: `/openapi/v3/${indexKey(gv)}?hash=${hash}` };
+  }
+  return { paths };
 }
 
 /** The path key the index uses for a group-version: `api/v1`, `apis/apps/v1`. */

@@ -16,6 +16,8 @@ export interface TableOptions {
   includeObject: IncludeObject;
   /** Watch events after the first carry no column definitions (upstream leaves them out too). */
   withColumns: boolean;
+  /** The printer, when not the resource's built-in one (a custom resource's, from its CRD). */
+  printer?: import('./printers.ts').Printer;
 }
 
 function rowObject(obj: any, include: IncludeObject, apiVersion: string): unknown {
@@ -25,7 +27,7 @@ function rowObject(obj: any, include: IncludeObject, apiVersion: string): unknow
 }
 
 export function toTable(objects: any[], listMeta: Record<string, unknown>, opts: TableOptions): unknown {
-  const printer = PRINTERS[opts.resource] ?? DEFAULT_PRINTER;
+  const printer = opts.printer ?? PRINTERS[opts.resource] ?? DEFAULT_PRINTER;
   const columnDefinitions = opts.withColumns
     ? printer.columns.map((c) => ({ name: c.name, type: c.type, format: c.format ?? '', description: c.description ?? c.name, priority: c.priority ?? 0 }))
     : [];

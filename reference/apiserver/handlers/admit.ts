@@ -16,6 +16,9 @@ import { ApiError, errors, invalid } from '../status.ts';
 import type { Call, Env } from '../types.ts';
 import { schemaFieldErrors } from './decode.ts';
 import { preventEscalation } from './rbac-escalation.ts';
+import { crdStatus } from '../apiextensions/crd.ts';
+import { storedCrds } from '../apiextensions/served.ts';
+import { rfc3339 } from '../../timestamps.ts';
 
 export interface AdmissionTarget {
   operation: Operation;
@@ -104,5 +107,14 @@ export async function admitAndValidate(env: Env, call: Call, def: ResourceDef, t
   // Fault schema-validation-skipped: the object goes on to validating admission and storage unchecked.
   if (!env.faults.has('schema-validation-skipped')) schemaValidation(call, def, t.object, checkUpdate);
   if (!env.faults.has('admission-order-swapped')) await validatingAdmission(env, call, def, t);
+  if (def.resource === 'customresourcedefinitions' && !def.custom && t.subresource === '') await establish(env, t.object);
   return t.object;
+}
+
+/**
+ * What upstream's naming and establishing controllers write into a CRD's status after its write
+ * (apiextensions/crd.ts crdStatus), done here as part of the write itself.
+ */
+async function establish(env: Env, crd: any): Promise<void> {
+  crd.status = crdStatus(crd, await storedCrds(env), rfc3339(env.clock.now_ms()));
 }

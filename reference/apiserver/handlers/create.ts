@@ -3,6 +3,7 @@
  * schema validation → validating admission → compare-and-swap create (201). Upstream:
  * staging/src/k8s.io/apiserver/pkg/endpoints/handlers/create.go and registry/generic/registry/store.go Create.
  */
+import { parseStored } from '../storage/codec.ts';
 import { headerValue, decodeBody } from '../negotiation.ts';
 import { findResource, type ResourceDef } from '../resources/registry.ts';
 import { allocateServiceAddresses, usedAddresses } from '../resources/services.ts';
@@ -57,7 +58,7 @@ async function admitAndStore(env: Env, call: ResourceCall, obj: any, dryRun: boo
   const { def, info } = call;
   if (def.resource === 'services') {
     const all = await env.store.range(env.store.prefix(def, ''), {}, '');
-    allocateServiceAddresses(obj, usedAddresses(all.kvs.map((kv) => JSON.parse(kv.value))));
+    allocateServiceAddresses(obj, usedAddresses(all.kvs.map((kv) => parseStored(kv.value))));
   }
   const admitted = await admitAndValidate(env, call, def, {
     operation: 'CREATE',

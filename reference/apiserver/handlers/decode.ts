@@ -12,6 +12,12 @@ import { isPlainObject } from '../negotiation.ts';
 import type { ResourceDef } from '../resources/registry.ts';
 import { checkAgainstSchema } from '../schema/validate.ts';
 import type { Schema } from '../schema/types.ts';
+import { kindSchema, objectMeta } from '../resources/schemas/meta.ts';
+import { prune, validate as validateStructural } from '../apiextensions/structural.ts';
+
+/** What a custom resource shares with every kind: apiVersion, kind, ObjectMeta; the rest is the CRD's. */
+const CUSTOM_ENVELOPE: Schema = { ...kindSchema({}), 'x-kubernetes-preserve-unknown-fields': true };
+
 import { ApiError, errors, invalid, type FieldError } from '../status.ts';
 import type { Call } from '../types.ts';
 
@@ -72,7 +78,24 @@ function strictProblems(unknownFields: readonly string[], duplicates: readonly s
 }
 
 export function decodeResource(call: Call, def: ResourceDef, body: unknown, fv: FieldValidation): any {
+  if (def.custom) return decodeCustom(call, def, body, fv);
   return decodeTyped(call, body, def.kind, def.group, def.version, def.schema, fv);
+}
+
+/**
+ * A custom resource: the envelope as for a built-in, metadata typed as ObjectMeta, everything
+ * else pruned against the CRD's structural schema (apiextensions/structural.ts). A value of the
+ * wrong type is not a decode error here but a 422 from validation, as upstream's unstructured
+ * decoding leaves types to the schema validator.
+ */
+function decodeCustom(call: Call, def: ResourceDef, body: unknown, fv: FieldValidation): any {
+  const withMeta = decodeTyped(call, body, def.kind, def.group, def.version, CUSTOM_ENVELOPE, 'Ignore');
+  const obj = { ...(body as Record<string, unknown>), apiVersion: withMeta.apiVersion, kind: withMeta.kind, metadata: withMeta.metadata };
+  const unknownMeta = checkAgainstSchema((body as any).metadata ?? {}, objectMeta).unknownFields.map((f) => `metadata.${f}`);
+  const problems = strictProblems([...unknownMeta, ...prune(obj, def.custom!.openAPIV3Schema)], duplicateFieldsOf(body));
+  if (problems.length > 0 && fv === 'Strict') throw cannotHandle(def.kind, def.version, `strict decoding error: ${problems.join(', ')}`);
+  if (fv === 'Warn') call.warnings.push(...problems);
+  return obj;
 }
 
 /**
@@ -80,6 +103,7 @@ export function decodeResource(call: Call, def: ResourceDef, body: unknown, fv: 
  * introduced them) and missing required fields, as field errors for the validation stage.
  */
 export function schemaFieldErrors(def: ResourceDef, obj: unknown): { errs: FieldError[]; typesOk: boolean } {
+  if (def.custom) return { errs: validateStructural(obj, def.custom.openAPIV3Schema), typesOk: true };
   const checked = checkAgainstSchema(obj, def.schema);
   const typeErrs: FieldError[] = checked.typeErrors.map((t) => ({ type: 'Invalid', field: t.path || '<root>', detail: t.message }));
   return { errs: [...typeErrs, ...checked.fieldErrors], typesOk: typeErrs.length === 0 };

@@ -6,6 +6,7 @@
  * everything else is removed by compare-and-swap. Pods, services and namespaces answer with the
  * object (ReturnDeletedObject), the rest with a Success Status naming it.
  */
+import { deleteCustomResources } from '../apiextensions/cleanup.ts';
 import { decodeBody, headerValue, isPlainObject } from '../negotiation.ts';
 import type { ResourceDef } from '../resources/registry.ts';
 import { CasFailed, type StoredObject } from '../storage/object-store.ts';
@@ -116,6 +117,7 @@ async function deleteOnce(env: Env, call: ResourceCall, def: ResourceDef, curren
     return reply(200, stored.obj);
   }
   if (def.resource === 'namespaces') await deleteNamespaceContents(env, obj.metadata.name);
+  if (def.resource === 'customresourcedefinitions' && !def.custom) await deleteCustomResources(env, obj);
   const rev = await env.store.remove(def, obj.metadata.namespace ?? '', obj.metadata.name, current.kv.modRevision);
   call.trace.pass('storage', `deleted at revision ${rev}`);
   return deletedAnswer(def, obj);

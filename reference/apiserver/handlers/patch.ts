@@ -59,7 +59,10 @@ function checkPatched(call: ResourceCall, patched: unknown, fv: FieldValidation)
 export async function patch(env: Env, call: ResourceCall, subresource: '' | 'status'): Promise<Reply> {
   const contentType = headerValue(call.req.headers, 'content-type');
   const type = mediaType(contentType);
-  if (!PATCH_TYPES.includes(type)) throw errors.unsupportedMediaType(contentType, PATCH_TYPES);
+  // Custom resources have no strategic-merge metadata: upstream's CR handler refuses the type (415)
+  // and lists the other three (customresource_handler.go: supportedTypes).
+  const accepted = call.def.custom ? PATCH_TYPES.filter((t) => t !== 'application/strategic-merge-patch+json') : PATCH_TYPES;
+  if (!accepted.includes(type)) throw errors.unsupportedMediaType(contentType, accepted);
   const opts = requestOptions(call, 'PatchOptions');
   const text = Buffer.from(call.req.body).toString('utf8');
   if (type === 'application/apply-patch+yaml') return apply(env, call, subresource, text, opts);

@@ -5,8 +5,10 @@
  * server-owned metadata, status kept apart from spec, generation on spec change, defaults.
  */
 import { applyDefaults } from '../resources/defaults.ts';
+import { defaultCrd } from '../apiextensions/crd.ts';
 import { hasSubresource, type ResourceDef } from '../resources/registry.ts';
 import { keepAllocatedValues } from '../resources/services.ts';
+import { generateJobSelector } from '../resources/jobs.ts';
 import { clone, deepEqual } from '../storage/codec.ts';
 import { errors, invalid } from '../status.ts';
 import type { Env } from '../types.ts';
@@ -26,6 +28,9 @@ export function generateName(env: Env, prefix: string): string {
 
 /** Status a new object starts with, per kind; kinds not listed keep what the client sent (nodes register with theirs). */
 function initialStatus(def: ResourceDef, obj: any): unknown {
+  // A custom resource with a status subresource starts without one (customresource/strategy.go
+  // PrepareForCreate); a CRD's status is the server's to compute (handlers/admit.ts establish).
+  if (def.custom || def.resource === 'customresourcedefinitions') return undefined;
   switch (def.resource) {
     case 'pods':
       return { phase: 'Pending', qosClass: qosClass(obj.spec) };
@@ -71,7 +76,9 @@ export function prepareForCreate(env: Env, def: ResourceDef, obj: any): void {
   delete meta.deletionTimestamp;
   delete meta.deletionGracePeriodSeconds;
   delete meta.selfLink;
-  applyDefaults(def.resource, obj);
+  if (def.resource === 'jobs' && !def.custom) generateJobSelector(obj);
+  if (!def.custom) applyDefaults(def.resource, obj);
+  if (def.resource === 'customresourcedefinitions' && !def.custom) defaultCrd(obj);
   if (hasSubresource(def, 'status') || def.resource === 'namespaces') {
     const status = initialStatus(def, obj);
     if (status === undefined) delete obj.status;
@@ -100,7 +107,12 @@ export function prepareForUpdate(def: ResourceDef, next: any, old: any, subresou
   if (subresource === 'binding') return next;
   if (hasSubresource(def, 'status') && old.status !== undefined) next.status = clone(old.status);
   else if (hasSubresource(def, 'status')) delete next.status;
-  applyDefaults(def.resource, next);
+  if (!def.custom) applyDefaults(def.resource, next);
+  if (def.resource === 'customresourcedefinitions' && !def.custom) defaultCrd(next);
+  if (def.custom) {
+    if (customGenerationMoves(def, next, old)) next.metadata.generation = (old.metadata.generation ?? 1) + 1;
+    return next;
+  }
   if (def.resource === 'services') {
     keepAllocatedValues(next, old);
     const oldIP = old.spec?.clusterIP;
@@ -110,6 +122,19 @@ export function prepareForUpdate(def: ResourceDef, next: any, old: any, subresou
   }
   if (def.generationTracksSpec && !deepEqual(next.spec, old.spec)) next.metadata.generation = (old.metadata.generation ?? 1) + 1;
   return next;
+}
+
+/**
+ * A custom resource's generation moves on any change outside metadata, and outside status when
+ * status is a subresource (customresource/strategy.go PrepareForUpdate).
+ */
+function customGenerationMoves(def: ResourceDef, next: any, old: any): boolean {
+  const strip = (o: any) => {
+    const { metadata: _m, ...rest } = o;
+    if (hasSubresource(def, 'status')) delete rest.status;
+    return rest;
+  };
+  return !deepEqual(strip(next), strip(old));
 }
 
 /** An update that changes nothing is not written (upstream GuaranteedUpdate skips the txn when bytes are equal). */

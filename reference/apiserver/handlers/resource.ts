@@ -1,4 +1,5 @@
 /** Routes a resource request to its handler by verb and subresource; unknown paths are 404, unsupported verbs 405. */
+import { customPrinter } from '../apiextensions/printer.ts';
 import { hasProtobuf, PROTOBUF_MEDIA_TYPE } from '../protobuf/codec.ts';
 import { apiVersionOf, findResource, type ResourceDef } from '../resources/registry.ts';
 import { errors } from '../status.ts';
@@ -17,10 +18,13 @@ import { accessReview } from './reviews.ts';
 import { getScale, writeScale } from './scale.ts';
 import { requestToken } from './serviceaccount-token.ts';
 import { update } from './update.ts';
+import { findCustomResource } from '../apiextensions/served.ts';
 
-export function resolveResource(call: Call): ResourceDef {
+export async function resolveResource(env: Env, call: Call): Promise<ResourceDef> {
   const { info } = call;
-  const def = info.isResourceRequest ? findResource(info.apiGroup, info.apiVersion, info.resource) : undefined;
+  // Built-ins first; a path none of them serves may be a custom resource (apiextensions/served.ts).
+  const def = !info.isResourceRequest ? undefined
+    : (findResource(info.apiGroup, info.apiVersion, info.resource) ?? (await findCustomResource(env, info.apiGroup, info.apiVersion, info.resource)));
   if (!def) throw errors.pathNotFound(call.path);
   // A cluster-scoped resource has no namespaced path (namespaces themselves aside).
   if (!def.namespaced && info.namespace && def.resource !== 'namespaces') throw errors.pathNotFound(call.path);
@@ -37,6 +41,7 @@ function asTable(env: Env, call: ResourceCall, r: Reply): Reply {
   return reply(200, toTable(objects, meta, {
     apiVersion: call.output.tableApiVersion ?? 'meta.k8s.io/v1',
     resource: call.def.resource,
+    ...(call.def.custom ? { printer: customPrinter(call.def) } : {}),
     now_ms: env.clock.now_ms(),
     includeObject: includeObjectOf(call.query.get('includeObject')),
     withColumns: true,
@@ -104,7 +109,7 @@ function answersInProtobuf(call: ResourceCall): boolean {
 }
 
 export async function handleResource(env: Env, base: Call): Promise<Answer> {
-  const call: ResourceCall = { ...base, def: resolveResource(base) };
+  const call: ResourceCall = { ...base, def: await resolveResource(env, base) };
   const { def, info } = call;
   const table = readsAsTable(call);
   if (info.subresource) return subresource(env, call);

@@ -43,9 +43,25 @@ export class ProtobufError extends Error {
   override name = 'ProtobufError';
 }
 
+/** Looked up once per kind: protobufjs resolves a name by walking the namespace tree on every lookup. */
+const typeOfKind = new Map<string, protobuf.Type | undefined>();
+
 function messageFor(apiVersion: string, kind: string): protobuf.Type | undefined {
-  const name = KIND_MESSAGES[`${apiVersion}/${kind}`];
-  return name ? root.lookupType(name) : undefined;
+  const key = `${apiVersion}/${kind}`;
+  if (!typeOfKind.has(key)) {
+    const name = KIND_MESSAGES[key];
+    typeOfKind.set(key, name ? root.lookupType(name) : undefined);
+  }
+  return typeOfKind.get(key);
+}
+
+/** A type's full name without the leading dot, cached: protobufjs' fullName getter rebuilds it from the parents each time. */
+const nameOfType = new WeakMap<protobuf.Type, string>();
+
+function typeName(type: protobuf.Type): string {
+  let name = nameOfType.get(type);
+  if (name === undefined) nameOfType.set(type, (name = type.fullName.slice(1)));
+  return name;
 }
 
 /** Whether objects of this apiVersion/kind have a protobuf form here. */
@@ -80,7 +96,7 @@ const b64 = (bytes: string | Uint8Array): string => (typeof bytes === 'string' ?
 
 /** Rewrites a JSON-form value for protobufjs' fromObject, following the message type. */
 function toPlain(type: protobuf.Type, json: any): any {
-  switch (type.fullName.slice(1)) {
+  switch (typeName(type)) {
     case `${META}.Time`:
     case `${META}.MicroTime`:
       return timeToProto(json);
@@ -109,7 +125,7 @@ function toPlain(type: protobuf.Type, json: any): any {
  * strings, empty messages and the zero Time arrive; JSON's `omitempty` leaves them out.
  */
 function fromPlain(type: protobuf.Type, plain: any): any {
-  switch (type.fullName.slice(1)) {
+  switch (typeName(type)) {
     case `${META}.Time`:
       return timeFromProto(plain, false);
     case `${META}.MicroTime`:

@@ -9,6 +9,7 @@ import * as podSchemas from './schemas/pod.ts';
 import * as workloads from './schemas/workloads.ts';
 import * as cluster from './schemas/cluster.ts';
 import { MORE_RESOURCES } from './more-resources.ts';
+import { customResourceDefinition } from '../apiextensions/crd-schema.ts';
 
 export type Verb = 'create' | 'delete' | 'deletecollection' | 'get' | 'list' | 'patch' | 'update' | 'watch';
 
@@ -37,6 +38,8 @@ export interface ResourceDef {
   generationTracksSpec: boolean;
   /** Answered, never stored (the access reviews). */
   virtual: boolean;
+  /** Set for a resource a CustomResourceDefinition serves (apiextensions/crd.ts). */
+  custom?: import('../apiextensions/crd.ts').CustomInfo;
 }
 
 const ALL_VERBS: Verb[] = ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'];
@@ -101,6 +104,8 @@ export const RESOURCES: readonly ResourceDef[] = [
   def({ group: 'admissionregistration.k8s.io', version: 'v1', resource: 'validatingwebhookconfigurations', kind: 'ValidatingWebhookConfiguration',
     namespaced: false, schema: cluster.validatingWebhookConfiguration }),
   ...MORE_RESOURCES.map(def),
+  def({ group: 'apiextensions.k8s.io', version: 'v1', resource: 'customresourcedefinitions', kind: 'CustomResourceDefinition', namespaced: false,
+    shortNames: ['crd', 'crds'], categories: ['api-extensions'], schema: customResourceDefinition, subresources: [status('CustomResourceDefinition')] }),
 ];
 
 /** Schemas of kinds only subresources speak. */
@@ -120,9 +125,9 @@ export function apiVersionOf(r: { group: string; version: string }): string {
 }
 
 /** Groups in the order discovery lists them (core first, then by first appearance). */
-export function groupVersions(): { group: string; version: string }[] {
+export function groupVersions(defs: readonly ResourceDef[] = RESOURCES): { group: string; version: string }[] {
   const seen = new Map<string, { group: string; version: string }>();
-  for (const r of RESOURCES) seen.set(apiVersionOf(r), { group: r.group, version: r.version });
+  for (const r of defs) if (!seen.has(apiVersionOf(r))) seen.set(apiVersionOf(r), { group: r.group, version: r.version });
   return [...seen.values()];
 }
 

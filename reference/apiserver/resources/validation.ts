@@ -3,8 +3,10 @@
  * (pkg/apis/core/validation, pkg/apis/apps/validation, apimachinery ValidateObjectMeta).
  * Only the checks a conformance scenario or a careless manifest is likely to hit.
  */
+import { crdUpdateErrors, validateCrd } from '../apiextensions/crd.ts';
 import { semanticEqual } from '../semantic-equal.ts';
 import type { FieldError } from '../status.ts';
+import { validateGeneratedSelector } from './jobs.ts';
 import type { ResourceDef } from './registry.ts';
 import { labelValueErrors, nameErrors, qualifiedNameErrors, type NameRule, dns1123LabelErrors } from './names.ts';
 import { matchesLabels, requirementsOf } from '../selectors/labels.ts';
@@ -201,8 +203,9 @@ const KIND_VALIDATORS: Record<string, (obj: any) => FieldError[]> = {
   pods: (o) => validatePodSpec(o.spec, 'spec'),
   deployments: (o) => validateSelectorAndTemplate(o.spec, 'deployment'),
   replicasets: (o) => validateSelectorAndTemplate(o.spec, 'replicaset'),
-  jobs: (o) => [...nonNegative(o.spec?.parallelism, 'spec.parallelism'), ...nonNegative(o.spec?.completions, 'spec.completions'), ...validateJobTemplate(o.spec)],
+  jobs: (o) => [...validateGeneratedSelector(o), ...nonNegative(o.spec?.parallelism, 'spec.parallelism'), ...nonNegative(o.spec?.completions, 'spec.completions'), ...validateJobTemplate(o.spec)],
   services: (o) => validateService(o.spec),
+  customresourcedefinitions: validateCrd,
 };
 
 function validateJobTemplate(spec: any): FieldError[] {
@@ -216,7 +219,8 @@ function validateJobTemplate(spec: any): FieldError[] {
 
 /** All field errors for an object about to be written; empty means valid. */
 export function validateObject(def: ResourceDef, obj: any): FieldError[] {
-  return [...validateMeta(def, obj), ...(KIND_VALIDATORS[def.resource]?.(obj) ?? [])];
+  // A custom resource is checked by its CRD's schema alone, whatever its plural is called.
+  return [...validateMeta(def, obj), ...((def.custom ? undefined : KIND_VALIDATORS[def.resource])?.(obj) ?? [])];
 }
 
 /** The pod spec with the fields an update may change blanked out (pkg/apis/core/validation ValidatePodUpdate). */
@@ -236,7 +240,7 @@ const same = semanticEqual;
 
 /** Update-only rules: immutable fields keep their values (422 otherwise). */
 export function validateUpdate(def: ResourceDef, obj: any, old: any): FieldError[] {
-  switch (def.resource) {
+  switch (def.custom ? '' : def.resource) {
     case 'pods':
       return same(mutablePodFieldsCleared(obj.spec), mutablePodFieldsCleared(old.spec)) ? [] : [{ type: 'Forbidden', field: 'spec', detail: POD_UPDATE_FORBIDDEN }];
     case 'deployments':
@@ -245,6 +249,8 @@ export function validateUpdate(def: ResourceDef, obj: any, old: any): FieldError
       return same(obj.spec?.selector, old.spec?.selector) ? [] : [{ type: 'Invalid', field: 'spec.selector', value: obj.spec?.selector ?? null, detail: 'field is immutable' }];
     case 'configmaps':
       return immutableDataErrors(obj, old, ['data', 'binaryData']);
+    case 'customresourcedefinitions':
+      return crdUpdateErrors(obj, old);
     case 'secrets':
       return [...(obj.type === old.type ? [] : [{ type: 'Invalid' as const, field: 'type', value: obj.type, detail: 'field is immutable' }]), ...immutableDataErrors(obj, old, ['data'])];
     default:

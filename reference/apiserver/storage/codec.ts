@@ -1,18 +1,37 @@
 /**
- * How objects sit in the store: JSON without metadata.resourceVersion, which is the key's
+ * How objects sit in the store: without metadata.resourceVersion, which is the key's
  * modRevision and is filled in on every read — as upstream's etcd3 store does with its
  * APIObjectVersioner (staging/src/k8s.io/apiserver/pkg/storage/etcd3/store.go, decode →
  * versioner.UpdateObject(obj, kv.ModRevision)).
+ *
+ * The encoding is upstream's storage media type: kube-apiserver's --storage-media-type defaults
+ * to application/vnd.kubernetes.protobuf, so a built-in kind is stored as the protobuf envelope
+ * (`k8s\0` + runtime.Unknown; ../protobuf/codec.ts) — here for every kind that codec defines;
+ * the kinds it does not define yet, and custom resources (which have no protobuf form upstream
+ * either), are stored as JSON. The store's values are strings: an envelope is kept as one
+ * character per byte (latin1), which no JSON text can begin with, so a reader tells the two
+ * apart by the magic.
  */
 import type { KeyValue } from '../../../adapters/contract.ts';
+import { decodeObject as decodeEnvelope, encodeObject as encodeEnvelope, hasProtobuf } from '../protobuf/codec.ts';
+
+const MAGIC = 'k8s\u0000';
 
 export function encodeObject(obj: any): string {
   const { resourceVersion: _rv, selfLink: _sl, ...meta } = obj.metadata ?? {};
-  return JSON.stringify({ ...obj, metadata: meta });
+  const stored = { ...obj, metadata: meta };
+  const envelope = hasProtobuf(String(obj.apiVersion), String(obj.kind)) ? encodeEnvelope(stored) : undefined;
+  return envelope ? Buffer.from(envelope.buffer, envelope.byteOffset, envelope.byteLength).toString('latin1') : JSON.stringify(stored);
+}
+
+/** A stored value back to the object's JSON form, whichever encoding it was written in. */
+export function parseStored(value: string): any {
+  if (value.startsWith(MAGIC)) return decodeEnvelope(Buffer.from(value, 'latin1'));
+  return JSON.parse(value);
 }
 
 export function decodeObject(kv: KeyValue): any {
-  const obj = JSON.parse(kv.value);
+  const obj = parseStored(kv.value);
   const meta = obj.metadata;
   // The parse made `meta` fresh, so it can take the field in place (the same key order as a copy).
   if (meta !== null && typeof meta === 'object' && !Array.isArray(meta)) meta.resourceVersion = String(kv.modRevision);

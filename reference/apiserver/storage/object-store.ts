@@ -11,6 +11,7 @@ import { registryKey, registryPrefix } from '../../store/registry.ts';
 import type { ResourceDef } from '../resources/registry.ts';
 import { errors } from '../status.ts';
 import { decodeObject, encodeObject } from './codec.ts';
+import { servedAs, storedAs } from '../apiextensions/convert.ts';
 
 export interface StoredObject {
   obj: any;
@@ -39,6 +40,14 @@ function typeOf(keyOrPrefix: string): string {
   return keyOrPrefix.split('/')[2] ?? '';
 }
 
+/**
+ * What the key layout knows the resource by: its plural, or for a custom resource `<group>/<plural>`
+ * (customresource_handler.go: ResourcePrefix = path.Join(group, plural)), the same for every version.
+ */
+function storageResource(def: ResourceDef): string {
+  return def.custom?.storagePrefix ?? def.resource;
+}
+
 export class ObjectStore {
   timing?: StoreTiming;
 
@@ -56,20 +65,20 @@ export class ObjectStore {
 
   key(def: ResourceDef, namespace: string, name: string): string | undefined {
     if (!validSegment(name) || (def.namespaced && !validSegment(namespace))) return undefined;
-    return registryKey({ resource: def.resource, namespace: def.namespaced ? namespace : undefined, name });
+    return registryKey({ resource: storageResource(def), namespace: def.namespaced ? namespace : undefined, name });
   }
 
   prefix(def: ResourceDef, namespace: string): string {
-    if (def.namespaced && namespace && validSegment(namespace)) return registryPrefix(def.resource, namespace);
-    if (def.namespaced && namespace) return registryPrefix(def.resource, '\u0000invalid');
-    return registryPrefix(def.resource);
+    if (def.namespaced && namespace && validSegment(namespace)) return registryPrefix(storageResource(def), namespace);
+    if (def.namespaced && namespace) return registryPrefix(storageResource(def), '\u0000invalid');
+    return registryPrefix(storageResource(def));
   }
 
   async get(def: ResourceDef, namespace: string, name: string): Promise<StoredObject | undefined> {
     const key = this.key(def, namespace, name);
     if (!key) return undefined;
     const kv = await this.timed('get', def.resource, () => this.backend.get(key));
-    return kv ? { obj: decodeObject(kv), kv } : undefined;
+    return kv ? { obj: servedAs(def, decodeObject(kv)), kv } : undefined;
   }
 
   /** Whether the object exists, without decoding it. */
@@ -88,17 +97,17 @@ export class ObjectStore {
   async create(def: ResourceDef, obj: any): Promise<StoredObject> {
     const key = this.key(def, obj.metadata?.namespace ?? '', obj.metadata?.name ?? '');
     if (!key) throw errors.badRequest(`invalid object name ${JSON.stringify(obj.metadata?.name ?? '')}`);
-    const res = await this.timed('create', def.resource, () => this.backend.txn({ key, expectModRevision: 0, value: encodeObject(obj) }));
+    const res = await this.timed('create', def.resource, () => this.backend.txn({ key, expectModRevision: 0, value: encodeObject(storedAs(def, obj)) }));
     if (!res.succeeded || !res.kv) throw errors.alreadyExists(def.group, def.resource, obj.metadata.name);
-    return { obj: decodeObject(res.kv), kv: res.kv };
+    return { obj: servedAs(def, decodeObject(res.kv)), kv: res.kv };
   }
 
   /** Replaces the object if it is still at `expectModRevision`, else throws CasFailed. */
   async replace(def: ResourceDef, obj: any, expectModRevision: number): Promise<StoredObject> {
     const key = this.key(def, obj.metadata?.namespace ?? '', obj.metadata?.name ?? '')!;
-    const res = await this.timed('update', def.resource, () => this.backend.txn({ key, expectModRevision, value: encodeObject(obj) }));
+    const res = await this.timed('update', def.resource, () => this.backend.txn({ key, expectModRevision, value: encodeObject(storedAs(def, obj)) }));
     if (!res.succeeded || !res.kv) throw new CasFailed(res.kv);
-    return { obj: decodeObject(res.kv), kv: res.kv };
+    return { obj: servedAs(def, decodeObject(res.kv)), kv: res.kv };
   }
 
   /** Deletes the object if it is still at `expectModRevision`; returns the deletion revision. */

@@ -14,6 +14,8 @@
  * - allowWatchBookmarks: periodic BOOKMARK events carrying only the latest resourceVersion.
  * - timeoutSeconds: the server ends the stream after that long (needs injected timers).
  */
+import { customPrinter } from '../apiextensions/printer.ts';
+import { servedAs } from '../apiextensions/convert.ts';
 import { apiVersionOf, type ResourceDef } from '../resources/registry.ts';
 import { queryBool, queryOptionalBool } from '../query-params.ts';
 import { encodeWatchFrame, hasProtobuf, PROTOBUF_MEDIA_TYPE } from '../protobuf/codec.ts';
@@ -141,6 +143,15 @@ function scheduleBookmarks(env: Env, def: ResourceDef, revision: () => number, s
   return () => cancelPending();
 }
 
+/** A custom resource's events in the version the watch asked for (apiextensions/convert.ts). */
+function versionEvents(def: ResourceDef): (ev: ApiWatchEvent) => ApiWatchEvent {
+  return (ev) => (ev.type === 'BOOKMARK' || ev.type === 'ERROR' ? ev : { type: ev.type, object: servedAs(def, ev.object) });
+}
+
+function compose(first: ((ev: ApiWatchEvent) => ApiWatchEvent) | undefined, then: (ev: ApiWatchEvent) => ApiWatchEvent): (ev: ApiWatchEvent) => ApiWatchEvent {
+  return first ? (ev) => then(first(ev)) : then;
+}
+
 /** In Table mode each ADDED/MODIFIED/DELETED object becomes a one-row Table; only the first carries the columns. */
 function tableEvents(env: Env, call: ResourceCall): (ev: ApiWatchEvent) => ApiWatchEvent {
   let first = true;
@@ -149,6 +160,7 @@ function tableEvents(env: Env, call: ResourceCall): (ev: ApiWatchEvent) => ApiWa
     const object = toTable([ev.object], { resourceVersion: (ev.object as any)?.metadata?.resourceVersion }, {
       apiVersion: call.output.tableApiVersion ?? 'meta.k8s.io/v1',
       resource: call.def.resource,
+      ...(call.def.custom ? { printer: customPrinter(call.def) } : {}),
       now_ms: env.clock.now_ms(),
       includeObject: includeObjectOf(call.query.get('includeObject')),
       withColumns: first,
@@ -160,7 +172,8 @@ function tableEvents(env: Env, call: ResourceCall): (ev: ApiWatchEvent) => ApiWa
 
 export async function watch(env: Env, call: ResourceCall, asTable = false): Promise<StreamReply> {
   const plan = await planWatch(env, call);
-  if (asTable) plan.transform = tableEvents(env, call);
+  if (call.def.custom) plan.transform = versionEvents(call.def);
+  if (asTable) plan.transform = compose(plan.transform, tableEvents(env, call));
   const protobuf = !asTable && call.output.preferred === 'protobuf' && hasProtobuf(apiVersionOf(call.def), call.def.kind);
   if (!asTable && !protobuf && !call.output.jsonOk) throw errors.notAcceptable(['application/json']);
   if (protobuf) plan.encode = protobufFrame;

@@ -20,8 +20,13 @@
  *   network-unavailable NoSchedule; spec.unschedulable → unschedulable NoSchedule. Taints with
  *   other keys are left as they are.
  *
+ * - Pods on a node whose Ready condition is not True get their own Ready condition set to False
+ *   through the status subresource (MarkPodsNotReady in pkg/controller/util/node/
+ *   controller_utils.go, called from monitorNodeHealth and, for a pod seen later, processPod).
+ *   Their phase is left alone: PodUnknown "isn't being set since 2015" (k8s.io/api core/v1).
+ *
  * Not modelled: per-zone eviction rate limits and zone states (the taint eviction itself is
- * the taint-eviction controller's, tainteviction/), and marking the node's pods NotReady.
+ * the taint-eviction controller's, tainteviction/).
  */
 import { clone, rfc3339 } from '../shared/objects.ts';
 import type { Taint } from '../shared/taints.ts';
@@ -63,7 +68,7 @@ export function nodeLifecycleController(opts: NodeLifecycleOptions = {}): Contro
     name: NODE_LIFECYCLE_CONTROLLER,
     aliases: ['nodelifecycle'],
     capability: 'controllers.nodelifecycle',
-    watches: [RESOURCES.nodes, RESOURCES.leases],
+    watches: [RESOURCES.nodes, RESOURCES.leases, RESOURCES.pods],
     keysFor,
     reconcile: (key, cache, ctx) => reconcile(key, cache, ctx.now_ms(), health, opts.grace_ms ?? NODE_MONITOR_GRACE_MS),
   };
@@ -71,6 +76,10 @@ export function nodeLifecycleController(opts: NodeLifecycleOptions = {}): Contro
 
 export function keysFor(event: CacheEvent): string[] {
   if (event.resource === 'nodes') return [event.object.metadata.name];
+  if (event.resource === 'pods') {
+    const node = (event.object as any).spec?.nodeName;
+    return event.type !== 'DELETED' && node ? [node] : [];
+  }
   return event.object.metadata.namespace === NODE_LEASE_NAMESPACE ? [event.object.metadata.name] : [];
 }
 
@@ -93,7 +102,22 @@ export function reconcile(name: string, cache: Cache, now_ms: number, health: Ma
   if (now_ms > deadline_ms && ready?.status !== 'Unknown') return { actions: [markUnknown(node, now_ms)] };
   const taints = desiredTaints(node, now_ms);
   const actions: Action[] = taints ? [{ verb: 'update', resource: RESOURCES.nodes, namespace: '', object: { ...clone(node), spec: { ...(node.spec ?? {}), taints } } }] : [];
+  if (ready && ready.status !== 'True') actions.push(...markPodsNotReady(cache.byIndex('pods', 'node', name), now_ms));
   return now_ms > deadline_ms ? { actions } : { actions, requeueAfter_ms: deadline_ms - now_ms + 1 };
+}
+
+/** Ready=False on each pod whose Ready condition says otherwise (UpdatePodCondition: a new lastTransitionTime). */
+export function markPodsNotReady(pods: readonly any[], now_ms: number): Action[] {
+  const actions: Action[] = [];
+  for (const pod of pods) {
+    const readyCondition = (pod.status?.conditions ?? []).find((c: any) => c.type === 'Ready');
+    if (!readyCondition || readyCondition.status === 'False') continue;
+    const next = clone(pod);
+    const c = next.status.conditions.find((x: any) => x.type === 'Ready');
+    Object.assign(c, { status: 'False', lastTransitionTime: rfc3339(now_ms) });
+    actions.push({ verb: 'update', resource: RESOURCES.pods, namespace: pod.metadata.namespace, object: next, subresource: 'status' });
+  }
+  return actions;
 }
 
 function markUnknown(node: any, now_ms: number): Action {

@@ -17,7 +17,7 @@ import type {
   Container, ContainerConfig, ContainerFilter, ContainerState, ContainerStatus, CriRuntime, ExecSyncResponse, Image, ImageSpec,
   PodSandbox, PodSandboxConfig, PodSandboxFilter, PodSandboxState, PodSandboxStatus, VersionResponse,
 } from '../api.ts';
-import { CriError, GRPC_DEADLINE_EXCEEDED, GRPC_NOT_FOUND, GRPC_UNKNOWN } from '../api.ts';
+import { CriError, GRPC_DEADLINE_EXCEEDED, GRPC_NOT_FOUND, GRPC_UNKNOWN, LABEL_POD_UID } from '../api.ts';
 import type { Scheduler } from '../../wiring/virtual-clock.ts';
 import { imageMissing, programOf, scriptSteps, type Program, type Step } from './program.ts';
 
@@ -35,7 +35,7 @@ export interface CriCall {
   /** e.g. "/runtime.v1.RuntimeService/RunPodSandbox" */
   method: string;
   at_ms: number;
-  /** The pod uid / sandbox / container the call concerns, when it names one. */
+  /** The pod uid / sandbox / container the call concerns, when it names one (RunPodSandbox: the sandbox it made). */
   podUid?: string;
   sandboxId?: string;
   containerId?: string;
@@ -80,6 +80,13 @@ export class FakeRuntime implements CriRuntime {
   readonly calls: CriCall[] = [];
   private readonly sandboxes = new Map<string, SandboxRec>();
   private readonly containers = new Map<string, ContainerRec>();
+  /**
+   * Ids by the pod-uid label and by sandbox: the kubelet lists one pod's sandboxes and containers
+   * on every sync, and a scan of the whole node made each start cost as much as the node's pods.
+   */
+  private readonly sandboxesByPod = new IdIndex();
+  private readonly containersByPod = new IdIndex();
+  private readonly containersBySandbox = new IdIndex();
   private readonly images = new Map<string, Image>();
   private nextId = 1;
   private sandboxCount = 0;
@@ -98,12 +105,14 @@ export class FakeRuntime implements CriRuntime {
   }
 
   async runPodSandbox(req: { config: PodSandboxConfig }): Promise<{ podSandboxId: string }> {
-    this.record('RuntimeService/RunPodSandbox', { podUid: req.config.metadata.uid });
+    const call = this.record('RuntimeService/RunPodSandbox', { podUid: req.config.metadata.uid });
     if (this.hold) await new Promise<void>((release) => this.hold!.waiting.push(release));
     const id = this.newId('sandbox');
+    call.sandboxId = id;
     const n = ++this.sandboxCount;
     const rec: SandboxRec = { id, config: req.config, state: 'SANDBOX_READY', createdAt: ns(this.opts.clock.now_ms()), ip: this.opts.sandboxIp(n), netns: `/var/run/netns/cni-${id}`, ipc: `ipc:${id}` };
     this.sandboxes.set(id, rec);
+    this.sandboxesByPod.add(req.config.labels?.[LABEL_POD_UID], id);
     return { podSandboxId: id };
   }
 
@@ -122,6 +131,7 @@ export class FakeRuntime implements CriRuntime {
     if (!sandbox) return {};
     for (const c of this.containersOf(sandbox.id)) this.dropContainer(c);
     this.sandboxes.delete(sandbox.id);
+    this.sandboxesByPod.delete(sandbox.config.labels?.[LABEL_POD_UID], sandbox.id);
     return {};
   }
 
@@ -142,7 +152,7 @@ export class FakeRuntime implements CriRuntime {
   async listPodSandbox(req: { filter?: PodSandboxFilter }): Promise<{ items: PodSandbox[] }> {
     this.record('RuntimeService/ListPodSandbox');
     const f = req.filter ?? {};
-    const items = [...this.sandboxes.values()]
+    const items = candidates(this.sandboxes, this.sandboxesByPod, f.labelSelector)
       .filter((s) => (!f.id || s.id === f.id) && (!f.state || s.state === f.state.state) && labelsMatch(s.config.labels, f.labelSelector))
       .map((s) => ({ id: s.id, metadata: { ...s.config.metadata }, state: s.state, createdAt: s.createdAt, labels: { ...(s.config.labels ?? {}) }, annotations: { ...(s.config.annotations ?? {}) } }));
     return { items };
@@ -163,6 +173,8 @@ export class FakeRuntime implements CriRuntime {
       program: programOf(req.config.image.image, argv), files: new Set(), log: [], listening: new Map(),
     };
     this.containers.set(id, rec);
+    this.containersByPod.add(req.config.labels?.[LABEL_POD_UID], id);
+    this.containersBySandbox.add(req.podSandboxId, id);
     return { containerId: id };
   }
 
@@ -212,7 +224,7 @@ export class FakeRuntime implements CriRuntime {
   async listContainers(req: { filter?: ContainerFilter }): Promise<{ containers: Container[] }> {
     this.record('RuntimeService/ListContainers');
     const f = req.filter ?? {};
-    const containers = [...this.containers.values()]
+    const containers = candidates(this.containers, this.containersByPod, f.labelSelector)
       .filter((c) => (!f.id || c.id === f.id) && (!f.podSandboxId || c.sandboxId === f.podSandboxId) && (!f.state || c.state === f.state.state) && labelsMatch(c.config.labels, f.labelSelector))
       .map((c) => ({ id: c.id, podSandboxId: c.sandboxId, metadata: { ...c.config.metadata }, image: { ...c.config.image }, imageRef: c.imageRef, state: c.state, createdAt: c.createdAt, labels: { ...(c.config.labels ?? {}) }, annotations: { ...(c.config.annotations ?? {}) } }));
     return { containers };
@@ -321,7 +333,7 @@ export class FakeRuntime implements CriRuntime {
 
   // ---- internals ---------------------------------------------------------------------------
 
-  private record(method: string, about: Omit<CriCall, 'method' | 'at_ms'> = {}): void {
+  private record(method: string, about: Omit<CriCall, 'method' | 'at_ms'> = {}): CriCall {
     const call: CriCall = { method: `/runtime.v1.${method}`, at_ms: this.opts.clock.now_ms(), ...about };
     if (call.sandboxId && !call.podUid) call.podUid = this.sandboxes.get(call.sandboxId)?.config.metadata.uid;
     if (call.containerId && !call.podUid) {
@@ -330,6 +342,7 @@ export class FakeRuntime implements CriRuntime {
     }
     this.calls.push(call);
     if (this.calls.length > 20_000) this.calls.splice(0, 10_000);
+    return call;
   }
 
   private newId(kind: string): string {
@@ -357,7 +370,7 @@ export class FakeRuntime implements CriRuntime {
   }
 
   private containersOf(sandboxId: string): ContainerRec[] {
-    return [...this.containers.values()].filter((c) => c.sandboxId === sandboxId);
+    return [...this.containersBySandbox.get(sandboxId)].map((id) => this.containers.get(id)!);
   }
 
   private mustSandbox(id: string): SandboxRec {
@@ -375,6 +388,8 @@ export class FakeRuntime implements CriRuntime {
   private dropContainer(c: ContainerRec): void {
     if (c.state === 'CONTAINER_RUNNING') this.terminate(c, 137, 'Error');
     this.containers.delete(c.id);
+    this.containersByPod.delete(c.config.labels?.[LABEL_POD_UID], c.id);
+    this.containersBySandbox.delete(c.sandboxId, c.id);
   }
 
   /** Runs the program from step `i` until it sleeps, serves, or ends. */
@@ -498,5 +513,35 @@ export function normalise(image: string): string {
 }
 
 function labelsMatch(labels: Record<string, string> | undefined, selector: Record<string, string> | undefined): boolean {
-  return Object.entries(selector ?? {}).every(([k, v]) => labels?.[k] === v);
+  for (const k in selector) if (labels?.[k] !== selector[k]) return false;
+  return true;
+}
+
+/** Sets of ids filed under a key (a pod uid, a sandbox id). */
+class IdIndex {
+  private readonly ids = new Map<string, Set<string>>();
+
+  add(key: string | undefined, id: string): void {
+    if (key === undefined) return;
+    let set = this.ids.get(key);
+    if (!set) this.ids.set(key, (set = new Set()));
+    set.add(id);
+  }
+
+  delete(key: string | undefined, id: string): void {
+    const set = key === undefined ? undefined : this.ids.get(key);
+    set?.delete(id);
+    if (set?.size === 0) this.ids.delete(key!);
+  }
+
+  get(key: string): ReadonlySet<string> {
+    return this.ids.get(key) ?? new Set();
+  }
+}
+
+/** What a list must look at: the pod's own records when the selector names a pod uid, else all. */
+function candidates<T>(all: Map<string, T>, byPod: IdIndex, selector: Record<string, string> | undefined): T[] {
+  const uid = selector?.[LABEL_POD_UID];
+  if (uid === undefined) return [...all.values()];
+  return [...byPod.get(uid)].map((id) => all.get(id)!);
 }
