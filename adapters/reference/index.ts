@@ -55,6 +55,8 @@ const CAPABILITIES: Capability[] = [
   'proxy.rules', 'proxy.iptables', 'proxy.ipvs', 'proxy.nftables', 'proxy.dataplane',
   // Kubelets with the fake CRI runtime, started per scenario node (nodes.ts).
   'kubelet', 'kubelet.probes', 'cri',
+  // The replicated store's members serve etcd's metrics (reference/sim/metrics.ts).
+  'kv.metrics',
 ];
 
 /**
@@ -165,6 +167,7 @@ async function openSession(seed: number, tags: readonly string[]): Promise<Sessi
       waiter: ha?.waiter ?? store.waiter,
       kv: store.kv,
       ...(store.members ? { members: store.members } : {}),
+      ...(store.kvMetrics ? { kvMetrics: store.kvMetrics } : {}),
       ...(store.raft ? { raft: store.raft } : {}),
       faultSchedules: faultSchedulesWith(faults),
       clock: ha?.clock ?? store.clock,
