@@ -5,7 +5,7 @@
  * and the reference (virtual time) alike.
  */
 import assert from 'node:assert/strict';
-import { setTimeout as delay } from 'node:timers/promises';
+import { setImmediate as nextTurn, setTimeout as delay } from 'node:timers/promises';
 import { Given, Then, When } from '@cucumber/cucumber';
 import { StoreUnavailableError, type MemberInfo } from '../../adapters/contract.ts';
 import type { KubespecWorld } from '../support/world.ts';
@@ -19,11 +19,14 @@ const RETRY_PAUSE_MS = 50;
 /**
  * The pause in the target's own time: virtual on the reference. A real-time sleep there lets
  * the step's virtual-time wait run through the rest of its budget while the attempt sleeps, so
- * a put that failed once (e.g. no leader yet) never got a second attempt in time.
+ * a put that failed once (e.g. no leader yet) never got a second attempt in time. The event
+ * loop gets a turn first: the step's own wait moves on in turns, and an attempt that fails
+ * without ever leaving the microtask queue must not starve it.
  */
 async function pause(world: KubespecWorld, ms: number): Promise<void> {
-  if (world.session.clock) await world.session.clock.advance(ms);
-  else await delay(ms);
+  if (!world.session.clock) return void (await delay(ms));
+  await nextTurn();
+  await world.session.clock.advance(ms);
 }
 
 async function currentLeader(world: KubespecWorld): Promise<string> {
