@@ -93,6 +93,16 @@ export interface MembersFacet {
   setDiskLatency?(id: string, latency_ms: number): Promise<void>;
 }
 
+/**
+ * Facet `kv.metrics`: each member's own Prometheus metrics, as etcd serves them on `/metrics` of its
+ * client URL (etcd_disk_wal_fsync_duration_seconds, etcd_server_leader_changes_seen_total, …) —
+ * what an operator scrapes. Members that are down or do not answer are left out.
+ */
+export interface KvMetricsFacet {
+  /** The text exposition each answering member serves, by member id (the `kv.members` ids where both exist). */
+  scrape(): Promise<Map<string, string>>;
+}
+
 /** Facet `raft.observe`: the reference's Raft internals, for the claims about the protocol itself. */
 export interface RaftObserver {
   role(id: string): RaftRole;
@@ -501,6 +511,7 @@ export interface Session {
   readonly waiter: Waiter;
   readonly kv?: KvFacet;
   readonly members?: MembersFacet;
+  readonly kvMetrics?: KvMetricsFacet;
   readonly raft?: RaftObserver;
   readonly faultSchedules?: FaultSchedulesFacet;
   readonly clock?: ClockFacet;

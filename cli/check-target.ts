@@ -18,6 +18,7 @@ const FACET_OF: Record<string, (s: Session) => unknown> = {
   'kv.compaction': (s) => s.kv?.compact,
   'kv.snapshot': (s) => s.kv?.snapshotSave && s.kv?.snapshotRestore,
   'kv.members': (s) => s.members,
+  'kv.metrics': (s) => s.kvMetrics,
   'net.partition': (s) => s.members?.partition,
   'disk.latency': (s) => s.members?.setDiskLatency,
   'raft.observe': (s) => s.raft,

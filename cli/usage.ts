@@ -19,6 +19,8 @@ export const COMMAND_USAGE: Record<string, string> = {
       built-in (reference, etcd, kube), a name in kubespec.config.json/.ts, or a module
       (./my-target.ts, .js, or a package) exporting createTarget; see docs/adapters.md.
       --dry-run: what check-target does.
+      --parallel N: cucumber workers; the whole suite on the reference defaults to 2 (1 with
+      --name, --tags or --rerun, and on real targets).
       --fault (reference only): inject fault models (docs/faults.md) — a wrong reference the suite must reject.
       --repeat N: run N times with fresh seeds; print every scenario whose outcome changed, with seeds for both.`,
   'check-target': `  kubespec check-target TARGET [--loader tsx|ts-node] [--config FILE]

@@ -52,7 +52,8 @@ class EtcdTarget implements Target {
 
   constructor(private readonly opts: EtcdTargetOptions) {
     this.managed = opts.endpoints === undefined || opts.endpoints.length === 0;
-    const caps: Capability[] = ['kv', 'kv.watch', 'kv.compaction', 'kv.snapshot'];
+    // Every etcd member serves /metrics on its client URL, attached endpoints too.
+    const caps: Capability[] = ['kv', 'kv.watch', 'kv.compaction', 'kv.snapshot', 'kv.metrics'];
     // Killing and restarting members needs processes we own; attached endpoints are someone else's.
     if (this.managed) caps.push('kv.members', 'kv.members.5');
     // 'net.partition' is not declared: all members are processes on 127.0.0.1 in one network
@@ -97,6 +98,7 @@ class EtcdTarget implements Target {
       waiter: createPollingWaiter(),
       kv,
       ...(members ? { members } : {}),
+      kvMetrics: { scrape: () => scrapeMembers(cluster) },
       describe: () => ({ target: 'etcd', scenario: ctx.name, prefix, cluster: cluster.describe(), kv: kv.describe() }),
       async close() {
         await kv.close();
@@ -146,6 +148,26 @@ async function heal(cluster: EtcdCluster): Promise<void> {
   if (dead.length === 0) return;
   for (const m of dead) await cluster.restart(m.name);
   await cluster.waitForLeader(HEAL_BUDGET_MS);
+}
+
+/** Budget for one member's /metrics to answer. */
+const METRICS_DEADLINE_MS = 5_000;
+
+/**
+ * GET /metrics on every live member's client URL (etcd serves it there unless --listen-metrics-urls
+ * moves it), by member name — the ids the members facet uses. A member that does not answer is left out.
+ */
+async function scrapeMembers(cluster: EtcdCluster): Promise<Map<string, string>> {
+  const live = cluster.members().filter((m) => m.alive);
+  const texts = await Promise.all(live.map(async (m) => {
+    try {
+      const res = await fetch(`${m.clientUrl}/metrics`, { signal: AbortSignal.timeout(METRICS_DEADLINE_MS) });
+      return res.ok ? await res.text() : undefined;
+    } catch {
+      return undefined;
+    }
+  }));
+  return new Map(live.flatMap((m, i) => (texts[i] === undefined ? [] : [[m.name, texts[i]!] as [string, string]])));
 }
 
 /** `@members:N` sizes the cluster a scenario gets; 3 when untagged. */

@@ -21,6 +21,8 @@ import { randomBytes } from 'node:crypto';
 import { topologyFromTags, topologyHaFacet } from './topology-session.ts';
 import { ControlPlaneTopology } from '../../reference/wiring/topology.ts';
 import { RaftBackend } from '../../reference/wiring/raft-backend.ts';
+import { LocalBackend } from '../../reference/store/local.ts';
+import { MvccStore } from '../../reference/store/mvcc.ts';
 import { CCM_USER, CLOUD_CONTROLLER_MANAGER } from '../../reference/wiring/cloud.ts';
 
 const CAPABILITIES: Capability[] = [
@@ -62,6 +64,8 @@ const CAPABILITIES: Capability[] = [
   'cluster.workloads',
   // The store's client log: one logged store handle per holder (reference/store/client-log.ts).
   'kube.storage.clients',
+  // The replicated store's members serve etcd's metrics (reference/sim/metrics.ts).
+  'kv.metrics',
 ];
 
 /**
@@ -113,9 +117,44 @@ function faultModels(): Faults {
   return runFaults;
 }
 
-async function openSession(seed: number, tags: readonly string[]): Promise<Session> {
+/** What a scenario about the store alone may ask for: no API server, controller or node in it. */
+const STORE_CAPABILITIES: ReadonlySet<string> = new Set<Capability>([
+  'kv', 'kv.watch', 'kv.compaction', 'kv.snapshot', 'kv.members', 'kv.members.5', 'kv.metrics',
+  'net.partition', 'raft.observe', 'disk.latency', 'kv.fault-schedules', 'clock.virtual',
+]);
+
+export function storeOnly(tags: readonly string[]): boolean {
+  const required = tags.filter((t) => t.startsWith('@requires:')).map((t) => t.slice('@requires:'.length));
+  return required.length > 0 && required.every((c) => STORE_CAPABILITIES.has(c)) && topologyFromTags(tags) === undefined;
+}
+
+/**
+ * A scenario about the store alone gets the store alone, as the etcd target gives it: a fresh
+ * MVCC store (or a Raft-replicated one, store-session.ts) on its own virtual clock, without the
+ * API server, controllers and kube-proxy every other scenario starts — those cost the store
+ * scenarios half their time and are never spoken to.
+ */
+function openStoreOnlySession(seed: number, tags: readonly string[], faults: Faults): Session {
   const clock = new VirtualClock();
+  const store = openStoreSession({ seed, tags, clock, backend: new LocalBackend(new MvccStore(faults)), faults });
+  return {
+    seed,
+    waiter: store.waiter,
+    kv: store.kv,
+    ...(store.members ? { members: store.members } : {}),
+    ...(store.kvMetrics ? { kvMetrics: store.kvMetrics } : {}),
+    ...(store.raft ? { raft: store.raft } : {}),
+    faultSchedules: faultSchedulesWith(faults),
+    clock: store.clock,
+    describe: () => ({ virtual_ms: clock.now_ms(), ...store.describe() }),
+    close: () => store.close(),
+  };
+}
+
+async function openSession(seed: number, tags: readonly string[]): Promise<Session> {
   const faults = faultModels();
+  if (storeOnly(tags)) return openStoreOnlySession(seed, tags, faults);
+  const clock = new VirtualClock();
   const fault = faultFromEnv();
   // Everything started so far, stopped in reverse order by close() — or at once, if a later
   // part of the setup throws: a leaked listener keeps the cucumber process from ever exiting.
@@ -175,6 +214,7 @@ async function openSession(seed: number, tags: readonly string[]): Promise<Sessi
       waiter: ha?.waiter ?? store.waiter,
       kv: store.kv,
       ...(store.members ? { members: store.members } : {}),
+      ...(store.kvMetrics ? { kvMetrics: store.kvMetrics } : {}),
       ...(store.raft ? { raft: store.raft } : {}),
       faultSchedules: faultSchedulesWith(faults),
       clock: ha?.clock ?? store.clock,

@@ -16,7 +16,7 @@
 import type { Backend } from '../../reference/store/backend.ts';
 import { RetentionCompactor, tickRetention } from '../../reference/store/retention.ts';
 import type { VirtualClock } from '../../reference/wiring/virtual-clock.ts';
-import type { ClockFacet, MembersFacet, RaftObserver, Waiter } from '../contract.ts';
+import type { ClockFacet, KvMetricsFacet, MembersFacet, RaftObserver, Waiter } from '../contract.ts';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { RaftBackend } from '../../reference/wiring/raft-backend.ts';
 import type { Faults } from '../../reference/faults.ts';
@@ -40,6 +40,7 @@ export interface StoreSessionOptions {
 export interface StoreSession {
   readonly kv: ReferenceKv;
   readonly members?: MembersFacet;
+  readonly kvMetrics?: KvMetricsFacet;
   readonly raft?: RaftObserver;
   readonly waiter: Waiter;
   readonly clock: ClockFacet;
@@ -59,7 +60,8 @@ export function retentionFromTags(tags: readonly string[]): number | undefined {
   return undefined;
 }
 
-const REPLICATION_TAGS = ['@requires:kv.members', '@requires:raft.observe', '@requires:net.partition'];
+// A store's own metrics are its members' (etcd serves them per member): the replicated store.
+const REPLICATION_TAGS = ['@requires:kv.members', '@requires:raft.observe', '@requires:net.partition', '@requires:kv.metrics'];
 
 /** Members of the replicated store the scenario wants, or undefined for the single store. */
 export function membersFromTags(tags: readonly string[]): number | undefined {
@@ -129,6 +131,7 @@ function openRaftStoreSession(opts: StoreSessionOptions, members: number): Store
   return {
     kv,
     members: new ReferenceMembers(backend, raft),
+    kvMetrics: { scrape: async () => scrapeMembers(backend) },
     ...(raft ? { raft } : {}),
     waiter: raftWaiter(backend),
     clock: { now_ms: () => clock.now_ms(), advance: (ms) => backend.advance(ms) },
@@ -164,4 +167,14 @@ export function raftWaiter(backend: RaftBackend): Waiter {
       }
     },
   };
+}
+
+/** Every live member's /metrics text (reference/sim/metrics.ts: etcd's names), by member id. */
+function scrapeMembers(backend: RaftBackend): Map<string, string> {
+  const texts = new Map<string, string>();
+  for (const id of backend.sim.ids) {
+    const text = backend.sim.metricsText(id);
+    if (text !== undefined) texts.set(id, text);
+  }
+  return texts;
 }

@@ -16,6 +16,7 @@ import { RaftNode, type RaftBugs } from '../raft/raft.ts';
 import type { Entry, HardState, Message, Ready, Role } from '../raft/types.ts';
 import { MemberCrashedError, MemberDownError, NotLeaderError, ProposalDroppedError, ProposalTimeoutError } from './errors.ts';
 import { EventQueue } from './event-queue.ts';
+import { EtcdMemberMetrics } from './metrics.ts';
 import { Prng } from './prng.ts';
 import type { StateMachine, StateMachineFactory } from './state-machine.ts';
 
@@ -116,6 +117,8 @@ interface Member {
    * no messages, no client requests — as etcd's raft loop blocks on its WAL write.
    */
   syncingUntil_ms?: number;
+  /** What this member's /metrics serves (etcd's names); a restart starts it afresh. */
+  metrics: EtcdMemberMetrics;
 }
 
 type SimEvent = { kind: 'tick'; id: string; life: number } | { kind: 'deliver'; msg: Message } | { kind: 'timer'; fire: () => void };
@@ -184,6 +187,16 @@ export class SimCluster {
     const n = this.member(id).node;
     if (n === null) return { id, alive: false };
     return { id, alive: true, role: n.role, term: n.term, leaderId: n.leaderId, commitIndex: n.commitIndex, lastIndex: n.lastIndex, appliedIndex: n.appliedIndex };
+  }
+
+  /**
+   * The member's Prometheus metrics under etcd's names (reference/sim/metrics.ts), as its
+   * /metrics would serve them; undefined while it is down (a dead process serves nothing).
+   */
+  metricsText(id: string): string | undefined {
+    const m = this.member(id);
+    if (m.node === null) return undefined;
+    return m.metrics.exposition({ hasLeader: m.node.leaderId !== null, isLeader: m.node.role === 'leader', committedIndex: m.node.commitIndex });
   }
 
   /** The live Raft member, for observers; undefined while crashed. */
@@ -471,6 +484,7 @@ export class SimCluster {
         this.syncThenFinish(m, node, rd);
         return;
       }
+      if (needsSync(rd)) m.metrics.observeFsync(0);
       this.finishReady(m, node, rd);
     }
   }
@@ -484,6 +498,7 @@ export class SimCluster {
       fire: () => {
         if (m.node !== node) return; // crashed meanwhile: the write never completed
         m.syncingUntil_ms = undefined;
+        m.metrics.observeFsync(m.diskLatency_ms);
         this.finishReady(m, node, rd);
         this.pump(m);
       },
@@ -492,9 +507,13 @@ export class SimCluster {
 
   private finishReady(m: Member, node: RaftNode, rd: Ready): void {
     this.persist(m, rd);
-    for (const msg of rd.messages) this.send(msg);
+    for (const msg of rd.messages) {
+      if (msg.type === 'MsgHeartbeat') m.metrics.noteHeartbeatSent(msg.to, this.clock_ms);
+      this.send(msg);
+    }
     this.apply(m, rd.committedEntries);
     node.advance(rd);
+    m.metrics.noteLeader(node.leaderId, node.role === 'leader' && m.lastRole !== 'leader');
     this.noteReadStates(m, rd);
     this.noteRoleChange(m, node);
     this.answerReads(m);
@@ -583,6 +602,7 @@ export class SimCluster {
       lastRole: 'follower',
       lastTerm: 0,
       diskLatency_ms: 0,
+      metrics: new EtcdMemberMetrics(this.tick_ms * (this.opts.heartbeatTicks ?? 2)),
     };
   }
 
@@ -598,6 +618,7 @@ export class SimCluster {
       ...(this.opts.bugs ? { bugs: raftBugs(this.opts.bugs) } : {}),
     });
     m.sm = this.opts.stateMachine(m.id);
+    m.metrics = new EtcdMemberMetrics(this.tick_ms * (this.opts.heartbeatTicks ?? 2));
     m.lastRole = 'follower';
     m.lastTerm = m.storage.hardState.term;
     this.pump(m);

@@ -151,12 +151,14 @@ When('the leader\'s disk starts taking {int} ms per sync', async function (this:
   let leader: string | undefined;
   await this.eventually('a leader', async () => (leader = await members.leader()) !== undefined, ELECTION_BUDGET_MS);
   await members.setDiskLatency.call(members, leader!, latency_ms);
+  this.note('slowed member', leader!);
 });
 
 When('keys are put one after another for {int} s', async function (this: KubespecWorld, seconds: number) {
   const now = (): number => this.clock().now_ms();
   const end = now() + seconds * 1000;
   let acknowledged = 0;
+  const refused: StoreUnavailableError[] = [];
   for (let i = 1; now() < end; i++) {
     try {
       await this.kv().put(`/slow-disk/${i}`, String(i));
@@ -164,9 +166,11 @@ When('keys are put one after another for {int} s', async function (this: Kubespe
     } catch (error) {
       // The store refusing (no leader, timed out) is what a slow disk may cause; anything else is not.
       if (!(error instanceof StoreUnavailableError)) throw error;
+      refused.push(error);
     }
   }
   this.note('acknowledged puts', acknowledged);
+  this.note('refused puts', refused);
 });
 
 Then('leaders were recorded in exactly {int} term(s)', function (this: KubespecWorld, count: number) {

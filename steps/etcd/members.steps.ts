@@ -5,7 +5,7 @@
  * and the reference (virtual time) alike.
  */
 import assert from 'node:assert/strict';
-import { setTimeout as delay } from 'node:timers/promises';
+import { setImmediate as nextTurn, setTimeout as delay } from 'node:timers/promises';
 import { Given, Then, When } from '@cucumber/cucumber';
 import { StoreUnavailableError, type MemberInfo } from '../../adapters/contract.ts';
 import type { KubespecWorld } from '../support/world.ts';
@@ -13,8 +13,21 @@ import { acknowledge, acknowledged, settleWithin } from './support.ts';
 
 /** Budget for an election a step needs before it can act ("the leader is killed"). */
 const LEADER_BUDGET_MS = 10_000;
-/** Real-time pause between put attempts, so a member refusing at once is not hammered. */
+/** Pause between put attempts, so a member refusing at once is not hammered. */
 const RETRY_PAUSE_MS = 50;
+
+/**
+ * The pause in the target's own time: virtual on the reference. A real-time sleep there lets
+ * the step's virtual-time wait run through the rest of its budget while the attempt sleeps, so
+ * a put that failed once (e.g. no leader yet) never got a second attempt in time. The event
+ * loop gets a turn first: the step's own wait moves on in turns, and an attempt that fails
+ * without ever leaving the microtask queue must not starve it.
+ */
+async function pause(world: KubespecWorld, ms: number): Promise<void> {
+  if (!world.session.clock) return void (await delay(ms));
+  await nextTurn();
+  await world.session.clock.advance(ms);
+}
 
 async function currentLeader(world: KubespecWorld): Promise<string> {
   let leader: string | undefined;
@@ -142,7 +155,7 @@ async function retryPut(world: KubespecWorld, key: string, value: string, stoppe
       if (error.reason === 'unreachable') seen.unreachable++;
       else seen.refusals.push(error.message);
       world.log(`put attempt ${attempt} of "${key}" failed: ${String(error)}`);
-      await delay(RETRY_PAUSE_MS);
+      await pause(world, RETRY_PAUSE_MS);
     }
   }
 }

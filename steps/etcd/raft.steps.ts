@@ -143,10 +143,15 @@ Then('the entry for {string} was appended first by the leader', function (this: 
 
 Then('every follower appended it only after receiving a {string} from the leader carrying it', async function (this: KubespecWorld, type: string) {
   const { index, leader } = lastEntry(this);
+  const followers = (await liveIds(this)).filter((m) => m !== leader);
+  // The put is acknowledged once a majority holds the entry; the append to the remaining
+  // follower may still be in flight (or dropped and resent), so wait for every follower's
+  // append before judging where it came from.
+  const appendOf = (id: string) => parseTrace(this.raft().trace()).findIndex((l) => l.kind === 'append' && l.member === id && l.index === index);
+  await this.eventually(`every follower to append index ${index}`, () => followers.every((id) => appendOf(id) >= 0), 2_000);
   const lines = parseTrace(this.raft().trace());
-  for (const id of (await liveIds(this)).filter((m) => m !== leader)) {
-    const appendAt = lines.findIndex((l) => l.kind === 'append' && l.member === id && l.index === index);
-    assert.ok(appendAt >= 0, `follower ${id} never appended index ${index}`);
+  for (const id of followers) {
+    const appendAt = appendOf(id);
     const carriedAt = lines.findIndex((l) => l.kind === 'recv' && l.type === type && l.from === leader && l.to === id && carries(l, index));
     assert.ok(carriedAt >= 0 && carriedAt < appendAt, `follower ${id} appended index ${index} (line ${appendAt}) before receiving a ${type} carrying it (line ${carriedAt})`);
   }

@@ -116,3 +116,34 @@ Then('a put of key {string} to the fresh store returns a revision greater than {
 Then('the fresh store holds keys {names}', async function (this: KubespecWorld, keys: string[]) {
   for (const key of keys) assert.equal((await this.kv().get(key)).kv?.value, `value of ${key}`, `"${key}" in the fresh store`);
 });
+
+Then('the fresh store has no key {string}', async function (this: KubespecWorld, key: string) {
+  const { kv } = await this.kv().get(key);
+  assert.equal(kv, undefined, `"${key}" was written after the snapshot, yet the fresh store holds it (value ${JSON.stringify(kv?.value)})`);
+});
+
+/** Where the API server keeps a namespaced object (kube.storage's layout: /registry/<resource>/<ns>/<name>). */
+function registryKey(world: KubespecWorld, resource: string, name: string): string {
+  return `/registry/${resource}/${world.kube().namespace}/${name}`;
+}
+
+Then("the fresh store holds ConfigMap {string} of the scenario's namespace with data {string}", async function (this: KubespecWorld, name: string, text: string) {
+  const key = registryKey(this, 'configmaps', name);
+  const value = (await this.kv().get(key)).kv?.value;
+  assert.ok(value !== undefined, `the fresh store has no ${key}`);
+  const expected = Object.fromEntries(text.split(',').map((pair) => pair.split('=') as [string, string]));
+  if (value.startsWith('k8s\u0000')) {
+    // The protobuf envelope (a real API server's default): its strings are plain UTF-8 bytes.
+    for (const part of [name, ...Object.entries(expected).flat()]) assert.ok(value.includes(part), `${key} does not hold "${part}"`);
+    return;
+  }
+  const object = JSON.parse(value) as { metadata?: { name?: string }; data?: Record<string, string> };
+  assert.equal(object.metadata?.name, name, `the object at ${key}`);
+  assert.deepEqual(object.data, expected, `the data of ConfigMap "${name}" in the fresh store`);
+});
+
+Then("the fresh store holds no ConfigMap {string} of the scenario's namespace", async function (this: KubespecWorld, name: string) {
+  const key = registryKey(this, 'configmaps', name);
+  const { kv } = await this.kv().get(key);
+  assert.equal(kv, undefined, `ConfigMap "${name}" was created after the snapshot, yet the fresh store holds ${key}`);
+});

@@ -4,7 +4,7 @@
  */
 import { World, setWorldConstructor, type IWorldOptions } from '@cucumber/cucumber';
 import type {
-  ClockFacet, CloudFacet, HaFacet, KubeFacet, KvFacet, MembersFacet, NodesFacet, RaftObserver, Session, Target,
+  ClockFacet, CloudFacet, HaFacet, KubeFacet, KvFacet, KvMetricsFacet, MembersFacet, NodesFacet, RaftObserver, Session, Target,
 } from '../../adapters/contract.ts';
 
 export class KubespecWorld extends World {
@@ -27,6 +27,9 @@ export class KubespecWorld extends World {
   }
   members(): MembersFacet {
     return required(this.session.members, 'kv.members');
+  }
+  kvMetrics(): KvMetricsFacet {
+    return required(this.session.kvMetrics, 'kv.metrics');
   }
   clock(): ClockFacet {
     return required(this.session.clock, 'clock.virtual');
