@@ -27,6 +27,9 @@ const LIST = ['features/apiserver/list.feature', 'features/apiserver/watch.featu
 const PIPELINE = ['features/apiserver/pipeline.feature', 'features/apiserver/single-entry.feature'];
 const RBAC = ['features/apiserver/rbac.feature', 'features/apiserver/pipeline.feature', 'features/practices/pitfalls.feature'];
 const STORAGE = ['features/apiserver/storage-interaction.feature', 'features/apiserver/pipeline.feature', 'features/apiserver/single-entry.feature'];
+const PROBES = ['features/kubelet/probes.feature'];
+const PROXY = ['features/proxy/service.feature', 'features/proxy/iptables-vs-ipvs.feature'];
+const LEADER = ['features/ha/control-plane-ha.feature'];
 
 export const FAULTS = {
   // ---- Raft (reference/raft, reference/sim) -------------------------------------------------
@@ -203,6 +206,111 @@ export const FAULTS = {
     component: 'apiserver/admission',
     description: 'The PodSecurity admission plugin never rejects: the enforce level of a namespace is read but not applied.',
     features: ['features/apiserver/pod-security.feature'],
+  },
+  // ---- kube-scheduler (reference/scheduler, reference/wiring/scheduler.ts) --------------------
+  'noschedule-taint-ignored': {
+    component: 'scheduler',
+    description: 'TaintToleration filters only on NoExecute taints and forgets NoSchedule, so new intolerant pods land on a NoSchedule node.',
+    features: ['features/scheduler/taints.feature', 'features/scheduler/filter-score-bind.feature'],
+  },
+  'scores-not-normalized': {
+    component: 'scheduler',
+    description: 'The framework adds the plugins\' raw Score results without running NormalizeScore, so a reversed score (TaintToleration: untolerated PreferNoSchedule taints) counts the wrong way round and raw ranges swamp the weights.',
+    features: ['features/scheduler/taints.feature', 'features/scheduler/filter-score-bind.feature', 'features/scheduler/affinity.feature'],
+  },
+  'preempts-equal-priority': {
+    component: 'scheduler',
+    description: 'DefaultPreemption picks victims of priority lower than or equal to the preemptor\'s (<= for <), so a pod evicts its peers of the same class.',
+    features: ['features/scheduler/priority-preemption.feature'],
+  },
+  'binds-without-subresource': {
+    component: 'scheduler',
+    description: 'The scheduler binds by patching the pod\'s spec.nodeName instead of POSTing to pods/binding (which the API server refuses, as spec.nodeName is immutable once set through an update), so no pod is ever bound.',
+    // Every scheduling scenario fails slowly with it (each waits out its timeout): the binding Rule's file only.
+    features: ['features/scheduler/filter-score-bind.feature'],
+  },
+  // ---- kubelet (reference/kubelet) ----------------------------------------------------------
+  'readiness-ignored': {
+    component: 'kubelet',
+    description: 'The kubelet reports a running container ready whatever its readiness probe says, so a Pod failing its readiness probe stays Ready (and in its Services\' endpoints).',
+    features: PROBES,
+  },
+  'crashloop-no-backoff': {
+    component: 'kubelet',
+    description: 'A container that exits is restarted at once every time: no CrashLoopBackOff (10 s doubling to 300 s).',
+    features: ['features/kubelet/pod-lifecycle.feature', 'features/kubelet/node-agent.feature'],
+  },
+  'success-threshold-ignored': {
+    component: 'kubelet',
+    description: 'A probe result flips to success after one success whatever successThreshold says.',
+    features: PROBES,
+  },
+  'init-containers-not-waited': {
+    component: 'kubelet',
+    description: 'App containers start without waiting for the init containers to finish (each must exit 0, in order, first).',
+    features: ['features/kubelet/node-agent.feature', 'features/kubelet/pod-lifecycle.feature'],
+  },
+  'startup-not-gating': {
+    component: 'kubelet',
+    description: 'Liveness and readiness probes run while the startup probe has not yet succeeded, so a slow starter is killed by its liveness probe.',
+    features: PROBES,
+  },
+  'probe-3xx-fails': {
+    component: 'kubelet',
+    description: 'An httpGet probe counts only 2xx as success, so a probe answered with a redirect (3xx) fails.',
+    features: PROBES,
+  },
+  'liveness-never-restarts': {
+    component: 'kubelet',
+    description: 'A failed liveness probe is reported (Unhealthy) but the container is never killed and restarted.',
+    features: PROBES,
+  },
+  // ---- kube-proxy (reference/proxy) ---------------------------------------------------------
+  'proxy-includes-not-ready': {
+    component: 'proxy',
+    description: 'kube-proxy programs every endpoint of a slice, ready or not, so traffic reaches Pods failing their readiness probe and terminating ones while ready ones exist.',
+    features: PROXY,
+  },
+  'iptables-probability-not-cumulative': {
+    component: 'proxy',
+    description: 'iptables mode gives every KUBE-SVC rule probability 1/n instead of 1/(n-i), so later endpoints get more than their share and the last one most.',
+    features: PROXY,
+  },
+  'iptables-first-endpoint-only': {
+    component: 'proxy',
+    description: 'iptables mode jumps to the first endpoint\'s KUBE-SEP chain unconditionally: every connection goes to one backend.',
+    features: PROXY,
+  },
+  'iptables-affinity-not-sticky': {
+    component: 'proxy',
+    description: 'iptables mode writes the -m recent --set rules but no --rcheck rules: sessionAffinity ClientIP is ignored.',
+    features: PROXY,
+  },
+  'iptables-no-reject': {
+    component: 'proxy',
+    description: 'A Service without endpoints gets no REJECT rule in iptables mode, so connections to it hang (or leave the node) instead of being refused at once.',
+    features: PROXY,
+  },
+  'ipvs-persistence-ignored': {
+    component: 'proxy',
+    description: 'IPVS mode creates virtual servers without persistence: sessionAffinity ClientIP is ignored.',
+    features: PROXY,
+  },
+  'nft-map-first-port-only': {
+    component: 'proxy',
+    description: 'nftables mode adds only the first port of a multi-port Service to the service-ips verdict map, so the other ports are not forwarded.',
+    features: PROXY,
+  },
+  // ---- leader election (reference/leaderelection) -------------------------------------------
+  'lease-taken-before-expiry': {
+    component: 'leaderelection',
+    description: 'A standby takes over a Lease held by another instance without waiting for it to expire (no observedTime + leaseDuration check): two leaders at once.',
+    features: LEADER,
+  },
+  'leader-ignores-renew-deadline': {
+    component: 'leaderelection',
+    description: 'A leader that cannot renew keeps leading past the renew deadline, so it still acts when a standby takes the expired Lease over: two leaders at once.',
+    features: LEADER,
   },
 } as const satisfies Record<string, FaultModel>;
 

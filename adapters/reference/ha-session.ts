@@ -28,7 +28,7 @@ export interface HaSession {
   close(): Promise<void>;
 }
 
-export function openHaSession(cluster: ReferenceCluster, clock: VirtualClock, seed: number, extra: Pick<HaControlPlaneOptions, 'runners' | 'credentials'> = {}): HaSession {
+export function openHaSession(cluster: ReferenceCluster, clock: VirtualClock, seed: number, extra: Pick<HaControlPlaneOptions, 'runners' | 'credentials' | 'faults'> = {}): HaSession {
   const plane = new HaControlPlane({ cluster, clock, random: seededRandom(seed ^ 0x4a11), ...extra });
   const busy = () => plane.components.some((c) => plane.list(c).some((p) => p.awaitingAnswer));
   const settle = async () => {

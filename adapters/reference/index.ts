@@ -199,10 +199,13 @@ async function openSession(seed: number, tags: readonly string[]): Promise<Sessi
     const cloud = withCloud ? await openCloudSession(kube, seed) : undefined;
     // Only a scenario about HA or the cloud gets elected processes (and their finer-grained clock).
     const withHa = tags.includes('@requires:cluster.ha');
-    const ha = (withHa && !topology) || cloud ? openHaSession(cluster, clock, seed, cloud ? {
-      runners: { [CLOUD_CONTROLLER_MANAGER]: cloud.reference.runner({ token: ccmToken! }) },
-      credentials: { [CLOUD_CONTROLLER_MANAGER]: { token: ccmToken! } },
-    } : {}) : undefined;
+    const ha = (withHa && !topology) || cloud ? openHaSession(cluster, clock, seed, {
+      ...(cloud ? {
+        runners: { [CLOUD_CONTROLLER_MANAGER]: cloud.reference.runner({ token: ccmToken! }) },
+        credentials: { [CLOUD_CONTROLLER_MANAGER]: { token: ccmToken! } },
+      } : {}),
+      ...(faults.size > 0 ? { faults } : {}),
+    }) : undefined;
     if (ha) started.push(() => ha.close());
     // Without HA the cloud scenario still runs its CCM elected, as upstream's --leader-elect default.
     if (cloud && !withHa) await ha!.plane.start(CLOUD_CONTROLLER_MANAGER, ['master']);

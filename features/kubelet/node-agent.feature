@@ -75,6 +75,35 @@ Feature: kubelet — the node agent
       And that runtime container has image "busybox", command "sleep 3600" and env "GREETING=hello"
       And that runtime container has label "io.kubernetes.pod.name" = "web" and "io.kubernetes.container.name" = "app"
 
+    @requires:kube.api @requires:kubelet @requires:cri
+    Scenario: init containers run to completion, in order, before the app container starts
+      # A PodSpec with initContainers describes a sequence: each must exit 0 before the next
+      # starts, and the app containers start only after the last one (upstream's kubelet reports
+      # them waiting with reason PodInitializing meanwhile, and the Pod Pending, not Initialized).
+      Given a cluster with node "n1"
+      When I create the pod:
+        """yaml
+        apiVersion: v1
+        kind: Pod
+        metadata: {name: staged}
+        spec:
+          nodeName: n1
+          initContainers:
+          - {name: fetch, image: busybox, command: ["sh", "-c", "sleep 10"]}
+          - {name: migrate, image: busybox, command: ["sh", "-c", "sleep 10"]}
+          containers:
+          - {name: app, image: busybox, command: ["sleep", "3600"]}
+        """
+      And 5 seconds pass
+      Then container "fetch" of pod "staged" is running
+      And container "app" of pod "staged" is waiting with reason "PodInitializing"
+      And pod "staged" has phase "Pending"
+      And pod "staged" has condition "Initialized" with status "False"
+      And within 30 seconds container "fetch" of pod "staged" is terminated with exitCode 0
+      And container "app" of pod "staged" is waiting with reason "PodInitializing"
+      And within 30 seconds container "migrate" of pod "staged" is terminated with exitCode 0
+      And within 30 seconds container "app" of pod "staged" has restartCount 0 and is running
+
   Rule: KUBELET-REPORTS-STATUS — the kubelet reports Pod status to the API server
     Source: 003_83c2ae260ce54bb3.txt § 节点组件 / kubelet
     Claim: The kubelet reports the state of each Pod's containers to the API server as it changes.

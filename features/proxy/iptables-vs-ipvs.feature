@@ -348,6 +348,17 @@ Feature: kube-proxy — iptables mode, IPVS mode and nftables mode
       And map "service-ips" has 20 more elements
 
     @requires:kube.api @requires:proxy.rules @requires:proxy.nftables
+    Scenario: each port of a two-port Service is its own element of the service-ips map
+      # The map is keyed by ClusterIP . protocol . port: one lookup dispatches every Service
+      # port, so a port left out of the map is a port no packet reaches (upstream
+      # pkg/proxy/nftables/proxier.go adds one serviceIPsMap element per service port).
+      Given kube-proxy in nftables mode on node "n1"
+      And a Service "multi" with clusterIP "10.96.0.60", ports "http" 80 and "metrics" 9090, and 2 ready endpoints
+      Then within 10 seconds node "n1" has nft table "ip kube-proxy"
+      And map "service-ips" of that table has an element for "10.96.0.60 . tcp . 80"
+      And map "service-ips" of that table has an element for "10.96.0.60 . tcp . 9090"
+
+    @requires:kube.api @requires:proxy.rules @requires:proxy.nftables
     Scenario: a three-endpoint Service chooses its endpoint with numgen random mod 3
       Given kube-proxy in nftables mode on node "n1"
       And a Service "web" with 3 ready endpoints

@@ -35,6 +35,8 @@ Feature: Scheduler — taints and tolerations
         | matching       | key "dedicated" operator Exists                        | on Node "n1" |
         | not matching   | key "dedicated" operator Equal value "tpu" effect "NoSchedule" | Pending    |
         | not matching   | key "dedicated" operator Equal value "gpu" effect "NoExecute"  | Pending    |
+        | matching       | key "dedicated" value "gpu" effect "NoSchedule" and no operator | on Node "n1" |
+        | not matching   | key "dedicated" value "tpu" effect "NoSchedule" and no operator | Pending    |
 
   Rule: TAINT-NOSCHEDULE-NEW — NoSchedule keeps new, intolerant pods off the node
     Source: 000_1662d8c5cea2447f.txt § 控制平面 / Scheduler / Taint / Toleration
@@ -49,6 +51,7 @@ Feature: Scheduler — taints and tolerations
       And Pod "tolerant" is created tolerating "dedicated=gpu:NoSchedule"
       Then within 10 s Pod "tolerant" is on Node "n1"
       And Pod "plain" is still Pending with reason "Unschedulable"
+      And Pod "plain" has condition PodScheduled=False with reason "Unschedulable" and a message containing "node(s) had untolerated taint {dedicated: gpu}"
 
   Rule: TAINT-NOSCHEDULE-KEEPS-RUNNING — adding a NoSchedule taint leaves pods already on the node alone
     Source: 000_1662d8c5cea2447f.txt § 控制平面 / Scheduler / Taint / Toleration
@@ -91,6 +94,21 @@ Feature: Scheduler — taints and tolerations
       And pods requesting a total of 2 CPU and 4Gi memory are on Node "n2"
       When Pod "web" is created requesting 100m CPU
       Then within 10 s Pod "web" is on Node "n2"
+
+    @requires:kube.api @requires:cluster.scheduler @requires:cluster.nodes
+    Scenario Outline: a pod that tolerates the PreferNoSchedule taint is not steered away; a toleration of another effect does not count
+      # TaintToleration scores only the PreferNoSchedule taints a pod does not tolerate, counting
+      # only its tolerations with effect PreferNoSchedule or none (plugins/tainttoleration).
+      Given a cluster with nodes "n1" and "n2", each with 4 CPU and 8Gi memory
+      And Node "n1" has taint "spare=true:PreferNoSchedule"
+      And pods requesting a total of 2 CPU and 4Gi memory are on Node "n2"
+      When Pod "web" is created requesting 100m CPU <toleration>
+      Then within 10 s Pod "web" is on Node "<node>"
+
+      Examples:
+        | toleration                                                     | node |
+        | tolerating "spare=true:PreferNoSchedule"                        | n1   |
+        | with toleration key "spare" operator Exists effect "NoSchedule" | n2   |
 
   Rule: TAINT-TOLERATION-WILDCARDS — a toleration with no key and operator Exists tolerates every taint; one with no effect matches every effect
     Source: 000_1662d8c5cea2447f.txt § 控制平面 / Scheduler / Taint / Toleration

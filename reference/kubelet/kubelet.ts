@@ -10,6 +10,7 @@
 import { Informer } from '../controllers/informer.ts';
 import { LABEL_CONTAINER_NAME, LABEL_POD_NAME, LABEL_POD_NAMESPACE, LABEL_POD_UID } from '../cri/api.ts';
 import { CrashBackoff } from './backoff.ts';
+import { NO_FAULTS } from '../faults.ts';
 import { PodWorker } from './pod-worker.ts';
 import { rfc3339 } from './status.ts';
 import { KUBELET_VERSION, type KubeletOptions } from './types.ts';
@@ -114,7 +115,7 @@ export class Kubelet {
       if (!pod) return;
       worker = new PodWorker(uid, {
         nodeName: this.nodeName, hostIp: this.hostIp, api: this.opts.api, runtime: this.opts.runtime, runtimeName: this.runtimeName,
-        clock: this.opts.clock, network: this.opts.network, backoff: this.backoff, imageBackoff: this.imageBackoff,
+        clock: this.opts.clock, network: this.opts.network, backoff: this.backoff, imageBackoff: this.imageBackoff, faults: this.opts.faults ?? NO_FAULTS,
         enqueue: (id) => this.enqueue(id),
         event: (p, type, reason, message, fieldPath) => this.event(p, type, reason, message, fieldPath),
         log: this.log,

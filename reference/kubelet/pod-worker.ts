@@ -12,6 +12,7 @@ import { CrashBackoff } from './backoff.ts';
 import { ProbeWorker, type ProbeKind, type ProbeSpec } from './prober.ts';
 import { podStatus, rfc3339, type ContainerView } from './status.ts';
 import type { KubeletApi, ProbeNetwork } from './types.ts';
+import type { Faults } from '../faults.ts';
 
 export interface PodWorkerDeps {
   nodeName: string;
@@ -22,6 +23,8 @@ export interface PodWorkerDeps {
   clock: Scheduler;
   network: ProbeNetwork;
   backoff: CrashBackoff;
+  /** Fault models (reference/faults.ts). */
+  faults: Faults;
   imageBackoff: CrashBackoff;
   /** Ask for another sync of this pod (timers, probe changes). */
   enqueue(uid: string): void;
@@ -108,7 +111,9 @@ export class PodWorker {
       await this.runSandbox(pod, rt.sandbox ? rt.sandbox.attempt + 1 : 0);
       rt = await this.runtimePod();
     }
-    if (await this.syncInit(pod, rt)) await this.syncApp(pod, rt);
+    // Fault init-containers-not-waited: the app containers start alongside the first init container.
+    const initDone = await this.syncInit(pod, rt);
+    if (initDone || this.deps.faults.has('init-containers-not-waited')) await this.syncApp(pod, rt);
     rt = await this.runtimePod();
     this.syncProbes(pod, rt);
     const status = await this.report(rt);
@@ -198,7 +203,8 @@ export class PodWorker {
     const key = `${this.uid}/${spec.name}`;
     const finished_ms = Math.floor(latest.finishedAt / 1_000_000);
     const now = this.deps.clock.now_ms();
-    const remaining = this.deps.backoff.remaining(key, finished_ms, now);
+    // Fault crashloop-no-backoff: every exit restarts at once.
+    const remaining = this.deps.faults.has('crashloop-no-backoff') ? 0 : this.deps.backoff.remaining(key, finished_ms, now);
     if (remaining > 0) {
       const delay_s = this.deps.backoff.delay(key) / 1000;
       const message = `back-off ${delay_s}s restarting failed container=${spec.name} pod=${pod.metadata.name}_${pod.metadata.namespace}(${this.uid})`;
@@ -299,13 +305,16 @@ export class PodWorker {
 
   private ready(containerId: string, spec: any): boolean {
     if (!this.started(containerId, spec)) return false;
-    return !spec.readinessProbe || this.probes.get(`${containerId}/readiness`)?.result === 'success';
+    // Fault readiness-ignored: a running container is ready whatever its readiness probe says.
+    return !spec.readinessProbe || this.deps.faults.has('readiness-ignored') || this.probes.get(`${containerId}/readiness`)?.result === 'success';
   }
 
   /** A failed liveness or startup probe: kill with the probe's grace, else the pod's (KEP-2238). */
   private async killIfUnhealthy(pod: any, spec: any, c: CriStatus): Promise<void> {
     if (this.kills.has(c.id)) return;
-    const failed = (['liveness', 'startup'] as const).find((k) => this.probes.get(`${c.id}/${k}`)?.result === 'failure');
+    // Fault liveness-never-restarts: a failed liveness result is reported but kills nothing.
+    const kinds = this.deps.faults.has('liveness-never-restarts') ? (['startup'] as const) : (['liveness', 'startup'] as const);
+    const failed = kinds.find((k) => this.probes.get(`${c.id}/${k}`)?.result === 'failure');
     if (!failed) return;
     this.kills.add(c.id);
     const probe = failed === 'liveness' ? spec.livenessProbe : spec.startupProbe;

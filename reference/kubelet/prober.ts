@@ -20,6 +20,7 @@ import type { CriRuntime } from '../cri/api.ts';
 import { CriError, GRPC_DEADLINE_EXCEEDED } from '../cri/api.ts';
 import type { Scheduler } from '../wiring/virtual-clock.ts';
 import type { ProbeNetwork } from './types.ts';
+import { NO_FAULTS, type Faults } from '../faults.ts';
 
 export type ProbeKind = 'liveness' | 'readiness' | 'startup';
 export type ProbeResult = 'success' | 'failure' | 'unknown';
@@ -85,7 +86,7 @@ export class ProbeWorker {
     readonly kind: ProbeKind,
     private readonly spec: ProbeSpec,
     private readonly target: ProbeTarget,
-    private readonly deps: { clock: Scheduler; runtime: CriRuntime; network: ProbeNetwork },
+    private readonly deps: { clock: Scheduler; runtime: CriRuntime; network: ProbeNetwork; faults?: Faults },
     private readonly events: ProbeWorkerEvents,
   ) {
     this.result = kind === 'readiness' ? 'failure' : kind === 'liveness' ? 'success' : 'unknown';
@@ -95,6 +96,10 @@ export class ProbeWorker {
   stop(): void {
     this.stopped = true;
     this.cancel?.();
+  }
+
+  private get faults(): Faults {
+    return this.deps.faults ?? NO_FAULTS;
   }
 
   private tick(): void {
@@ -108,15 +113,17 @@ export class ProbeWorker {
     const t = probeTiming(this.spec);
     if (this.onHold) return;
     if (this.kind === 'startup' && this.result === 'success') return;
-    if (this.kind !== 'startup' && !this.events.started()) return;
+    // Fault startup-not-gating: liveness and readiness probe before the startup probe has succeeded.
+    if (this.kind !== 'startup' && !this.events.started() && !this.faults.has('startup-not-gating')) return;
     if (this.deps.clock.now_ms() - this.target.startedAt_ms < t.initialDelay_s * 1000) return;
     this.runs++;
-    const outcome = await runProbe(this.spec, this.target, this.deps);
+    const outcome = await runProbe(this.spec, this.target, this.deps, this.faults);
     if (this.stopped) return;
     if (outcome.result === 'failure') this.events.onFailure(this.kind, outcome);
     this.run = this.lastRaw === outcome.result ? this.run + 1 : 1;
     this.lastRaw = outcome.result;
-    const threshold = outcome.result === 'failure' ? t.failure : t.success;
+    // Fault success-threshold-ignored: one success is enough.
+    const threshold = outcome.result === 'failure' ? t.failure : this.faults.has('success-threshold-ignored') ? 1 : t.success;
     if (this.run < threshold) return;
     if (this.result !== outcome.result) {
       this.result = outcome.result;
@@ -130,7 +137,7 @@ export class ProbeWorker {
 }
 
 /** Runs one probe with its timeout. */
-export async function runProbe(spec: ProbeSpec, target: ProbeTarget, deps: { clock: Scheduler; runtime: CriRuntime; network: ProbeNetwork }): Promise<ProbeOutcome> {
+export async function runProbe(spec: ProbeSpec, target: ProbeTarget, deps: { clock: Scheduler; runtime: CriRuntime; network: ProbeNetwork }, faults: Faults = NO_FAULTS): Promise<ProbeOutcome> {
   const timeout_s = probeTiming(spec).timeout_s;
   if (spec.exec) return execProbe(spec.exec.command ?? [], target, deps.runtime, timeout_s);
   let abort = () => {};
@@ -142,7 +149,7 @@ export async function runProbe(spec: ProbeSpec, target: ProbeTarget, deps: { clo
       resolve({ result: 'failure', output: 'context deadline exceeded (Client.Timeout exceeded while awaiting headers)' });
     });
   });
-  const attempt = spec.httpGet ? httpProbe(spec.httpGet, target, deps.network, onAbort)
+  const attempt = spec.httpGet ? httpProbe(spec.httpGet, target, deps.network, onAbort, faults)
     : spec.tcpSocket ? tcpProbe(spec.tcpSocket, target, deps.network, onAbort)
     : Promise.resolve<ProbeOutcome>({ result: 'failure', output: spec.grpc ? 'grpc probes are not supported by this kubelet' : 'missing probe handler' });
   try {
@@ -171,7 +178,7 @@ function resolvePort(port: number | string, target: ProbeTarget): number | undef
 
 const MAX_REDIRECTS = 10;
 
-async function httpProbe(h: NonNullable<ProbeSpec['httpGet']>, target: ProbeTarget, network: ProbeNetwork, onAbort: (fn: () => void) => void): Promise<ProbeOutcome> {
+async function httpProbe(h: NonNullable<ProbeSpec['httpGet']>, target: ProbeTarget, network: ProbeNetwork, onAbort: (fn: () => void) => void, faults: Faults): Promise<ProbeOutcome> {
   const port = resolvePort(h.port, target);
   if (port === undefined) return { result: 'failure', output: `unknown port ${JSON.stringify(h.port)}` };
   const scheme = (h.scheme ?? 'HTTP').toLowerCase();
@@ -187,6 +194,8 @@ async function httpProbe(h: NonNullable<ProbeSpec['httpGet']>, target: ProbeTarg
     } catch (error) {
       return { result: 'failure', output: `Get "${url}": ${(error as Error).message}` };
     }
+    // Fault probe-3xx-fails: only 2xx succeeds; a redirect is neither followed nor accepted.
+    if (faults.has('probe-3xx-fails') && res.status >= 300) return { result: 'failure', output: `HTTP probe failed with statuscode: ${res.status}` };
     if (res.status >= 300 && res.status < 400 && res.location && hop < MAX_REDIRECTS) {
       const next = new URL(res.location, url);
       if (next.hostname === url.hostname) {

@@ -6,6 +6,7 @@
 import type { ListWatcher } from '../controllers/informer.ts';
 import type { CriRuntime } from '../cri/api.ts';
 import type { Scheduler } from '../wiring/virtual-clock.ts';
+import type { Faults } from '../faults.ts';
 
 /** The API calls a kubelet makes (each answered with the HTTP status; bodies where read). */
 export interface KubeletApi {
@@ -55,6 +56,8 @@ export interface KubeletOptions {
   /** PLEG relist period (upstream 1 s). */
   relist_ms?: number;
   log?: (line: string) => void;
+  /** Fault models (reference/faults.ts); default none. */
+  faults?: Faults;
 }
 
 export const KUBELET_VERSION = 'v1.31.0-kubespec';

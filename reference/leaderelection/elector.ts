@@ -30,6 +30,7 @@
  */
 import type { Scheduler } from '../wiring/virtual-clock.ts';
 import { microTime, sameRecord, type LeaderElectionRecord, type LeaseLock } from './record.ts';
+import { NO_FAULTS, type Faults } from '../faults.ts';
 
 export interface ElectionTimings {
   leaseDuration_ms: number;
@@ -64,6 +65,8 @@ export interface ElectorOptions {
   callbacks: ElectorCallbacks;
   /** Where failed attempts are reported. */
   log?: (line: string) => void;
+  /** Fault models (reference/faults.ts); default none. */
+  faults?: Faults;
 }
 
 export type ElectorPhase = 'idle' | 'acquiring' | 'leading' | 'stopped';
@@ -80,10 +83,12 @@ export class LeaderElector {
   private cancelTimer: () => void = () => {};
   private cancelDeadline: () => void = () => {};
   private deadline_ms = 0;
+  private readonly faults: Faults;
 
   constructor(private readonly opts: ElectorOptions) {
     this.identity = opts.identity;
     this.timings = opts.timings ?? DEFAULT_TIMINGS;
+    this.faults = opts.faults ?? NO_FAULTS;
     const t = this.timings;
     // NewLeaderElector's validation.
     if (t.leaseDuration_ms <= t.renewDeadline_ms) throw new Error('leaseDuration must be greater than renewDeadline');
@@ -117,7 +122,8 @@ export class LeaderElector {
    */
   acting(): boolean {
     if (this.phase_ !== 'leading') return false;
-    if (this.opts.clock.now_ms() >= this.deadline_ms) this.stopLeading('renew deadline passed');
+    // Fault leader-ignores-renew-deadline: no deadline is ever checked.
+    if (this.opts.clock.now_ms() >= this.deadline_ms && !this.faults.has('leader-ignores-renew-deadline')) this.stopLeading('renew deadline passed');
     return this.phase_ === 'leading';
   }
 
@@ -176,7 +182,7 @@ export class LeaderElector {
     this.deadline_ms = started_ms + this.timings.retryPeriod_ms + this.timings.renewDeadline_ms;
     this.cancelDeadline();
     this.cancelDeadline = this.opts.clock.after(this.deadline_ms - this.opts.clock.now_ms(), () => {
-      if (this.phase_ === 'leading') this.stopLeading('failed to renew within the renew deadline');
+      if (this.phase_ === 'leading' && !this.faults.has('leader-ignores-renew-deadline')) this.stopLeading('failed to renew within the renew deadline');
     });
   }
 
@@ -211,7 +217,9 @@ export class LeaderElector {
       if (generation !== this.generation) return false;
       if (!current) return await this.createLease(desired, generation);
       this.observe(current.record);
-      if (current.record.holderIdentity !== '' && this.observedTime_ms + this.timings.leaseDuration_ms > now_ms && !this.isLeader()) {
+      // Fault lease-taken-before-expiry: another holder's lease is never waited out.
+      const held = current.record.holderIdentity !== '' && this.observedTime_ms + this.timings.leaseDuration_ms > now_ms && !this.faults.has('lease-taken-before-expiry');
+      if (held && !this.isLeader()) {
         return false;
       }
       if (this.isLeader()) {

@@ -6,6 +6,7 @@
  *
  * Pure: objects in, a sorted, comparable state out.
  */
+import { NO_FAULTS, type Faults } from '../faults.ts';
 
 export type Protocol = 'TCP' | 'UDP' | 'SCTP';
 
@@ -65,7 +66,7 @@ function proxied(svc: any): boolean {
   return svc?.spec?.type !== 'ExternalName' && typeof ip === 'string' && ip !== '' && ip !== 'None';
 }
 
-function endpointsOf(slices: any[], portName: string, protocol: Protocol): Endpoint[] {
+function endpointsOf(slices: any[], portName: string, protocol: Protocol, faults: Faults): Endpoint[] {
   const seen = new Map<string, Endpoint>();
   for (const slice of slices) {
     if (slice?.addressType && slice.addressType !== 'IPv4') continue;
@@ -73,7 +74,8 @@ function endpointsOf(slices: any[], portName: string, protocol: Protocol): Endpo
     if (typeof port?.port !== 'number') continue;
     for (const ep of slice.endpoints ?? []) {
       const c = ep?.conditions ?? {};
-      const ready = c.ready !== false;
+      // Fault proxy-includes-not-ready: the ready condition is not read.
+      const ready = c.ready !== false || faults.has('proxy-includes-not-ready');
       for (const ip of ep?.addresses ?? []) {
         seen.set(`${ip}:${port.port}`, {
           ip, port: port.port, ready,
@@ -94,7 +96,7 @@ function compareAddr(a: string, b: string): number {
   return 0;
 }
 
-function servicePorts(svc: any, slices: any[]): ServicePort[] {
+function servicePorts(svc: any, slices: any[], faults: Faults): ServicePort[] {
   const spec = svc.spec;
   const namespace = svc.metadata.namespace ?? 'default';
   const name = svc.metadata.name;
@@ -115,13 +117,13 @@ function servicePorts(svc: any, slices: any[]): ServicePort[] {
       ...affinity,
       externalLocal: external && spec.externalTrafficPolicy === 'Local',
       internalLocal: spec.internalTrafficPolicy === 'Local',
-      endpoints: endpointsOf(slices, portName, protocol),
+      endpoints: endpointsOf(slices, portName, protocol, faults),
     };
   });
 }
 
 /** The desired state of one node's proxy, from every Service and EndpointSlice it has seen. */
-export function buildState(services: readonly any[], slices: readonly any[], nodeName: string, nodeIPs: string[] = []): ProxyState {
+export function buildState(services: readonly any[], slices: readonly any[], nodeName: string, nodeIPs: string[] = [], faults: Faults = NO_FAULTS): ProxyState {
   const slicesBySvc = new Map<string, any[]>();
   for (const s of slices) {
     const owner = s?.metadata?.labels?.[SERVICE_NAME_LABEL];
@@ -129,7 +131,7 @@ export function buildState(services: readonly any[], slices: readonly any[], nod
     const key = `${s.metadata.namespace}/${owner}`;
     slicesBySvc.set(key, [...(slicesBySvc.get(key) ?? []), s]);
   }
-  const ports = services.filter(proxied).flatMap((svc) => servicePorts(svc, slicesBySvc.get(`${svc.metadata.namespace}/${svc.metadata.name}`) ?? []));
+  const ports = services.filter(proxied).flatMap((svc) => servicePorts(svc, slicesBySvc.get(`${svc.metadata.namespace}/${svc.metadata.name}`) ?? [], faults));
   ports.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : a.protocol < b.protocol ? -1 : 1));
   return { nodeName, nodeIPs, services: ports };
 }

@@ -13,6 +13,7 @@ import { IptablesDataplane } from './dataplane/iptables.ts';
 import { IpvsDataplane } from './dataplane/ipvs.ts';
 import { NftablesDataplane } from './dataplane/nftables.ts';
 import type { Packet, Verdict } from './dataplane/packet.ts';
+import { NO_FAULTS, type Faults } from '../faults.ts';
 
 export type ProxyMode = 'iptables' | 'ipvs' | 'nftables';
 
@@ -27,6 +28,17 @@ export interface ProxyConfig {
   kernelModules?: readonly string[];
   random: () => number;
   iptablesFault?: IptablesFault;
+  /** Fault models (reference/faults.ts), mapped onto the modes' seams below; default none. */
+  faults?: Faults;
+}
+
+/** The registry's proxy faults onto each mode's own seam. */
+function iptablesFaultOf(faults: Faults): IptablesFault | undefined {
+  if (faults.has('iptables-probability-not-cumulative')) return 'probability-not-cumulative';
+  if (faults.has('iptables-first-endpoint-only')) return 'first-endpoint-only';
+  if (faults.has('iptables-affinity-not-sticky')) return 'affinity-not-sticky';
+  if (faults.has('iptables-no-reject')) return 'no-reject';
+  return undefined;
 }
 
 /** Why kube-proxy refuses to start (server_linux.go: "can't use the IPVS proxier"; no fallback since v1.26). */
@@ -55,14 +67,18 @@ export class KubeProxy {
   /** Statements in the last nftables transaction: what a partial sync cost. */
   lastTransaction: string[] = [];
   readonly clusterCIDR: string;
+  private readonly faults: Faults;
+  private readonly iptablesFault?: IptablesFault;
 
   constructor(readonly config: ProxyConfig) {
     const err = startError(config);
     if (err) throw new Error(err);
     this.clusterCIDR = config.clusterCIDR ?? DEFAULT_CLUSTER_CIDR;
+    this.faults = config.faults ?? NO_FAULTS;
+    this.iptablesFault = config.iptablesFault ?? iptablesFaultOf(this.faults);
     this.state = { nodeName: config.nodeName, nodeIPs: config.nodeIPs, services: [] };
     if (config.mode === 'nftables') {
-      const proxier = new NftablesProxier({ clusterCIDR: this.clusterCIDR });
+      const proxier = new NftablesProxier({ clusterCIDR: this.clusterCIDR, ...(this.faults.has('nft-map-first-port-only') ? { fault: 'first-port-only' as const } : {}) });
       this.nft = { proxier, plane: new NftablesDataplane(() => proxier.ruleset(), config.nodeIPs, config.random) };
     }
     this.sync([], []);
@@ -70,12 +86,12 @@ export class KubeProxy {
 
   /** A sync: the whole desired state from what the informers hold. */
   sync(services: readonly any[], slices: readonly any[]): void {
-    this.state = buildState(services, slices, this.config.nodeName, this.config.nodeIPs);
+    this.state = buildState(services, slices, this.config.nodeName, this.config.nodeIPs, this.faults);
     if (this.config.mode === 'iptables') {
-      const rules = iptablesRules(this.state, { clusterCIDR: this.clusterCIDR, ...(this.config.iptablesFault ? { fault: this.config.iptablesFault } : {}) });
+      const rules = iptablesRules(this.state, { clusterCIDR: this.clusterCIDR, ...(this.iptablesFault ? { fault: this.iptablesFault } : {}) });
       this.iptables = { rules, plane: new IptablesDataplane(rules, this.config.nodeIPs, this.config.random, this.iptables?.plane.recent) };
     } else if (this.config.mode === 'ipvs') {
-      const rules = ipvsRules(this.state, { ...(this.config.ipvsScheduler ? { scheduler: this.config.ipvsScheduler } : {}) });
+      const rules = ipvsRules(this.state, { ...(this.config.ipvsScheduler ? { scheduler: this.config.ipvsScheduler } : {}), ...(this.faults.has('ipvs-persistence-ignored') ? { fault: 'persistence-ignored' as const } : {}) });
       // The IPVS connection table survives a resync; only a first sync builds it.
       this.ipvs = this.ipvs ? { rules, plane: this.ipvs.plane.withRules(rules) } : { rules, plane: new IpvsDataplane(rules) };
     } else {

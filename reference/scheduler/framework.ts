@@ -30,6 +30,7 @@ import { defaultPreemption } from './plugins/defaultpreemption/index.ts';
 import { balancedAllocation } from './plugins/balancedallocation/index.ts';
 import { imageLocality } from './plugins/imagelocality/index.ts';
 import { defaultBinder } from './plugins/defaultbinder/index.ts';
+import { NO_FAULTS, type Faults } from '../faults.ts';
 
 export const EXTENSION_POINTS = ['queueSort', 'preFilter', 'filter', 'postFilter', 'preScore', 'score', 'reserve', 'permit', 'preBind', 'bind', 'postBind'] as const;
 export type ExtensionPoint = (typeof EXTENSION_POINTS)[number];
@@ -44,17 +45,18 @@ export type PluginFactory = (args: any, handle: Handle) => Plugin;
 export type Registry = Record<string, PluginFactory>;
 
 /** The in-tree registry (pkg/scheduler/framework/plugins/registry.go). */
-export function inTreeRegistry(): Registry {
+/** The in-tree plugins; `faults` (reference/faults.ts) reach the plugins that have a seam. */
+export function inTreeRegistry(faults: Faults = NO_FAULTS): Registry {
   return {
     PrioritySort: () => prioritySort(),
     NodeUnschedulable: () => nodeUnschedulable(),
     NodeName: () => nodeName(),
-    TaintToleration: () => taintToleration(),
+    TaintToleration: () => taintToleration(faults),
     NodeAffinity: () => nodeAffinity(),
     NodeResourcesFit: (args: FitArgs) => nodeResourcesFit(args),
     PodTopologySpread: () => podTopologySpread(),
     InterPodAffinity: () => interPodAffinity(),
-    DefaultPreemption: (_args, handle) => defaultPreemption(handle),
+    DefaultPreemption: (_args, handle) => defaultPreemption(handle, faults),
     NodeResourcesBalancedAllocation: () => balancedAllocation(),
     ImageLocality: () => imageLocality(),
     DefaultBinder: () => defaultBinder(),
@@ -121,7 +123,7 @@ export class Framework {
   /** Every plugin instance by name: which events each one registered for. */
   readonly plugins = new Map<string, Plugin>();
 
-  constructor(readonly profile: Profile, registry: Registry = inTreeRegistry()) {
+  constructor(readonly profile: Profile, registry: Registry = inTreeRegistry(), private readonly faults: Faults = NO_FAULTS) {
     const args = new Map((profile.pluginConfig ?? []).map((c) => [c.name, c.args]));
     const instance = (name: string): Plugin => {
       let p = this.plugins.get(name);
@@ -200,7 +202,8 @@ export class Framework {
     for (const { plugin, weight } of this.score) {
       if (state.skipScore.has(plugin.name)) continue;
       for (let i = 0; i < nodes.length; i++) scores[i] = plugin.score(state, pod, nodes[i]!);
-      plugin.normalize?.(state, pod, scores);
+      // Fault scores-not-normalized: raw Score results summed as they are.
+      if (!this.faults.has('scores-not-normalized')) plugin.normalize?.(state, pod, scores);
       for (let i = 0; i < nodes.length; i++) totals[i]! += scores[i]! * weight;
     }
     return totals;

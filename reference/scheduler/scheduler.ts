@@ -17,6 +17,7 @@ import { NodeInfo, hasPodAffinityTerms, type Pdb, type Snapshot } from './node-i
 import { SchedulingQueue } from './queue.ts';
 import type { Action, ClusterEvent, CycleState, Node, Pod, QueuedPodInfo } from './types.ts';
 import { podKey } from './types.ts';
+import type { Faults } from '../faults.ts';
 
 /** A write the host makes through the API server. */
 export type Effect =
@@ -42,6 +43,8 @@ export interface SchedulerCoreOptions {
   percentageOfNodesToScore?: number;
   initialBackoff_ms?: number;
   maxBackoff_ms?: number;
+  /** Fault models (reference/faults.ts) for the framework; default none. */
+  faults?: Faults;
 }
 
 type WatchType = 'ADDED' | 'MODIFIED' | 'DELETED';
@@ -67,8 +70,8 @@ export class SchedulerCore implements Snapshot {
   private readonly imageNodes = new Map<string, number>();
 
   constructor(private readonly opts: SchedulerCoreOptions) {
-    const registry = opts.registry ?? inTreeRegistry();
-    for (const p of opts.profiles ?? [defaultProfile()]) this.frameworks.set(p.schedulerName, new Framework(p, registry));
+    const registry = opts.registry ?? inTreeRegistry(opts.faults);
+    for (const p of opts.profiles ?? [defaultProfile()]) this.frameworks.set(p.schedulerName, new Framework(p, registry, opts.faults));
     const first = [...this.frameworks.values()][0]!;
     this.queue = new SchedulingQueue({
       queueSort: first.queueSort,

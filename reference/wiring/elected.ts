@@ -15,6 +15,7 @@ import { httpLeaseLock, JsonClient } from './lease-lock.ts';
 import { Link } from './link.ts';
 import { ProcessClock } from './process-clock.ts';
 import type { Scheduler } from './virtual-clock.ts';
+import type { Faults } from '../faults.ts';
 
 /** The leader's work: started when it starts leading, stopped when it stops. */
 export interface Component {
@@ -47,6 +48,8 @@ export interface ElectedInstanceOptions {
   /** Starts the component's work once this process leads. */
   run(ctx: ComponentContext): Promise<Component>;
   log?: (line: string) => void;
+  /** Fault models (reference/faults.ts) for the leader elector; default none. */
+  faults?: Faults;
 }
 
 /** Upstream's --leader-elect-resource-namespace default. */
@@ -181,6 +184,7 @@ export class ElectedInstance {
       clock,
       random: opts.random,
       ...(opts.timings ? { timings: opts.timings } : {}),
+      ...(opts.faults ? { faults: opts.faults } : {}),
       log,
       callbacks: {
         onStartedLeading: () => this.startLeading(process, { server, clock, random: opts.random, log }),

@@ -13,6 +13,7 @@ import { ControllerManager } from './controllers.ts';
 import { ElectedInstance, type Component, type ComponentContext } from './elected.ts';
 import type { Scheduler } from './virtual-clock.ts';
 import type { ElectionTimings } from '../leaderelection/elector.ts';
+import type { Faults } from '../faults.ts';
 
 /** How one component's leader does its work, given the process's link to the API server. */
 export type ComponentRunner = (ctx: ComponentContext) => Promise<Component>;
@@ -29,6 +30,8 @@ export interface HaControlPlaneOptions {
   apiServer?: { host: string; port: number };
   /** Credentials of those components' users, by component name (default: the controller manager's). */
   credentials?: Record<string, { token?: string; ca?: string | Buffer }>;
+  /** Fault models (reference/faults.ts) for every elected process's leader elector; default none. */
+  faults?: Faults;
 }
 
 export const KUBE_CONTROLLER_MANAGER = 'kube-controller-manager';
@@ -68,6 +71,7 @@ export class HaControlPlane {
         ...(this.opts.timings ? { timings: this.opts.timings } : {}),
         run: runner,
         ...(this.opts.log ? { log: this.opts.log } : {}),
+        ...(this.opts.faults ? { faults: this.opts.faults } : {}),
       }));
     }
   }

@@ -14,6 +14,7 @@ import { seededRandom } from '../apiserver/server.ts';
 import { kubeletApi } from './kubelet-api.ts';
 import { nodeNetwork, type NodeNetwork } from './kubelet-network.ts';
 import type { Scheduler } from './virtual-clock.ts';
+import type { Faults } from '../faults.ts';
 
 export interface KubeletHost {
   readonly name: string;
@@ -33,6 +34,8 @@ export interface KubeletHostOptions {
   /** Where the cluster registers the kubelet's token (undefined: the API server has no authentication). */
   tokens?: Map<string, UserInfo>;
   log?: (line: string) => void;
+  /** Fault models (reference/faults.ts); default none. */
+  faults?: Faults;
 }
 
 export async function startKubeletHost(opts: KubeletHostOptions): Promise<KubeletHost> {
@@ -43,7 +46,7 @@ export async function startKubeletHost(opts: KubeletHostOptions): Promise<Kubele
   const runtime = new FakeRuntime({ clock: opts.clock, node: opts.name, sandboxIp: network.sandboxIp, onListen: network.onListen });
   network.attach(runtime, opts.clock);
   const api = kubeletApi({ server: opts.server, clock: opts.clock, token, nodeName: opts.name, ...(opts.ca ? { ca: opts.ca } : {}) });
-  const kubelet = new Kubelet({ nodeName: opts.name, api, runtime, clock: opts.clock, network: network.probes, random: seededRandom(opts.seed), readLog: (id) => runtime.logOf(id), ...(opts.leaseRenew_ms ? { leaseRenew_ms: opts.leaseRenew_ms } : {}), ...(opts.log ? { log: opts.log } : {}) });
+  const kubelet = new Kubelet({ nodeName: opts.name, api, runtime, clock: opts.clock, network: network.probes, random: seededRandom(opts.seed), readLog: (id) => runtime.logOf(id), ...(opts.leaseRenew_ms ? { leaseRenew_ms: opts.leaseRenew_ms } : {}), ...(opts.log ? { log: opts.log } : {}), ...(opts.faults ? { faults: opts.faults } : {}) });
   try {
     await kubelet.start();
   } catch (error) {

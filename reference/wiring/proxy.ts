@@ -19,6 +19,7 @@ import { KubeProxy, startError, type ProxyConfig, type ProxyMode } from '../prox
 import { seededRandom } from '../apiserver/server.ts';
 import type { ApiClient } from './api-client.ts';
 import type { Scheduler } from './virtual-clock.ts';
+import { NO_FAULTS, type Faults } from '../faults.ts';
 
 const SERVICES: ResourceRef = { group: '', version: 'v1', resource: 'services' };
 const ENDPOINT_SLICES: ResourceRef = { group: 'discovery.k8s.io', version: 'v1', resource: 'endpointslices' };
@@ -56,6 +57,8 @@ export class ProxyHost {
     /** The last store revision at which objects of a resource changed (as ControllerManager.settled uses it). */
     private readonly changedAt: (resource: string) => number = () => 0,
     private readonly minSyncPeriod_ms = MIN_SYNC_PERIOD_MS,
+    /** Fault models (reference/faults.ts) for every node's kube-proxy; default none. */
+    private readonly faults: Faults = NO_FAULTS,
   ) {}
 
   /** Starts kube-proxy on `node` in a mode (replacing one that ran there). A refused start is kept as its error. */
@@ -67,6 +70,7 @@ export class ProxyHost {
       ...(opts.ipvsScheduler !== undefined ? { ipvsScheduler: opts.ipvsScheduler } : {}),
       ...(opts.kernelModules ? { kernelModules: opts.kernelModules } : {}),
       random: seededRandom(this.seed ^ hashName(node)),
+      ...(this.faults.size > 0 ? { faults: this.faults } : {}),
     };
     const error = startError(config);
     const entry: NodeProxy = { lastSync_ms: -Infinity, syncedAt: -1, ...(error ? { error } : { proxy: new KubeProxy(config) }) };

@@ -22,6 +22,7 @@ import { extensionPointRecorder, NAME as RECORDER } from '../scheduler/plugins/e
 import type { Pod } from '../scheduler/types.ts';
 import type { ApiClient } from './api-client.ts';
 import type { Scheduler as Timers } from './virtual-clock.ts';
+import { NO_FAULTS, type Faults } from '../faults.ts';
 
 export const SCHEDULER_COMPONENT = 'default-scheduler';
 
@@ -39,8 +40,8 @@ export function referenceProfiles(): Profile[] {
   return [defaultProfile(), recorder];
 }
 
-export function referenceRegistry(): Registry {
-  return { ...inTreeRegistry(), [RECORDER]: () => extensionPointRecorder() };
+export function referenceRegistry(faults: Faults = NO_FAULTS): Registry {
+  return { ...inTreeRegistry(faults), [RECORDER]: () => extensionPointRecorder() };
 }
 const FLUSH_INTERVAL_MS = 1_000;
 
@@ -52,6 +53,8 @@ export interface SchedulerHostOptions {
   profiles?: Profile[];
   registry?: Registry;
   log?: (line: string) => void;
+  /** Fault models (reference/faults.ts); default none. */
+  faults?: Faults;
 }
 
 export class SchedulerHost {
@@ -67,7 +70,7 @@ export class SchedulerHost {
 
   private constructor(private readonly opts: SchedulerHostOptions) {
     this.log = opts.log ?? (() => {});
-    this.core = new SchedulerCore({ random: opts.random, profiles: opts.profiles ?? referenceProfiles(), registry: opts.registry ?? referenceRegistry() });
+    this.core = new SchedulerCore({ random: opts.random, profiles: opts.profiles ?? referenceProfiles(), registry: opts.registry ?? referenceRegistry(opts.faults), ...(opts.faults ? { faults: opts.faults } : {}) });
   }
 
   static async start(opts: SchedulerHostOptions): Promise<SchedulerHost> {
@@ -166,6 +169,9 @@ export class SchedulerHost {
     };
     switch (effect.kind) {
       case 'bind':
+        // Fault binds-without-subresource: a merge patch of spec.nodeName, which the API server refuses
+        // (pod updates may not change spec.nodeName; only pods/binding sets it).
+        if (this.opts.faults?.has('binds-without-subresource')) return expect('PATCH', podPath, { spec: { nodeName: effect.node } }, [200], 'application/merge-patch+json');
         return expect('POST', `${podPath}/binding`, {
           apiVersion: 'v1',
           kind: 'Binding',

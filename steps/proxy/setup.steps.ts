@@ -58,6 +58,12 @@ Given(/^a Service "([^"]+)" with clusterIP "([^"]+)" port (\d+)(?:, sessionAffin
   await serviceWithEndpoints(this, name, Number(n), { clusterIP, port: Number(port), ...(affinity ? { sessionAffinity: affinity } : {}) });
 });
 
+Given('a Service {string} with clusterIP {string}, ports {string} {int} and {string} {int}, and {int} ready endpoints', async function (this: KubespecWorld, name: string, clusterIP: string, n1: string, p1: number, n2: string, p2: number, n: number) {
+  await createService(this, name, { clusterIP, ports: [{ name: n1, port: p1, targetPort: 8080 }, { name: n2, port: p2, targetPort: 9090 }] });
+  const eps = Array.from({ length: n }, (_, k) => ({ ip: `10.244.200.${k + 1}` }));
+  await writeSlice(this, name, [{ name: n1, port: 8080 }, { name: n2, port: 9090 }], eps);
+});
+
 Given(/^a Service "([^"]+)" with (\d+) ready endpoints?((?: "[^"]+"(?:,| and)?)*)$/, async function (this: KubespecWorld, name: string, n: string, labels: string) {
   const names = [...labels.matchAll(/"([^"]+)"/g)].map((m) => m[1]!);
   await serviceWithEndpoints(this, name, Number(n), {}, names);

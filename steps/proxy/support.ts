@@ -34,6 +34,8 @@ export interface ServiceOptions {
   timeoutSeconds?: number;
   externalTrafficPolicy?: string;
   internalTrafficPolicy?: string;
+  /** Named ports instead of the one `port`/`targetPort`. */
+  ports?: { name: string; port: number; targetPort: number }[];
 }
 
 export function serviceBody(name: string, o: ServiceOptions): any {
@@ -44,7 +46,7 @@ export function serviceBody(name: string, o: ServiceOptions): any {
     spec: {
       ...(o.type ? { type: o.type } : {}),
       ...(o.clusterIP ? { clusterIP: o.clusterIP } : {}),
-      ports: [{ port: o.port ?? 80, targetPort: o.targetPort ?? 8080, protocol: 'TCP', ...(o.nodePort !== undefined ? { nodePort: o.nodePort } : {}) }],
+      ports: o.ports?.map((p) => ({ ...p, protocol: 'TCP' })) ?? [{ port: o.port ?? 80, targetPort: o.targetPort ?? 8080, protocol: 'TCP', ...(o.nodePort !== undefined ? { nodePort: o.nodePort } : {}) }],
       ...affinity, ...timeout,
       ...(o.externalTrafficPolicy ? { externalTrafficPolicy: o.externalTrafficPolicy } : {}),
       ...(o.internalTrafficPolicy ? { internalTrafficPolicy: o.internalTrafficPolicy } : {}),
@@ -81,13 +83,13 @@ export interface EndpointSpec {
 
 const slicePath = (world: KubespecWorld) => collectionPath('discovery.k8s.io', 'endpointslices', world.kube().namespace);
 
-function sliceBody(service: string, port: number, eps: EndpointSpec[]): any {
+function sliceBody(service: string, ports: SlicePort[], eps: EndpointSpec[]): any {
   return {
     apiVersion: 'discovery.k8s.io/v1', kind: 'EndpointSlice',
     // A manager other than the controller's, so a real cluster's EndpointSlice controller leaves it alone.
     metadata: { name: `${service}-kubespec`, labels: { 'kubernetes.io/service-name': service, 'endpointslice.kubernetes.io/managed-by': 'kubespec-steps' } },
     addressType: 'IPv4',
-    ports: [{ name: '', port, protocol: 'TCP' }],
+    ports: ports.map((p) => ({ name: p.name, port: p.port, protocol: 'TCP' })),
     endpoints: eps.map((e) => ({
       addresses: [e.ip],
       conditions: { ready: e.ready ?? true, serving: e.serving ?? e.ready ?? true, terminating: e.terminating ?? false },
@@ -96,12 +98,19 @@ function sliceBody(service: string, port: number, eps: EndpointSpec[]): any {
   };
 }
 
+/** A port of an EndpointSlice: `name` matches the Service port's name ("" for an unnamed one). */
+export interface SlicePort {
+  name: string;
+  port: number;
+}
+
 /** Creates or replaces the Service's one EndpointSlice; remembers what it lists. */
-export async function writeSlice(world: KubespecWorld, service: string, port: number, eps: EndpointSpec[]): Promise<void> {
+export async function writeSlice(world: KubespecWorld, service: string, port: number | SlicePort[], eps: EndpointSpec[]): Promise<void> {
   const kube = world.kube();
   const path = `${slicePath(world)}/${service}-kubespec`;
   const current = await kube.request({ method: 'GET', path });
-  const body = sliceBody(service, port, eps);
+  const ports = typeof port === 'number' ? [{ name: '', port }] : port;
+  const body = sliceBody(service, ports, eps);
   if (current.status === 200) {
     body.metadata.resourceVersion = current.json.metadata.resourceVersion;
     expectSuccess(await kube.request({ method: 'PUT', path, body }), `update the EndpointSlice of "${service}"`);
@@ -109,7 +118,7 @@ export async function writeSlice(world: KubespecWorld, service: string, port: nu
     expectSuccess(await kube.request({ method: 'POST', path: slicePath(world), body }), `create the EndpointSlice of "${service}"`);
     world.onCleanup(() => kube.request({ method: 'DELETE', path }));
   }
-  world.note(`endpoints of ${service}`, { port, eps });
+  world.note(`endpoints of ${service}`, { port: ports[0]!.port, eps });
 }
 
 export async function deleteSlice(world: KubespecWorld, service: string): Promise<void> {

@@ -96,6 +96,8 @@ const CLAUSES: [RegExp, (m: RegExpExecArray, pod: { metadata: any; spec: Spec },
   [/with required anti-affinity to "([^"]*)" on "([^"]*)"/, (m, p) => ((p.spec.affinity ??= {}).podAntiAffinity = { requiredDuringSchedulingIgnoredDuringExecution: [{ labelSelector: labelSelector(m[1]!), topologyKey: m[2] }] })],
   [/with nodeSelector "([^"]*)"/, (m, p) => (p.spec.nodeSelector = { [m[1]!.split('=')[0]!]: m[1]!.split('=')[1] ?? '' })],
   [/(?:with )?toleration key "([^"]*)" operator (Equal|Exists)(?: value "([^"]*)")?(?: effect "([^"]*)")?/, (m, p) => (p.spec.tolerations ??= []).push({ key: m[1], operator: m[2], ...(m[3] ? { value: m[3] } : {}), ...(m[4] ? { effect: m[4] } : {}) })],
+  // No operator at all: the API stores none, and a toleration without one compares values (Equal).
+  [/(?:with )?toleration key "([^"]*)" value "([^"]*)"(?: effect "([^"]*)")? and no operator/, (m, p) => (p.spec.tolerations ??= []).push({ key: m[1], value: m[2], ...(m[3] ? { effect: m[3] } : {}) })],
   [/with toleration operator Exists and no key(?: effect "([^"]*)")?/, (m, p) => (p.spec.tolerations ??= []).push({ operator: 'Exists', ...(m[1] ? { effect: m[1] } : {}) })],
   [/tolerating "([^"]*)"(?: with effect "([^"]*)")?/, (m, p) => {
     const t = m[2] ? { key: m[1]!, effect: m[2] } : parseTaint(m[1]!);

@@ -33,7 +33,13 @@ export const MAPS: Record<string, string> = {
 
 export interface NftablesOptions {
   clusterCIDR: string;
-  fault?: 'full-sync-always';
+  /** Seams for on-purpose breaks (first-port-only: fault nft-map-first-port-only). */
+  fault?: 'full-sync-always' | 'first-port-only';
+}
+
+/** Whether `sp` is the first port (by id) of its Service: for the first-port-only fault. */
+function isFirstPort(state: ProxyState, sp: ServicePort): boolean {
+  return state.services.find((s) => s.namespace === sp.namespace && s.name === sp.name) === sp;
 }
 
 /** The chains that never change: hooks, dispatch and masquerading. */
@@ -190,6 +196,7 @@ export class NftablesProxier {
       this.fragments.delete(id);
       if (!sp) continue;
       const f = fragmentFor(sp, state.nodeName, this.opts);
+      if (this.opts.fault === 'first-port-only' && !isFirstPort(state, sp)) f.elements.delete('service-ips');
       this.fragments.set(id, f);
       lines.push(...fragmentAddLines(f));
     }

@@ -22,6 +22,7 @@ import type { CycleState, Pod, PostFilterPlugin, PostFilterResult, Status } from
 import { podPriority, status } from '../../types.ts';
 import { matchesLabelSelector } from '../../selectors.ts';
 import { histogram } from '../../cycle.ts';
+import { NO_FAULTS, type Faults } from '../../../faults.ts';
 
 export const NAME = 'DefaultPreemption';
 export const NOT_HELPFUL = 'Preemption is not helpful for scheduling';
@@ -33,7 +34,9 @@ interface Candidate {
   pdbViolations: number;
 }
 
-export function defaultPreemption(handle: Handle): PostFilterPlugin {
+export function defaultPreemption(handle: Handle, faults: Faults = NO_FAULTS): PostFilterPlugin {
+  // Fault preempts-equal-priority: victims of priority <= the preemptor's, not only lower.
+  const evictable = faults.has('preempts-equal-priority') ? (p: Pod, pod: Pod) => podPriority(p) <= podPriority(pod) : (p: Pod, pod: Pod) => podPriority(p) < podPriority(pod);
   return {
     name: NAME,
     postFilter(state, pod, snapshot, filtered) {
@@ -50,7 +53,7 @@ export function defaultPreemption(handle: Handle): PostFilterPlugin {
           reasons.push(NOT_HELPFUL);
           continue;
         }
-        const c = selectVictims(handle, state, pod, node, snapshot.pdbs);
+        const c = selectVictims(handle, state, pod, node, snapshot.pdbs, evictable);
         if (c) candidates.push(c);
         else reasons.push(NO_VICTIMS);
       }
@@ -69,9 +72,9 @@ function byPriorityDesc(a: Pod, b: Pod): number {
   return podPriority(b) - podPriority(a);
 }
 
-function selectVictims(handle: Handle, state: CycleState, pod: Pod, node: NodeInfo, pdbs: readonly Pdb[]): Candidate | undefined {
+function selectVictims(handle: Handle, state: CycleState, pod: Pod, node: NodeInfo, pdbs: readonly Pdb[], evictable: (p: Pod, pod: Pod) => boolean): Candidate | undefined {
   const what = node.clone();
-  const lower = [...what.pods.values()].filter((p) => podPriority(p) < podPriority(pod)).sort(byPriorityDesc);
+  const lower = [...what.pods.values()].filter((p) => evictable(p, pod)).sort(byPriorityDesc);
   if (lower.length === 0) return undefined;
   for (const p of lower) what.removePod(p);
   if (handle.runFilters(state, pod, what) as Status | undefined) return undefined;

@@ -16,6 +16,7 @@
  */
 import type { FilterPlugin, ScorePlugin, Taint, Toleration } from '../../types.ts';
 import { MAX_NODE_SCORE, status } from '../../types.ts';
+import { NO_FAULTS, type Faults } from '../../../faults.ts';
 
 export const NAME = 'TaintToleration';
 
@@ -35,13 +36,15 @@ export function errReason(taint: Taint): string {
   return `node(s) had untolerated taint {${taint.key}: ${taint.value ?? ''}}`;
 }
 
-export function taintToleration(): FilterPlugin & ScorePlugin {
+export function taintToleration(faults: Faults = NO_FAULTS): FilterPlugin & ScorePlugin {
+  // Fault noschedule-taint-ignored: only NoExecute filters, as if NoSchedule were advisory.
+  const filtering = faults.has('noschedule-taint-ignored') ? ['NoExecute'] : ['NoSchedule', 'NoExecute'];
   return {
     name: NAME,
     events: ['NodeAdd', 'NodeTaintChange'],
     filter(_s, pod, node) {
       if (!node.node.spec?.taints?.length) return undefined;
-      const taint = untoleratedTaint(node.node.spec?.taints ?? [], pod.spec.tolerations ?? [], ['NoSchedule', 'NoExecute']);
+      const taint = untoleratedTaint(node.node.spec?.taints ?? [], pod.spec.tolerations ?? [], filtering);
       return taint ? status('UnschedulableAndUnresolvable', errReason(taint)) : undefined;
     },
     score(_s, pod, node) {

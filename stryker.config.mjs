@@ -1,0 +1,34 @@
+/**
+ * Stryker (StrykerJS 9, the last line that runs on Node 20) over one component of the reference,
+ * killed by the feature suite alone: its cucumber runner runs the component's features against
+ * the reference target, and a mutant counts as killed when a scenario fails.
+ * `npm run mutation -- <component>` (bin/mutation.mjs) sets KUBESPEC_MUTATION to the
+ * component; see mutation/components.mjs for the list.
+ */
+import { COMPONENTS } from './mutation/components.mjs';
+
+const name = process.env.KUBESPEC_MUTATION ?? 'scheduler-tainttoleration';
+const component = COMPONENTS[name];
+if (!component) throw new Error(`unknown mutation component "${name}" (have: ${Object.keys(COMPONENTS).join(', ')})`);
+
+/** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */
+export default {
+  mutate: component.mutate,
+  // In-process cucumber (bin/mutation.mjs sets KUBESPEC_TARGET=reference, a fixed seed and
+  // NODE_OPTIONS=--import tsx for its workers): per-scenario coverage, so each mutant runs only
+  // the scenarios that reach it.
+  testRunner: 'cucumber',
+  plugins: ['@stryker-mutator/cucumber-runner'],
+  cucumber: { profile: 'mutation', features: component.features, tags: ['not @pending and not @untestable'] },
+  coverageAnalysis: 'perTest',
+  // The machine is shared: two mutants at a time.
+  concurrency: 2,
+  timeoutMS: 60_000,
+  reporters: ['html', 'json', 'clear-text', 'progress'],
+  htmlReporter: { fileName: `reports/mutation/${name}/index.html` },
+  jsonReporter: { fileName: `reports/mutation/${name}/mutation.json` },
+  tempDirName: '.stryker-tmp',
+  cleanTempDir: true,
+  // Only what the features need is copied into the sandbox.
+  ignorePatterns: ['reports', 'e2e', 'bench', 'examples', 'docs', '.tmp', 'coverage'],
+};
