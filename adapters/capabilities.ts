@@ -47,6 +47,8 @@ export const CAPABILITIES = {
   'controllers.nodelifecycle': 'the node lifecycle controller runs: a node silent past the grace period goes Ready=Unknown; conditions map to not-ready/unreachable NoExecute and pressure NoSchedule taints',
   'controllers.tainteviction': 'the taint eviction controller runs: pods on a NoExecute-tainted node are deleted when their tolerations run out (DefaultTolerationSeconds admission gives 300 s)',
   'controllers.replicaset': 'the ReplicaSet controller runs: replicas kept, pods adopted and released by selector, surplus deleted worst first',
+  'controllers.endpointslice': 'the EndpointSlice controller runs: every Service with a selector gets EndpointSlices (managed-by endpointslice-controller.k8s.io, at most 100 endpoints each) listing its pods with ready/serving/terminating conditions',
+  'controllers.endpoint': 'the legacy Endpoints controller runs: every Service with a selector gets an Endpoints object of its name, ready pods under addresses and the others under notReadyAddresses',
   'controllers.stoppable': 'the controller manager can be stopped and started again through the control API (a fresh process: new lists and watches)',
   'cluster.scheduler': 'the scheduler runs and binds pods',
   'cluster.nodes': 'nodes can be added, stopped (heartbeats cease) and restarted through the control API',

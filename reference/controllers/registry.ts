@@ -13,6 +13,8 @@ import { deploymentController } from './deployment/index.ts';
 import { garbageCollector } from './garbagecollector/index.ts';
 import { nodeLifecycleController } from './nodelifecycle/index.ts';
 import { taintEvictionController } from './tainteviction/index.ts';
+import { endpointSliceController } from './endpointslice/index.ts';
+import { endpointsController } from './endpoint/index.ts';
 import type { ControllerDef } from './types.ts';
 
 /** A flat map from name to factory, in start order. */
@@ -24,6 +26,8 @@ export const CONTROLLER_FACTORIES: ReadonlyArray<(faults: Faults) => ControllerD
   garbageCollector,
   () => nodeLifecycleController(),
   taintEvictionController,
+  () => endpointSliceController(),
+  () => endpointsController(),
 ];
 
 /** The capabilities (adapters/capabilities.ts) the controllers `flag` enables offer. */

@@ -109,6 +109,7 @@ export const RESOURCES = {
   replicasets: { group: 'apps', version: 'v1', resource: 'replicasets' },
   jobs: { group: 'batch', version: 'v1', resource: 'jobs' },
   endpointslices: { group: 'discovery.k8s.io', version: 'v1', resource: 'endpointslices' },
+  endpoints: { group: '', version: 'v1', resource: 'endpoints' },
   poddisruptionbudgets: { group: 'policy', version: 'v1', resource: 'poddisruptionbudgets' },
 } as const satisfies Record<string, ResourceRef>;
 
