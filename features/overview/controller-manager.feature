@@ -40,9 +40,9 @@ Feature: Overview — kube-controller-manager and its common controllers
       Then within 10 seconds the EndpointSlices of Service "web" list exactly the pods "web-1"
 
     @requires:kube.api @requires:controllers.endpointslice
-    Scenario: a Service with 120 pods gets more than one slice, none over 100 endpoints, listing every pod once
-      Given a Service "web" selecting "app=web" with 120 ready pods
-      Then within 30 seconds the EndpointSlices of Service "web" list 120 endpoints, each pod once, at most 100 in a slice
+    Scenario: a Service with 101 pods gets two slices, none over 100 endpoints, listing every pod once
+      Given a Service "web" selecting "app=web" with 101 ready pods
+      Then within 30 seconds the EndpointSlices of Service "web" list 101 endpoints, each pod once, at most 100 in a slice
 
   Rule: SA-DEFAULT — the ServiceAccount controller creates a `default` ServiceAccount in every new namespace
     Source: 003_83c2ae260ce54bb3.txt § 控制平面组件 / kube-controller-manager

@@ -84,7 +84,11 @@ Given('a Service {string} selecting {string} with ready pods {string} and {strin
 
 Given('a Service {string} selecting {string} with {int} ready pods', async function (this: KubespecWorld, name: string, selector: string, n: number) {
   await createSelectorService(this, name, selector, { port: 80, targetPort: 8080 });
-  for (let k = 0; k < n; k++) await readyPod(this, `${name}-${k}`, selector, podIp(k), { name: 'http', containerPort: 8080 });
+  await apiNode(this);
+  // In batches, as a Deployment's pods would come: the scenario is about where they land, not the order.
+  for (let k = 0; k < n; k += 10) {
+    await Promise.all(Array.from({ length: Math.min(10, n - k) }, (_, i) => readyPod(this, `${name}-${k + i}`, selector, podIp(k + i), { name: 'http', containerPort: 8080 })));
+  }
 });
 
 // ---- reading the slices --------------------------------------------------------------------------
