@@ -49,6 +49,7 @@ export const CAPABILITIES = {
   'controllers.replicaset': 'the ReplicaSet controller runs: replicas kept, pods adopted and released by selector, surplus deleted worst first',
   'controllers.endpointslice': 'the EndpointSlice controller runs: every Service with a selector gets EndpointSlices (managed-by endpointslice-controller.k8s.io, at most 100 endpoints each) listing its pods with ready/serving/terminating conditions',
   'controllers.endpoint': 'the legacy Endpoints controller runs: every Service with a selector gets an Endpoints object of its name, ready pods under addresses and the others under notReadyAddresses',
+  'controllers.namespace': 'the namespace controller runs: a deleted namespace is Terminating (finalizer `kubernetes`) until everything in it is deleted, then it goes',
   'controllers.stoppable': 'the controller manager can be stopped and started again through the control API (a fresh process: new lists and watches)',
   'cluster.scheduler': 'the scheduler runs and binds pods',
   'cluster.nodes': 'nodes can be added, stopped (heartbeats cease) and restarted through the control API',

@@ -15,6 +15,7 @@ import { nodeLifecycleController } from './nodelifecycle/index.ts';
 import { taintEvictionController } from './tainteviction/index.ts';
 import { endpointSliceController } from './endpointslice/index.ts';
 import { endpointsController } from './endpoint/index.ts';
+import { namespaceController } from './namespace/index.ts';
 import type { ControllerDef } from './types.ts';
 
 /** A flat map from name to factory, in start order. */
@@ -28,6 +29,7 @@ export const CONTROLLER_FACTORIES: ReadonlyArray<(faults: Faults) => ControllerD
   taintEvictionController,
   () => endpointSliceController(),
   () => endpointsController(),
+  () => namespaceController(),
 ];
 
 /** The capabilities (adapters/capabilities.ts) the controllers `flag` enables offer. */

@@ -96,11 +96,15 @@ export function prepareForUpdate(def: ResourceDef, next: any, old: any, subresou
   if (subresource === 'status') {
     return { ...clone(old), status: next.status };
   }
+  // namespaces/finalize writes spec.finalizers alone (namespace strategy's FinalizeUpdate).
+  if (subresource === 'finalize') return { ...clone(old), spec: { ...(old.spec ?? {}), finalizers: next.spec?.finalizers ?? [] } };
   keepServerMetadata(next, old);
   if (subresource === 'binding') return next;
   if (hasSubresource(def, 'status') && old.status !== undefined) next.status = clone(old.status);
   else if (hasSubresource(def, 'status')) delete next.status;
   applyDefaults(def.resource, next);
+  // Only the finalize subresource changes a namespace's spec.finalizers (namespaceStrategy.PrepareForUpdate).
+  if (def.resource === 'namespaces') next.spec = { ...(next.spec ?? {}), finalizers: old.spec?.finalizers ?? [] };
   if (def.resource === 'services') {
     keepAllocatedValues(next, old);
     const oldIP = old.spec?.clusterIP;
