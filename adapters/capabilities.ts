@@ -50,6 +50,7 @@ export const CAPABILITIES = {
   'controllers.endpointslice': 'the EndpointSlice controller runs: every Service with a selector gets EndpointSlices (managed-by endpointslice-controller.k8s.io, at most 100 endpoints each) listing its pods with ready/serving/terminating conditions',
   'controllers.endpoint': 'the legacy Endpoints controller runs: every Service with a selector gets an Endpoints object of its name, ready pods under addresses and the others under notReadyAddresses',
   'controllers.namespace': 'the namespace controller runs: a deleted namespace is Terminating (finalizer `kubernetes`) until everything in it is deleted, then it goes',
+  'controllers.clusterrole-aggregation': 'the clusterrole-aggregation controller runs: a ClusterRole with an aggregationRule holds the union of the rules of the ClusterRoles its selectors match, kept current (admin, edit and view are built this way)',
   'controllers.stoppable': 'the controller manager can be stopped and started again through the control API (a fresh process: new lists and watches)',
   'cluster.scheduler': 'the scheduler runs and binds pods',
   'cluster.nodes': 'nodes can be added, stopped (heartbeats cease) and restarted through the control API',

@@ -24,7 +24,7 @@ const CAPABILITIES: Capability[] = [
   'kube.api', 'kube.watch', 'kube.rbac', 'kubectl', 'controllers.serviceaccount', 'kube.podsecurity', 'kube.metrics',
   'controllers.replicaset', 'controllers.deployment', 'controllers.garbagecollector', 'controllers.nodelifecycle', 'controllers.tainteviction',
   'kube.admission.quota',
-  'controllers.endpointslice', 'controllers.endpoint', 'controllers.namespace',
+  'controllers.endpointslice', 'controllers.endpoint', 'controllers.namespace', 'controllers.clusterrole-aggregation',
 ];
 
 export interface KubeTargetOptions {

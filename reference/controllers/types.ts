@@ -135,6 +135,7 @@ export const RESOURCES = {
   jobs: { group: 'batch', version: 'v1', resource: 'jobs' },
   endpointslices: { group: 'discovery.k8s.io', version: 'v1', resource: 'endpointslices' },
   endpoints: { group: '', version: 'v1', resource: 'endpoints' },
+  clusterroles: { group: 'rbac.authorization.k8s.io', version: 'v1', resource: 'clusterroles' },
   poddisruptionbudgets: { group: 'policy', version: 'v1', resource: 'poddisruptionbudgets' },
 } as const satisfies Record<string, ResourceRef>;
 
