@@ -44,6 +44,8 @@ async function readyPod(world: KubespecWorld, name: string, labels: string, ip: 
   const nodeName = await apiNode(world);
   const pod = { apiVersion: 'v1', kind: 'Pod', metadata: { name, labels: labelsOf(labels) }, spec: { nodeName, schedulerName: UNSCHEDULED, containers: [{ name: 'app', image: 'registry.k8s.io/pause:3.9', ports: [{ ...port, protocol: 'TCP' }] }] } };
   const created = expectSuccess(await kube.request({ method: 'POST', path: podsPath(kube), body: pod }), `create Pod "${name}"`);
+  // No kubelet will confirm its deletion: the test does, as it plays the kubelet (else the scenario's namespace never empties).
+  world.onCleanup(() => kube.request({ method: 'DELETE', path: podsPath(kube, name), body: { apiVersion: 'v1', kind: 'DeleteOptions', gracePeriodSeconds: 0 } }));
   await setPodStatus(world, created, ip, true);
 }
 
