@@ -38,6 +38,9 @@ const CAPABILITIES: Capability[] = [
   'controllers.garbagecollector',
   'controllers.nodelifecycle',
   'controllers.tainteviction',
+  'controllers.job',
+  'controllers.ttlafterfinished',
+  'controllers.disruption',
   'controllers.stoppable',
   'controllers.endpointslice', 'controllers.endpoint', 'controllers.namespace', 'controllers.clusterrole-aggregation',
   // The scheduler (reference/wiring/scheduler.ts); scenarios register their own Node objects.

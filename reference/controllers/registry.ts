@@ -13,6 +13,9 @@ import { deploymentController } from './deployment/index.ts';
 import { garbageCollector } from './garbagecollector/index.ts';
 import { nodeLifecycleController } from './nodelifecycle/index.ts';
 import { taintEvictionController } from './tainteviction/index.ts';
+import { jobController } from './job/index.ts';
+import { ttlAfterFinishedController } from './ttlafterfinished/index.ts';
+import { disruptionController } from './disruption/index.ts';
 import { endpointSliceController } from './endpointslice/index.ts';
 import { endpointsController } from './endpoint/index.ts';
 import { namespaceController } from './namespace/index.ts';
@@ -28,6 +31,9 @@ export const CONTROLLER_FACTORIES: ReadonlyArray<(faults: Faults) => ControllerD
   garbageCollector,
   () => nodeLifecycleController(),
   taintEvictionController,
+  jobController,
+  () => ttlAfterFinishedController(),
+  () => disruptionController(),
   () => endpointSliceController(),
   () => endpointsController(),
   () => namespaceController(),
