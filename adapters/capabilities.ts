@@ -51,6 +51,10 @@ export const CAPABILITIES = {
   'controllers.job': 'the Job controller runs: pods until spec.completions succeed (NonIndexed, Indexed, work queue), parallelism, backoffLimit and activeDeadlineSeconds, conditions Complete/Failed',
   'controllers.ttlafterfinished': 'the TTL-after-finished controller runs: a finished Job with ttlSecondsAfterFinished is deleted (with its pods) that long after it finished',
   'controllers.disruption': 'the disruption controller runs: PodDisruptionBudget status (currentHealthy, desiredHealthy, expectedPods, disruptionsAllowed, DisruptionAllowed), which the Eviction API spends',
+  'controllers.endpointslice': 'the EndpointSlice controller runs: every Service with a selector gets EndpointSlices (managed-by endpointslice-controller.k8s.io, at most 100 endpoints each) listing its pods with ready/serving/terminating conditions',
+  'controllers.endpoint': 'the legacy Endpoints controller runs: every Service with a selector gets an Endpoints object of its name, ready pods under addresses and the others under notReadyAddresses',
+  'controllers.namespace': 'the namespace controller runs: a deleted namespace is Terminating (finalizer `kubernetes`) until everything in it is deleted, then it goes',
+  'controllers.clusterrole-aggregation': 'the clusterrole-aggregation controller runs: a ClusterRole with an aggregationRule holds the union of the rules of the ClusterRoles its selectors match, kept current (admin, edit and view are built this way)',
   'controllers.stoppable': 'the controller manager can be stopped and started again through the control API (a fresh process: new lists and watches)',
   'cluster.scheduler': 'the scheduler runs and binds pods',
   // What any working cluster offers without a control API: the steps use a node it already has.

@@ -27,6 +27,7 @@ const CAPABILITIES: Capability[] = [
   'kube.admission.quota',
   // A working cluster schedules pods onto its nodes and runs them (kube-scheduler, kubelets).
   'cluster.workloads',
+  'controllers.endpointslice', 'controllers.endpoint', 'controllers.namespace', 'controllers.clusterrole-aggregation',
 ];
 
 export interface KubeTargetOptions {

@@ -44,6 +44,7 @@ const CAPABILITIES: Capability[] = [
   'controllers.ttlafterfinished',
   'controllers.disruption',
   'controllers.stoppable',
+  'controllers.endpointslice', 'controllers.endpoint', 'controllers.namespace', 'controllers.clusterrole-aggregation',
   // The scheduler (reference/wiring/scheduler.ts); scenarios register their own Node objects.
   'cluster.scheduler', 'cluster.nodes', 'scheduler.recorder-profile',
   'kv.fault-schedules',

@@ -208,15 +208,13 @@ Feature: API Server — RBAC's three core concepts
       When "mallory" updates Role "pod-getter" to allow "get" on "pods"
       Then the response status is 200
 
-  # pending: needs the clusterrole-aggregation controller (cluster.controllers), which the reference does not run yet
-  @pending
   Rule: RBAC-AGGREGATION — an aggregated ClusterRole gains the rules of every ClusterRole its label selector matches
     Source: 000_1662d8c5cea2447f.txt § 控制平面 / API Server / 请求处理链（Request Pipeline）/ RBAC 的三个核心概念
     Claim: An aggregated ClusterRole merges several ClusterRoles through a label selector, so permissions
       can be extended without modifying the original role.
     Quote: "聚合 ClusterRole：通过 Label Selector 合并多个 ClusterRole，扩展权限时无需修改原角色。"
 
-    @requires:kube.api @requires:kube.rbac @requires:cluster.controllers
+    @requires:kube.api @requires:kube.rbac @requires:controllers.clusterrole-aggregation
     Scenario: labelling a new ClusterRole extends the aggregate without editing it
       Given a cluster with the controllers running
       And a ClusterRole "monitoring-{ns}" with an aggregationRule selecting label "rbac.example.com/aggregate-to-monitoring-{ns}=true"
@@ -226,9 +224,18 @@ Feature: API Server — RBAC's three core concepts
       And "hank" listing endpoints in the scenario's namespace is answered 200
       And ClusterRole "endpoints-reader-{ns}" is unchanged
 
-    @requires:kube.api @requires:kube.rbac @requires:cluster.controllers
+    @requires:kube.api @requires:kube.rbac @requires:controllers.clusterrole-aggregation
     Scenario: rules written by hand into an aggregated ClusterRole are overwritten
       Given a cluster with the controllers running
       And a ClusterRole "monitoring-{ns}" with an aggregationRule selecting label "rbac.example.com/aggregate-to-monitoring-{ns}=true"
       When ClusterRole "monitoring-{ns}" is updated to list a rule allowing "delete" on "pods"
       Then within 10 s ClusterRole "monitoring-{ns}" lists no rule allowing "delete" on "pods"
+
+    @requires:kube.api @requires:kube.rbac @requires:controllers.clusterrole-aggregation
+    Scenario: a role labelled aggregate-to-view extends view, and through it edit and admin; removing it takes the rule away again
+      Given a cluster with the controllers running
+      Then ClusterRole "edit" holds every rule of ClusterRole "view", and ClusterRole "admin" every rule of ClusterRole "edit"
+      When a ClusterRole "widgets-reader-{ns}" allowing "list" on "example.com/widgets" is created with label "rbac.authorization.k8s.io/aggregate-to-view=true"
+      Then within 10 s ClusterRoles "view", "edit" and "admin" each list a rule allowing "list" on "example.com/widgets"
+      When ClusterRole "widgets-reader-{ns}" is deleted
+      Then within 10 s ClusterRoles "view", "edit" and "admin" each list no rule allowing "list" on "example.com/widgets"

@@ -42,7 +42,6 @@ Feature: kubelet — health checks (probes)
       And the liveness probe of container "app" in pod "web" fails 2 times in a row
       Then container "app" of pod "web" has restartCount 0
 
-  @pending
   Rule: PROBE-READINESS-ENDPOINTS — a failing readiness probe takes the Pod out of its Services' endpoints
     Source: 000_1662d8c5cea2447f.txt § 数据平面 / kubelet / 健康检查执行
     Claim: The readiness probe checks that the container is ready to take traffic; on failure the
@@ -51,17 +50,31 @@ Feature: kubelet — health checks (probes)
       ready endpoints.
     Quote: "**Readiness Probe** | 检测容器是否就绪接收流量 | 从 Service Endpoint 中移除"
 
-    @requires:kube.api @requires:cluster.scheduler @requires:cluster.controllers @requires:kubelet @requires:kubelet.probes
+    @requires:kube.api @requires:controllers.endpointslice @requires:controllers.endpoint @requires:kubelet @requires:kubelet.probes
     Scenario: an unready pod is marked not ready in the EndpointSlice and is not restarted
       Given a cluster with node "n1"
       And a Service "web" selecting "app=web" on port 80
       And running pods "web-1" and "web-2" labelled "app=web" whose container "app" has a readiness probe with failureThreshold 3
+      Then within 10 seconds the EndpointSlices of Service "web" list pod "web-1" with ready "true" and pod "web-2" with ready "true"
       When the readiness probe of container "app" in pod "web-2" fails 3 times in a row
       Then within 10 seconds pod "web-2" has condition "Ready" with status "False"
-      And the EndpointSlices of Service "web" list pod "web-1" with ready "true" and pod "web-2" with ready "false"
+      And within 5 seconds the EndpointSlices of Service "web" list pod "web-1" with ready "true" and pod "web-2" with ready "false"
+      And the Endpoints of Service "web" list pod "web-1" under addresses and pod "web-2" under notReadyAddresses
       And container "app" of pod "web-2" has restartCount 0
 
-    @requires:kube.api @requires:cluster.scheduler @requires:cluster.controllers @requires:kubelet @requires:kubelet.probes @requires:proxy.traffic
+    # The controllers' half alone, on any cluster: the test writes the pod's Ready condition as the
+    # kubelet does after the failed probes, and both the EndpointSlice and the legacy Endpoints
+    # object take the pod out of the ready endpoints while still listing it.
+
+    @requires:kube.api @requires:controllers.endpointslice @requires:controllers.endpoint
+    Scenario: a pod whose Ready condition turns False stays listed, as not ready, in the Service's EndpointSlice and Endpoints
+      Given a Service "web" selecting "app=web" with ready pods "web-1" and "web-2"
+      Then within 10 seconds the EndpointSlices of Service "web" list pod "web-1" with ready "true" and pod "web-2" with ready "true"
+      When the test marks pod "web-2" not ready, as its kubelet would after failed readiness probes
+      Then within 10 seconds the EndpointSlices of Service "web" list pod "web-1" with ready "true" and pod "web-2" with ready "false"
+      And the Endpoints of Service "web" list pod "web-1" under addresses and pod "web-2" under notReadyAddresses
+
+    @requires:kube.api @requires:controllers.endpointslice @requires:kubelet @requires:kubelet.probes @requires:proxy.traffic
     Scenario: no new connection to the Service reaches the unready pod, and it returns once ready again
       Given a cluster with node "n1"
       And a Service "web" selecting "app=web" on port 80
@@ -189,7 +202,6 @@ Feature: kubelet — health checks (probes)
       When I create a pod whose container "app" has a readiness probe with both exec and tcpSocket
       Then the create answer is 422 Invalid with a cause on field "spec.containers[0].readinessProbe.tcpSocket" saying "may not specify more than 1 handler type"
 
-  @pending
   Rule: PROBE-NO-READINESS-READY-AT-START — without a readiness probe a container counts as ready as soon as it starts
     Source: 000_1662d8c5cea2447f.txt § 数据平面 / kubelet / 健康检查执行
     Claim: A container without a readiness probe is added to the Service endpoints as soon as it
@@ -197,7 +209,16 @@ Feature: kubelet — health checks (probes)
       container does not provide a readiness probe, the default state is Success.")
     Quote: "如果不配置 Readiness Probe，容器一启动就会被加入 Service Endpoint，可能在应用初始化完成前就收到流量"
 
-    @requires:kube.api @requires:cluster.scheduler @requires:cluster.controllers @requires:kubelet @requires:proxy.traffic
+    @requires:kube.api @requires:controllers.endpointslice @requires:kubelet @requires:proxy.dataplane
+    Scenario: a slow-starting pod with no readiness probe is a ready endpoint, and kube-proxy sends new connections to it, before it listens
+      Given a cluster with node "n1"
+      And kube-proxy on nodes "n1"
+      And a Service "web" selecting "app=web" on port 80 targeting port 8080
+      When I create pod "web-1" labelled "app=web" whose container "app" runs "sh -c 'sleep 30; httpd -f -p 8080'" with no readiness probe
+      Then within 10 seconds the EndpointSlices of Service "web" list pod "web-1" with ready "true"
+      And a new connection from node "n1" to the clusterIP of Service "web" port 80 is sent to pod "web-1" port 8080
+
+    @requires:kube.api @requires:controllers.endpointslice @requires:kubelet @requires:proxy.traffic
     Scenario: a slow-starting pod with no readiness probe is an endpoint before it listens, and connections fail
       Given a cluster with node "n1"
       And a Service "web" selecting "app=web" on port 80 targeting port 8080

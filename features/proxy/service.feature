@@ -36,9 +36,10 @@ Feature: kube-proxy — Services, their virtual IPs and types
       the set of matching Pods as labels change.
     Quote: "一个 Service 通过 Label Selector 匹配一组后端 Pod"
 
-    @requires:kube.api @requires:cluster.controllers @requires:cluster.scheduler @requires:kubelet
+    @requires:kube.api @requires:controllers.endpointslice @requires:cluster.scheduler @requires:kubelet
     Scenario: relabelling a pod moves it in or out of the Service's endpoints
-      Given a Service "web" selecting "app=web,tier=front" on port 80
+      Given a cluster with node "n1"
+      And a Service "web" selecting "app=web,tier=front" on port 80
       And backend pods "a" labelled "app=web,tier=front", "b" labelled "app=web,tier=back" and "c" labelled "app=web,tier=front" are running
       Then within 60 seconds the EndpointSlices of Service "web" list exactly the pods "a, c"
       When I relabel backend pod "c" to "app=web,tier=back"

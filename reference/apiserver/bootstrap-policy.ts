@@ -185,6 +185,21 @@ export const CONTROLLER_ROLES: Readonly<Record<string, PolicyRule[]>> = {
     resourceRule(['get'], ['*'], ['*/scale']),
     events,
   ],
+  'endpoint-controller': [
+    resourceRule(['get', 'list', 'watch'], [''], ['pods', 'services']),
+    resourceRule(['create', 'delete', 'get', 'list', 'update'], [''], ['endpoints']),
+    resourceRule(['create'], [''], ['endpoints/restricted']),
+    events,
+  ],
+  'namespace-controller': [
+    resourceRule(['delete', 'get', 'list', 'watch'], [''], ['namespaces']),
+    resourceRule(['update'], [''], ['namespaces/finalize', 'namespaces/status']),
+    resourceRule(['delete', 'deletecollection', 'get', 'list'], ['*'], ['*']),
+  ],
+  // Full rights on ClusterRoles, escalate included, so it may write any aggregated rule.
+  'clusterrole-aggregation-controller': [
+    resourceRule(['escalate', 'get', 'list', 'patch', 'update', 'watch'], ['rbac.authorization.k8s.io'], ['clusterroles']),
+  ],
   'generic-garbage-collector': [
     resourceRule(['delete', 'get', 'list', 'patch', 'update', 'watch'], ['*'], ['*']),
     events,

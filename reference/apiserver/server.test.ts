@@ -136,13 +136,23 @@ test('an object with a finalizer stays until the finalizer is removed', async ()
   assert.equal((await h.call('GET', `${CM}/c`)).status, 404);
 });
 
-test('deleting a namespace deletes what is in it', async () => {
+test('deleting a namespace marks it Terminating; it goes once the finalize subresource removes "kubernetes"', async () => {
   const h = await harness();
-  await h.call('POST', '/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 't' } });
+  const created = await h.call('POST', '/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 't' } });
+  assert.deepEqual(created.json.spec.finalizers, ['kubernetes']);
   await h.call('POST', '/api/v1/namespaces/t/pods', pod('a'));
   const r = await h.call('DELETE', '/api/v1/namespaces/t');
   assert.equal(r.status, 200);
-  assert.equal((await h.call('GET', '/api/v1/namespaces/t/pods/a')).status, 404);
+  assert.equal(r.json.status.phase, 'Terminating');
+  assert.ok(r.json.metadata.deletionTimestamp);
+  // The API server leaves the content to the namespace controller.
+  assert.equal((await h.call('GET', '/api/v1/namespaces/t/pods/a')).status, 200);
+  // A plain update cannot drop the finalizer; the finalize subresource can, and that deletes the namespace.
+  const ns = (await h.call('GET', '/api/v1/namespaces/t')).json;
+  await h.call('PUT', '/api/v1/namespaces/t', { ...ns, spec: { finalizers: [] } });
+  assert.deepEqual((await h.call('GET', '/api/v1/namespaces/t')).json.spec.finalizers, ['kubernetes']);
+  const fin = await h.call('PUT', '/api/v1/namespaces/t/finalize', { ...ns, spec: { finalizers: [] } });
+  assert.equal(fin.status, 200, JSON.stringify(fin.json));
   assert.equal((await h.call('GET', '/api/v1/namespaces/t')).status, 404);
 });
 

@@ -16,6 +16,10 @@ import { taintEvictionController } from './tainteviction/index.ts';
 import { jobController } from './job/index.ts';
 import { ttlAfterFinishedController } from './ttlafterfinished/index.ts';
 import { disruptionController } from './disruption/index.ts';
+import { endpointSliceController } from './endpointslice/index.ts';
+import { endpointsController } from './endpoint/index.ts';
+import { namespaceController } from './namespace/index.ts';
+import { clusterRoleAggregationController } from './clusterroleaggregation/index.ts';
 import type { ControllerDef } from './types.ts';
 
 /** A flat map from name to factory, in start order. */
@@ -30,6 +34,10 @@ export const CONTROLLER_FACTORIES: ReadonlyArray<(faults: Faults) => ControllerD
   jobController,
   () => ttlAfterFinishedController(),
   () => disruptionController(),
+  () => endpointSliceController(),
+  () => endpointsController(),
+  () => namespaceController(),
+  () => clusterRoleAggregationController(),
 ];
 
 /** The capabilities (adapters/capabilities.ts) the controllers `flag` enables offer. */

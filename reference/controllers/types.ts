@@ -50,8 +50,20 @@ export interface CacheEvent {
 export type Action =
   /** POST; AlreadyExists is success (someone got there first). */
   | { verb: 'create'; resource: ResourceRef; namespace: string; object: KubeObject; key?: string }
-  /** PUT of the whole object (or its status), carrying the resourceVersion it was read at: a stale one fails with 409 and the key is retried. */
-  | { verb: 'update'; resource: ResourceRef; namespace: string; object: KubeObject; subresource?: 'status' }
+  /** PUT of the whole object (or its status, or a namespace's finalize), carrying the resourceVersion it was read at: a stale one fails with 409 and the key is retried. */
+  | { verb: 'update'; resource: ResourceRef; namespace: string; object: KubeObject; subresource?: 'status' | 'finalize' }
+  /**
+   * Delete every object of the resource in the namespace: DELETE on the collection, or — for a
+   * resource without the deletecollection verb — a DELETE per listed object (as the namespace
+   * controller's deleteCollection / listing fallback). NotFound is success.
+   */
+  | { verb: 'deletecollection'; resource: DiscoveredResource; namespace: string }
+  /**
+   * A check, not a write: list each resource in the namespace and fail the sync (so the key is
+   * retried after back-off) while any object remains — the namespace controller's
+   * ResourcesRemainingError.
+   */
+  | { verb: 'requireEmpty'; namespace: string; resources: readonly ResourceRef[] }
   /** PATCH (JSON merge patch, or strategic merge patch where lists merge by key). */
   | { verb: 'patch'; resource: ResourceRef; namespace: string; name: string; patch: unknown; type?: 'merge' | 'strategic' }
   /**
@@ -73,6 +85,17 @@ export interface SyncResult {
 export interface ReconcileContext {
   /** The controller manager's clock (virtual on the reference, real in `kubespec serve`). */
   now_ms(): number;
+  /**
+   * The namespaced resources the API server serves (discovery's preferred versions, as
+   * ServerPreferredNamespacedResources), read just before this reconcile; only for controllers
+   * whose def sets `discovery`.
+   */
+  discovery?: readonly DiscoveredResource[];
+}
+
+/** A resource as discovery lists it: where it is served and which verbs it takes. */
+export interface DiscoveredResource extends ResourceRef {
+  verbs: readonly string[];
 }
 
 export interface ControllerDef {
@@ -92,6 +115,8 @@ export interface ControllerDef {
   reconcile(key: string, cache: Cache, ctx: ReconcileContext): Action[] | SyncResult;
   /** A write it asked for failed: lower what it expected of it (expectations.ts). */
   onActionFailed?(action: Action): void;
+  /** Whether each reconcile needs the server's namespaced resources (ReconcileContext.discovery). */
+  discovery?: boolean;
   /** How many workers drain its queue (upstream's --concurrent-*-syncs); 1 by default. */
   workers?: number;
 }
@@ -109,6 +134,8 @@ export const RESOURCES = {
   replicasets: { group: 'apps', version: 'v1', resource: 'replicasets' },
   jobs: { group: 'batch', version: 'v1', resource: 'jobs' },
   endpointslices: { group: 'discovery.k8s.io', version: 'v1', resource: 'endpointslices' },
+  endpoints: { group: '', version: 'v1', resource: 'endpoints' },
+  clusterroles: { group: 'rbac.authorization.k8s.io', version: 'v1', resource: 'clusterroles' },
   poddisruptionbudgets: { group: 'policy', version: 'v1', resource: 'poddisruptionbudgets' },
 } as const satisfies Record<string, ResourceRef>;
 

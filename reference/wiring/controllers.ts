@@ -32,11 +32,11 @@
 import { collectionPath, type ApiClient, type CreateResult } from './api-client.ts';
 import { Informer } from '../controllers/informer.ts';
 import { ItemExponentialBackoff, WorkQueue } from '../controllers/queue.ts';
-import { normalize, type Action, type Cache, type CacheEvent, type ControllerDef, type ResourceRef } from '../controllers/types.ts';
+import { normalize, type Action, type Cache, type CacheEvent, type ControllerDef, type DiscoveredResource, type ResourceRef } from '../controllers/types.ts';
 import type { Scheduler } from './virtual-clock.ts';
 
 /** What the manager needs of its API client. */
-export type ControllerClient = Pick<ApiClient, 'create' | 'listWatcher' | 'send'>;
+export type ControllerClient = Pick<ApiClient, 'create' | 'listWatcher' | 'send'> & Partial<Pick<ApiClient, 'call'>>;
 
 export interface ControllerManagerOptions {
   client: ControllerClient;
@@ -187,7 +187,8 @@ export class ControllerManager {
 
   private async sync(r: Running, key: string): Promise<void> {
     try {
-      const result = normalize(r.def.reconcile(key, this.cache, { now_ms: () => this.opts.clock.now_ms() }));
+      const discovery = r.def.discovery ? await this.discover() : undefined;
+      const result = normalize(r.def.reconcile(key, this.cache, { now_ms: () => this.opts.clock.now_ms(), ...(discovery ? { discovery } : {}) }));
       await this.applyAll(r.def, result.actions);
       r.backoff.forget(key);
       if (result.requeueAfter_ms !== undefined) this.addAfter(r, key, result.requeueAfter_ms);
@@ -234,8 +235,56 @@ export class ControllerManager {
     }
   }
 
+  /** GETs discovery (/api/v1, /apis and each group's preferred version) and keeps its namespaced resources, subresources aside. */
+  private async discover(): Promise<DiscoveredResource[]> {
+    const out: DiscoveredResource[] = [];
+    const core = await this.get('/api/v1');
+    out.push(...namespacedIn(core, '', 'v1'));
+    const groups = await this.get('/apis');
+    for (const g of groups.groups ?? []) {
+      const version = g.preferredVersion?.version ?? g.versions?.[0]?.version;
+      if (!version) continue;
+      out.push(...namespacedIn(await this.get(`/apis/${g.name}/${version}`), g.name, version));
+    }
+    return out;
+  }
+
+  private async get(path: string): Promise<any> {
+    const client = this.opts.client;
+    if (!client.call) throw new Error('this controller manager\'s client cannot read discovery or lists');
+    const { status, body } = await client.call('GET', path);
+    if (status !== 200) throw new Error(`GET ${path} answered ${status}${body?.message ? `: ${body.message}` : ''}`);
+    return body;
+  }
+
+  /** deletecollection: one DELETE on the collection, or a DELETE per listed object where the verb is missing. */
+  private async deleteAll(resource: DiscoveredResource, namespace: string): Promise<void> {
+    const path = collectionPath(resource, namespace);
+    if (resource.verbs.includes('deletecollection')) {
+      const result = await this.opts.client.send('DELETE', path, { apiVersion: 'v1', kind: 'DeleteOptions' });
+      if ((result.status >= 200 && result.status < 300) || result.status === 404) return;
+      throw new Error(`DELETE ${path} answered ${result.status}${result.message ? `: ${result.message}` : ''}`);
+    }
+    for (const item of (await this.get(path)).items ?? []) {
+      const result = await this.opts.client.send('DELETE', objectPath(resource, namespace, item.metadata.name), { apiVersion: 'v1', kind: 'DeleteOptions', preconditions: { uid: item.metadata.uid } });
+      if (result.status >= 300 && result.status !== 404 && result.status !== 409) throw new Error(`DELETE ${item.metadata.name} answered ${result.status}`);
+    }
+  }
+
+  /** requireEmpty: fails while any listed resource still holds an object in the namespace. */
+  private async requireEmpty(resources: readonly ResourceRef[], namespace: string): Promise<void> {
+    const remaining: string[] = [];
+    for (const resource of resources) {
+      const items = (await this.get(`${collectionPath(resource, namespace)}?limit=1`)).items ?? [];
+      if (items.length > 0) remaining.push(resource.group ? `${resource.resource}.${resource.group}` : resource.resource);
+    }
+    if (remaining.length > 0) throw new Error(`some content remains in namespace "${namespace}": ${remaining.join(', ')}`);
+  }
+
   /** One action as an API request. AlreadyExists on a create and NotFound on a delete mean the cluster is already as asked. */
   private async apply(action: Action): Promise<void> {
+    if (action.verb === 'deletecollection') return this.deleteAll(action.resource, action.namespace);
+    if (action.verb === 'requireEmpty') return this.requireEmpty(action.resources, action.namespace);
     if (action.verb === 'create') {
       const result: CreateResult = await this.opts.client.create(action.resource, action.namespace, action.object);
       if (result.status === 201 || result.status === 409) return;
@@ -277,8 +326,14 @@ function objectPath(ref: ResourceRef, namespace: string, name: string): string {
   return `${collectionPath(ref, namespace || undefined)}/${encodeURIComponent(name)}`;
 }
 
+/** Discovery's namespaced resources in one group version (subresources, with a "/" in their name, aside). */
+function namespacedIn(list: any, group: string, version: string): DiscoveredResource[] {
+  return (list?.resources ?? []).filter((r: any) => r.namespaced && !String(r.name).includes('/'))
+    .map((r: any) => ({ group, version, resource: r.name, verbs: r.verbs ?? [] }));
+}
+
 /** The HTTP request an update, patch or delete is, and which refusals mean "already so". */
-function requestFor(action: Exclude<Action, { verb: 'create' }>): { method: string; path: string; body?: unknown; contentType?: string; ok: number[] } {
+function requestFor(action: Exclude<Action, { verb: 'create' | 'deletecollection' | 'requireEmpty' }>): { method: string; path: string; body?: unknown; contentType?: string; ok: number[] } {
   switch (action.verb) {
     case 'update': {
       const path = objectPath(action.resource, action.namespace, action.object.metadata.name);

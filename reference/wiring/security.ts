@@ -34,6 +34,12 @@ export interface SecurityOptions {
    */
   liveTokens?: Map<string, UserInfo>;
   anonymous?: boolean;
+  /**
+   * Resolve aggregationRules at request time instead of reading the rules stored in aggregated
+   * ClusterRoles (default false: the clusterrole-aggregation controller writes them). Only for a
+   * harness that runs no controller manager.
+   */
+  resolveAggregation?: boolean;
   issuer?: string;
   /**
    * Signs ServiceAccount tokens. Default: an HS256 secret drawn from `random`, so a scenario's
@@ -99,8 +105,10 @@ export function referenceSecurity(opts: SecurityOptions): Security {
       authenticators,
       anonymous: opts.anonymous,
       // --authorization-mode=Node,RBAC: the Node authorizer speaks for kubelets only.
-      authorizer: unionAuthorizer(nodeAuthorizer(), rbacAuthorizer({ lister: rbacLister, ...(opts.faults ? { faults: opts.faults } : {}) })),
-      ruleResolver: ruleResolver({ lister: rbacLister }),
+      // Aggregated ClusterRoles count with the rules stored in them, as upstream's authorizer reads
+      // them: the clusterrole-aggregation controller writes those rules, nothing resolves them here.
+      authorizer: unionAuthorizer(nodeAuthorizer(), rbacAuthorizer({ lister: rbacLister, resolveAggregation: opts.resolveAggregation ?? false, ...(opts.faults ? { faults: opts.faults } : {}) })),
+      ruleResolver: ruleResolver({ lister: rbacLister, resolveAggregation: opts.resolveAggregation ?? false }),
       serviceAccountTokens: { mint: (req) => tokens.mintToken(req) },
       mutating: chain.mutating,
       validating: chain.validating,

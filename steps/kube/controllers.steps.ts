@@ -130,6 +130,9 @@ Given('ReplicaSet {string} exists with {int} replicas', async function (this: Ku
   };
   expectSuccess(await this.kube().request({ method: 'POST', path: replicaSetsPath(this), body }), `create ReplicaSet "${name}"`);
   await eventuallyOwns(this, name, replicas, 30);
+  // Converged means its status says so too: the controller's status write may come after the pods.
+  await this.eventually(`ReplicaSet "${name}" to report ${replicas} replicas`, async () =>
+    (await this.kube().request({ method: 'GET', path: `${replicaSetsPath(this)}/${name}` })).json?.status?.replicas === replicas, 10_000);
 });
 
 When('one pod of ReplicaSet {string} is deleted', async function (this: KubespecWorld, name: string) {

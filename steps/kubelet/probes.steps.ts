@@ -17,8 +17,8 @@ const FILE: Record<Kind, string> = { liveness: '/tmp/live', readiness: '/tmp/rea
 const HEALTHY = `sh -c 'trap "exit 143" TERM; touch ${FILE.liveness}; touch ${FILE.readiness}; sleep 3600'`;
 const fileProbe = (kind: Kind, extra: Record<string, number> = {}) => ({ exec: { command: ['cat', FILE[kind]] }, ...extra });
 
-async function runningPod(world: KubespecWorld, pod: string, spec: any, waitReady = false): Promise<void> {
-  await createPod(world, pod, { containers: [spec] });
+async function runningPod(world: KubespecWorld, pod: string, spec: any, waitReady = false, labels?: Record<string, string>): Promise<void> {
+  await createPod(world, pod, { containers: [spec] }, labels ? { labels } : {});
   await eventually(world, `pod "${pod}" Running`, async () => {
     const got = await tryGetPod(world, pod);
     return got?.status?.phase === 'Running' && (!waitReady || got.status.containerStatuses?.[0]?.ready === true);
@@ -106,7 +106,8 @@ async function failures(world: KubespecWorld, pod: string, kind: Kind): Promise<
   return events.items.filter((e: any) => e.involvedObject?.name === pod && e.reason === 'Unhealthy' && String(e.message).startsWith(label)).reduce((n: number, e: any) => n + (e.count ?? 1), 0);
 }
 
-When(/^the (liveness|readiness|startup) probe of container "([^"]*)" in pod "([^"]*)" fails (\d+) times? in a row$/, async function (this: KubespecWorld, kind: Kind, name: string, pod: string, n: string) {
+When(/^the (liveness|readiness|startup) probe of container "([^"]*)" in pod "([^"]*)" fails (?:(\d+) times? in a row|once)$/, async function (this: KubespecWorld, kind: Kind, name: string, pod: string, count: string | undefined) {
+  const n = count ?? '1';
   const before = await failures(this, pod, kind);
   await exec(this, pod, name, `rm -f ${FILE[kind]}`);
   const period = this.recall<number>(`period of ${pod}/${name}/${kind}`);
@@ -150,6 +151,15 @@ When('I create a pod whose container {string} has a {word} probe with successThr
 Given('a running pod {string} whose container {string} has a readiness probe with periodSeconds {int} and failureThreshold {int}', async function (this: KubespecWorld, pod: string, name: string, period: number, failure: number) {
   await runningPod(this, pod, container(name, HEALTHY, { readinessProbe: fileProbe('readiness', { periodSeconds: period, failureThreshold: failure }) }), true);
   this.note(`period of ${pod}/${name}/readiness`, period);
+});
+
+Given(/^running pods "([^"]+)" and "([^"]+)" labelled "([^"]+)" whose container "([^"]+)" has a readiness probe with failureThreshold (\d+)$/, async function (this: KubespecWorld, a: string, b: string, labels: string, name: string, failure: string) {
+  const labelMap = Object.fromEntries(labels.split(',').map((kv) => kv.split('=') as [string, string]));
+  for (const pod of [a, b]) {
+    // periodSeconds 10: the default, said here because the failure step waits in periods.
+    await runningPod(this, pod, container(name, HEALTHY, { readinessProbe: fileProbe('readiness', { periodSeconds: 10, failureThreshold: Number(failure) }) }), true, labelMap);
+    this.note(`period of ${pod}/${name}/readiness`, 10);
+  }
 });
 
 // grpc probes: the fake runtime serves no gRPC health service; targets that run them declare kubelet.probes.grpc.

@@ -73,6 +73,22 @@ function nodeRoles(n: any): string {
   return roles.length ? roles.sort().join(',') : '<none>';
 }
 
+/** At most three entries, then "+ N more..." (formatEndpoints / formatDiscoveryEndpoints in printers.go). */
+function firstThree(items: string[], empty: string): string {
+  if (items.length === 0) return empty;
+  return items.slice(0, 3).join(',') + (items.length > 3 ? ` + ${items.length - 3} more...` : '');
+}
+
+/** formatEndpoints: each ready address with each port, "ip:port". */
+function endpointsList(e: any): string {
+  const out: string[] = [];
+  for (const s of e.subsets ?? []) {
+    const ports: any[] = (s.ports ?? []).length > 0 ? s.ports : [undefined];
+    for (const a of s.addresses ?? []) for (const p of ports) out.push(p ? `${a.ip}:${p.port}` : a.ip);
+  }
+  return firstThree(out, '<none>');
+}
+
 export const PRINTERS: Record<string, Printer> = {
   pods: {
     columns: [NAME, col('Ready'), col('Status'), col('Restarts', 'string'), AGE, col('IP', 'string', 1), col('Node', 'string', 1), col('Nominated Node', 'string', 1), col('Readiness Gates', 'string', 1)],
@@ -115,6 +131,12 @@ export const PRINTERS: Record<string, Printer> = {
     columns: [NAME, col('Type'), col('Cluster-IP'), col('External-IP'), col('Port(s)'), AGE, col('Selector', 'string', 1)],
     cells: (s, now) => [s.metadata.name, s.spec?.type ?? 'ClusterIP', none(s.spec?.clusterIP), none((s.spec?.externalIPs ?? []).join(',')), servicePorts(s), created(s, now),
       none(Object.entries(s.spec?.selector ?? {}).map(([k, v]) => `${k}=${v}`).join(','))],
+  },
+  endpoints: { columns: [NAME, col('Endpoints'), AGE], cells: (e, now) => [e.metadata.name, endpointsList(e), created(e, now)] },
+  endpointslices: {
+    columns: [NAME, col('AddressType'), col('Ports'), col('Endpoints'), AGE],
+    cells: (s, now) => [s.metadata.name, s.addressType ?? '', firstThree((s.ports ?? []).map((p: any) => (p.port === undefined ? '<unset>' : String(p.port))), '<unset>'),
+      firstThree((s.endpoints ?? []).flatMap((ep: any) => ep.addresses ?? []), '<unset>'), created(s, now)],
   },
   namespaces: { columns: [NAME, col('Status'), AGE], cells: (n, now) => [n.metadata.name, n.status?.phase ?? '', created(n, now)] },
   configmaps: { columns: [NAME, col('Data', 'integer'), AGE], cells: (c, now) => [c.metadata.name, Object.keys(c.data ?? {}).length + Object.keys(c.binaryData ?? {}).length, created(c, now)] },

@@ -16,7 +16,6 @@ import type { Env, Reply, ResourceCall } from '../types.ts';
 import { reply } from '../types.ts';
 import { mutatingAdmission, validatingAdmission } from './admit.ts';
 import { decodeStage, storageStage } from './create.ts';
-import { deleteNamespaceContents } from './namespaces.ts';
 import { MAX_ATTEMPTS } from './guaranteed-update.ts';
 import { rfc3339 } from './prepare.ts';
 
@@ -77,6 +76,7 @@ function markForDeletion(env: Env, def: ResourceDef, obj: any, opts: DeleteOptio
   if (opts.propagationPolicy === 'Foreground' && !finalizers.includes('foregroundDeletion')) finalizers.push('foregroundDeletion');
   if (opts.propagationPolicy === 'Orphan' && !finalizers.includes('orphan')) finalizers.push('orphan');
   const grace = def.resource === 'pods' ? podGrace(obj, opts) : 0;
+  if (def.resource === 'namespaces') return markNamespace(env, obj, finalizers);
   if (finalizers.length === 0 && grace === 0) return undefined;
   const now = env.clock.now_ms();
   const marked = clone(obj);
@@ -88,6 +88,26 @@ function markForDeletion(env: Env, def: ResourceDef, obj: any, opts: DeleteOptio
   }
   // A pod already terminating whose grace is cut to 0 with no finalizers left goes now.
   if (def.resource === 'pods' && grace === 0 && finalizers.length === 0) return undefined;
+  return marked;
+}
+
+/**
+ * A namespace is not deleted at once (pkg/registry/core/namespace/storage/storage.go Delete):
+ * the first DELETE sets its deletionTimestamp and phase Terminating; while spec.finalizers (the
+ * `kubernetes` finalizer every namespace gets on create) or metadata.finalizers remain it stays,
+ * and the namespace controller empties it and then removes `kubernetes` through the finalize
+ * subresource — the write that finally deletes it (ShouldDeleteNamespaceDuringUpdate).
+ */
+function markNamespace(env: Env, obj: any, finalizers: string[]): any | undefined {
+  const specFinalizers: string[] = obj.spec?.finalizers ?? [];
+  if (specFinalizers.length === 0 && finalizers.length === 0) return undefined;
+  const marked = clone(obj);
+  if (finalizers.length > 0) marked.metadata.finalizers = finalizers;
+  if (!marked.metadata.deletionTimestamp) {
+    marked.metadata.deletionTimestamp = rfc3339(env.clock.now_ms());
+    marked.metadata.deletionGracePeriodSeconds = 0;
+  }
+  marked.status = { ...(marked.status ?? {}), phase: 'Terminating' };
   return marked;
 }
 
@@ -116,7 +136,6 @@ async function deleteOnce(env: Env, call: ResourceCall, def: ResourceDef, curren
     call.trace.pass('storage', `marked for deletion at revision ${stored.kv.modRevision}`);
     return reply(200, stored.obj);
   }
-  if (def.resource === 'namespaces') await deleteNamespaceContents(env, obj.metadata.name);
   if (def.resource === 'customresourcedefinitions' && !def.custom) await deleteCustomResources(env, obj);
   const rev = await env.store.remove(def, obj.metadata.namespace ?? '', obj.metadata.name, current.kv.modRevision);
   call.trace.pass('storage', `deleted at revision ${rev}`);

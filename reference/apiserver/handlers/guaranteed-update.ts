@@ -26,7 +26,7 @@ export interface UpdateSpec {
   name: string;
   namespace: string;
   /** 'status' writes only status; 'binding' writes spec and status together (a pod's binding). */
-  subresource: '' | 'status' | 'binding';
+  subresource: '' | 'status' | 'binding' | 'finalize';
   dryRun: boolean;
   /** Inner writes of a subresource verb (binding) were admitted as that verb already. */
   skipAdmission?: boolean;
@@ -40,6 +40,8 @@ export interface UpdateSpec {
 function shouldDeleteDuringUpdate(def: ResourceDef, obj: any): boolean {
   const meta = obj.metadata ?? {};
   if (!meta.deletionTimestamp || (meta.finalizers ?? []).length > 0) return false;
+  // A namespace also waits for its spec.finalizers (ShouldDeleteNamespaceDuringUpdate).
+  if (def.resource === 'namespaces') return (obj.spec?.finalizers ?? []).length === 0;
   return def.resource !== 'pods' || meta.deletionGracePeriodSeconds === 0;
 }
 

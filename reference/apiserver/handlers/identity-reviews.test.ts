@@ -10,7 +10,8 @@ const alice = { authorization: 'Bearer alice-token' };
 
 async function secured() {
   const backend = new LocalBackend();
-  const security = referenceSecurity({ backend, clock: { now_ms: () => Date.UTC(2024, 0, 1) }, random: () => 0.5, tokenCsv: CSV, anonymous: true });
+  const security = referenceSecurity({ backend, clock: { now_ms: () => Date.UTC(2024, 0, 1) }, random: () => 0.5, tokenCsv: CSV, anonymous: true, resolveAggregation: true });
+  // No controller manager runs here, so aggregated roles are resolved when asked.
   return harness({ backend, ...security.options });
 }
 

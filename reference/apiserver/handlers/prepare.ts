@@ -103,12 +103,16 @@ export function prepareForUpdate(def: ResourceDef, next: any, old: any, subresou
   if (subresource === 'status') {
     return { ...clone(old), status: next.status };
   }
+  // namespaces/finalize writes spec.finalizers alone (namespace strategy's FinalizeUpdate).
+  if (subresource === 'finalize') return { ...clone(old), spec: { ...(old.spec ?? {}), finalizers: next.spec?.finalizers ?? [] } };
   keepServerMetadata(next, old);
   if (subresource === 'binding') return next;
   if (hasSubresource(def, 'status') && old.status !== undefined) next.status = clone(old.status);
   else if (hasSubresource(def, 'status')) delete next.status;
   if (!def.custom) applyDefaults(def.resource, next);
   if (def.resource === 'customresourcedefinitions' && !def.custom) defaultCrd(next);
+  // Only the finalize subresource changes a namespace's spec.finalizers (namespaceStrategy.PrepareForUpdate).
+  if (def.resource === 'namespaces') next.spec = { ...(next.spec ?? {}), finalizers: old.spec?.finalizers ?? [] };
   if (def.custom) {
     if (customGenerationMoves(def, next, old)) next.metadata.generation = (old.metadata.generation ?? 1) + 1;
     return next;

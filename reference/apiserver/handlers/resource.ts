@@ -78,7 +78,7 @@ async function subresource(env: Env, call: ResourceCall): Promise<Answer> {
     case 'token POST':
       return requestToken(env, call);
     case 'finalize PUT':
-      return update(env, call, '');
+      return update(env, call, 'finalize');
     // A CertificateSigningRequest's approval writes its status conditions (pkg/registry/certificates).
     case 'approval GET':
       return get(env, call);

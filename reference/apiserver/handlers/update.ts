@@ -6,7 +6,7 @@ import { decodeResource, requestOptions } from './decode.ts';
 import { decodeStage, placeInNamespace } from './create.ts';
 import { guaranteedUpdate } from './guaranteed-update.ts';
 
-export async function update(env: Env, call: ResourceCall, subresource: '' | 'status'): Promise<Reply> {
+export async function update(env: Env, call: ResourceCall, subresource: '' | 'status' | 'finalize'): Promise<Reply> {
   const { def, info } = call;
   const opts = requestOptions(call, 'UpdateOptions');
   const obj = decodeStage(call, () => decodeResource(call, def, decodeBody(headerValue(call.req.headers, 'content-type'), call.req.body), opts.fieldValidation));

@@ -24,12 +24,14 @@ import { RESOURCES, type Action, type Cache, type CacheEvent, type ControllerDef
 
 export const GARBAGE_COLLECTOR_CONTROLLER = 'garbage-collector-controller';
 
-/** Kind → resource, for the kinds the reference's controllers make and own (more as controllers arrive: EndpointSlice). */
+/** Kind → resource, for the kinds the reference's controllers make and own. */
 export const OWNED_KINDS: Readonly<Record<string, ResourceRef>> = {
   Pod: RESOURCES.pods,
   ReplicaSet: RESOURCES.replicasets,
   Deployment: RESOURCES.deployments,
   Job: RESOURCES.jobs,
+  Service: RESOURCES.services,
+  EndpointSlice: RESOURCES.endpointslices,
 };
 const WATCHED = Object.values(OWNED_KINDS);
 

@@ -79,3 +79,14 @@ export function splitKey(key: string): { namespace: string; name: string } {
   const slash = key.indexOf('/');
   return slash < 0 ? { namespace: '', name: key } : { namespace: key.slice(0, slash), name: key.slice(slash + 1) };
 }
+
+/** Deep equality that ignores key order (what apiequality.Semantic.DeepEqual gives for JSON objects), so a server that stores keys in another order does not make a controller write forever. */
+export function semanticEqual(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
+  if (Array.isArray(a) !== Array.isArray(b)) return false;
+  if (Array.isArray(a)) return a.length === (b as unknown[]).length && a.every((x, i) => semanticEqual(x, (b as unknown[])[i]));
+  const ka = Object.keys(a).filter((k) => (a as any)[k] !== undefined);
+  const kb = Object.keys(b).filter((k) => (b as any)[k] !== undefined);
+  return ka.length === kb.length && ka.every((k) => semanticEqual((a as any)[k], (b as any)[k]));
+}
