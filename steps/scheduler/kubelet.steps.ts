@@ -41,3 +41,16 @@ Then(/^Pod "([^"]*)"'s status\.hostIP is the address of the node named in its sp
   assert.ok(addresses.length > 0, `Node "${pod.spec.nodeName}" reports no InternalIP`);
   assert.ok(addresses.includes(pod.status?.hostIP), `hostIP ${pod.status?.hostIP} is not among ${pod.spec.nodeName}'s InternalIPs ${addresses.join(', ')}`);
 });
+
+Then(/^only the runtime of the node named in Pod "([^"]*)"'s spec\.nodeName was asked to run a sandbox for it$/, async function (this: KubespecWorld, name: string) {
+  const pod = await getPod(this, name);
+  const nodes = (await this.kube().request({ method: 'GET', path: '/api/v1/nodes' })).json.items.map((n: any) => n.metadata.name as string);
+  const nodesFacet = this.nodes();
+  assert.ok(nodesFacet.criCalls, 'this target declares cri but offers no criCalls()');
+  const ran: string[] = [];
+  for (const node of nodes) {
+    const calls = await nodesFacet.criCalls(node);
+    if (calls.some((c) => c.method.endsWith('/RunPodSandbox') && c.podUid === pod.metadata.uid)) ran.push(node);
+  }
+  assert.deepEqual(ran, [pod.spec.nodeName], `RunPodSandbox for Pod "${name}" went to: ${ran.join(', ') || 'no node'}`);
+});
