@@ -24,7 +24,7 @@ import { nodeName } from './plugins/nodename/index.ts';
 import { taintToleration } from './plugins/tainttoleration/index.ts';
 import { nodeAffinity } from './plugins/nodeaffinity/index.ts';
 import { nodeResourcesFit, type FitArgs } from './plugins/noderesources/index.ts';
-import { podTopologySpread } from './plugins/podtopologyspread/index.ts';
+import { podTopologySpread, type SpreadArgs } from './plugins/podtopologyspread/index.ts';
 import { interPodAffinity } from './plugins/interpodaffinity/index.ts';
 import { defaultPreemption } from './plugins/defaultpreemption/index.ts';
 import { balancedAllocation } from './plugins/balancedallocation/index.ts';
@@ -52,7 +52,7 @@ export function inTreeRegistry(): Registry {
     TaintToleration: () => taintToleration(),
     NodeAffinity: () => nodeAffinity(),
     NodeResourcesFit: (args: FitArgs) => nodeResourcesFit(args),
-    PodTopologySpread: () => podTopologySpread(),
+    PodTopologySpread: (args: SpreadArgs) => podTopologySpread(args),
     InterPodAffinity: () => interPodAffinity(),
     DefaultPreemption: (_args, handle) => defaultPreemption(handle),
     NodeResourcesBalancedAllocation: () => balancedAllocation(),

@@ -17,6 +17,7 @@ import { NodeInfo, hasPodAffinityTerms, type Pdb, type Snapshot } from './node-i
 import { SchedulingQueue } from './queue.ts';
 import type { Action, ClusterEvent, CycleState, Node, Pod, QueuedPodInfo } from './types.ts';
 import { podKey } from './types.ts';
+import { WorkloadIndex, type WorkloadResource } from './default-selector.ts';
 
 /** A write the host makes through the API server. */
 export type Effect =
@@ -65,6 +66,8 @@ export class SchedulerCore implements Snapshot {
   private pdbList?: Pdb[];
   /** Image name → how many nodes hold it (ImageLocality's spread). */
   private readonly imageNodes = new Map<string, number>();
+  /** Services and pod controllers, for default spread constraints. */
+  private readonly workloads = new WorkloadIndex();
 
   constructor(private readonly opts: SchedulerCoreOptions) {
     const registry = opts.registry ?? inTreeRegistry();
@@ -112,6 +115,9 @@ export class SchedulerCore implements Snapshot {
   }
   nodesWithImage(image: string): number {
     return this.imageNodes.get(image) ?? 0;
+  }
+  defaultSpreadSelector(pod: Pod): any | undefined {
+    return this.workloads.selectorFor(pod);
   }
 
   private affinity() {
@@ -177,6 +183,11 @@ export class SchedulerCore implements Snapshot {
     if (pod.metadata.deletionTimestamp || !this.frameworks.has(pod.spec.schedulerName ?? 'default-scheduler')) return;
     if (this.assumed.has(key)) return; // our binding is on its way; the informer has not seen it yet
     this.queue.add(pod, now_ms);
+  }
+
+  /** A Service, ReplicationController, ReplicaSet or StatefulSet changed (default spread selectors). */
+  onWorkload(resource: WorkloadResource, type: WatchType, object: any): void {
+    this.workloads.onObject(resource, type, object);
   }
 
   onPdb(type: WatchType, pdb: Pdb): void {

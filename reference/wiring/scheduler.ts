@@ -20,6 +20,7 @@ import { SchedulerCore, type Attempt, type Effect } from '../scheduler/scheduler
 import { defaultProfile, inTreeRegistry, type Profile, type Registry } from '../scheduler/framework.ts';
 import { extensionPointRecorder, NAME as RECORDER } from '../scheduler/plugins/extensionrecorder/index.ts';
 import type { Pod } from '../scheduler/types.ts';
+import type { WorkloadResource } from '../scheduler/default-selector.ts';
 import type { ApiClient } from './api-client.ts';
 import type { Scheduler as Timers } from './virtual-clock.ts';
 
@@ -76,6 +77,11 @@ export class SchedulerHost {
       { group: '', version: 'v1', resource: 'nodes' },
       { group: '', version: 'v1', resource: 'pods' },
       { group: 'policy', version: 'v1', resource: 'poddisruptionbudgets' },
+      // What groups pods, for default topology spread constraints (helper.DefaultSelector).
+      { group: '', version: 'v1', resource: 'services' },
+      { group: '', version: 'v1', resource: 'replicationcontrollers' },
+      { group: 'apps', version: 'v1', resource: 'replicasets' },
+      { group: 'apps', version: 'v1', resource: 'statefulsets' },
     ];
     for (const ref of refs) {
       host.informers.push(new Informer({ resource: ref.resource, listWatcher: opts.client.listWatcher(ref), timers: opts.clock, random: opts.random, onEvent: (e) => host.handle(e), log: host.log }));
@@ -107,7 +113,8 @@ export class SchedulerHost {
     const object = event.object as any;
     if (event.resource === 'nodes') this.core.onNode(event.type, object, now);
     else if (event.resource === 'pods') this.core.onPod(event.type, object as Pod, now);
-    else this.core.onPdb(event.type, object);
+    else if (event.resource === 'poddisruptionbudgets') this.core.onPdb(event.type, object);
+    else this.core.onWorkload(event.resource as WorkloadResource, event.type, object);
     this.kick();
   }
 
