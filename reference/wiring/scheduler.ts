@@ -61,6 +61,7 @@ export class SchedulerHost {
   private running = false;
   private stopped = false;
   private cancelFlush?: () => void;
+  private cancelPermitTimer?: () => void;
   private eventSeq = 0;
   private readonly log: (line: string) => void;
   /** Writes in flight, so a test or a harness can wait for quiet. */
@@ -102,6 +103,7 @@ export class SchedulerHost {
     this.stopped = true;
     for (const i of this.informers) i.stop();
     this.cancelFlush?.();
+    this.cancelPermitTimer?.();
   }
 
   get busy(): boolean {
@@ -137,6 +139,26 @@ export class SchedulerHost {
       void this.perform(attempt);
     }
     this.running = false;
+    this.resolveWaiting();
+  }
+
+  /**
+   * Pods held at Permit: a plugin may have allowed or rejected some during the cycles just run,
+   * and a timeout may have run out; those go on to binding or back to the queue. A timer wakes
+   * the host at the next timeout (upstream: one time.AfterFunc per waiting plugin).
+   */
+  private resolveWaiting(): void {
+    if (this.stopped) return;
+    for (const attempt of this.core.resolveWaiting(this.opts.clock.now_ms())) void this.perform(attempt);
+    this.cancelPermitTimer?.();
+    this.cancelPermitTimer = undefined;
+    const next = this.core.nextPermitDeadline();
+    if (next === undefined) return;
+    this.cancelPermitTimer = this.opts.clock.after(Math.max(0, next - this.opts.clock.now_ms()), () => {
+      this.cancelPermitTimer = undefined;
+      this.resolveWaiting();
+      this.kick();
+    });
   }
 
   private async perform(attempt: Attempt): Promise<void> {
