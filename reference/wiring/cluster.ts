@@ -66,7 +66,7 @@ export interface ReferenceClusterOptions {
 
 /** The controller manager's User-Agent, shaped like upstream's (component/version (os/arch) ...). */
 const CONTROLLER_MANAGER_AGENT = 'kube-controller-manager/v1.31.0 (linux/amd64) kubespec-reference';
-const SCHEDULER_AGENT = 'kube-scheduler/v1.31.0 (linux/amd64) kubespec-reference';
+export const SCHEDULER_AGENT = 'kube-scheduler/v1.31.0 (linux/amd64) kubespec-reference';
 
 export class ReferenceCluster {
   private constructor(
@@ -201,11 +201,14 @@ export class ReferenceCluster {
     for (const name of opts.kubelets ?? []) await cluster.addKubelet(name);
     cluster.controllerManagerCredentials = { ...(managerToken ? { token: managerToken } : {}), ...(opts.tls?.ca ? { ca: opts.tls.ca } : {}) };
     cluster.scheduler = scheduler;
+    cluster.schedulerCredentials = { ...(schedulerToken ? { token: schedulerToken } : {}), ...(opts.tls?.ca ? { ca: opts.tls.ca } : {}) };
     return cluster;
   }
 
   /** How a further controller-manager process (HA: reference/wiring/ha.ts) authenticates: the same user and trust. */
   controllerManagerCredentials: { token?: string; ca?: string | Buffer } = {};
+  /** How a further scheduler process (HA) authenticates: system:kube-scheduler. */
+  schedulerCredentials: { token?: string; ca?: string | Buffer } = {};
 
   get url(): string {
     return this.http.url;

@@ -59,6 +59,7 @@ export class SchedulerHost {
   readonly core: SchedulerCore;
   private readonly informers: Informer[] = [];
   private running = false;
+  private synced = false;
   private stopped = false;
   private cancelFlush?: () => void;
   private cancelPermitTimer?: () => void;
@@ -94,6 +95,8 @@ export class SchedulerHost {
       host.stop();
       throw new Error(`the scheduler could not sync its caches: ${(error as Error).message}`);
     }
+    // Cycles start once every cache has synced (kube-scheduler waits for WaitForCacheSync before Run).
+    host.synced = true;
     host.scheduleFlush();
     host.kick();
     return host;
@@ -129,7 +132,7 @@ export class SchedulerHost {
   }
 
   private kick(): void {
-    if (this.running || this.stopped || this.core.queue.lengths.active === 0) return;
+    if (!this.synced || this.running || this.stopped || this.core.queue.lengths.active === 0) return;
     this.running = true;
     queueMicrotask(() => this.loop());
   }
