@@ -12,7 +12,6 @@ Feature: High availability — several masters, one leader per controller
   --leader-elect-retry-period 2s (k8s.io/component-base config, LeaderElectionConfiguration
   defaults), with Leases "kube-scheduler" and "kube-controller-manager" in namespace kube-system.
 
-  @pending
   Rule: HA-MULTI-MASTER — with several masters behind a load balancer, losing one master does not stop the cluster
     Source: 000_1662d8c5cea2447f.txt § 高可用架构 / 多 Master 部署
     Claim: Production deploys several master nodes (each running API server, scheduler and
@@ -20,7 +19,8 @@ Feature: High availability — several masters, one leader per controller
       point of failure.
     Quote: "生产环境需要部署多 Master 节点以消除单点故障。"
 
-    @requires:kube.api @requires:cluster.ha @requires:cluster.scheduler @requires:cluster.controllers @requires:kubelet
+    # Stacked masters: m1's etcd member dies with it, as on a kubeadm stacked control plane.
+    @requires:kube.api @requires:cluster.ha @requires:cluster.scheduler @requires:controllers.deployment @requires:controllers.nodelifecycle @requires:kubelet @requires:clock.virtual @topology:stacked
     Scenario: killing the master that holds both leases leaves nodes Ready and new Deployments served
       Given an HA cluster with masters "m1", "m2", "m3" behind a load balancer and worker nodes "w1", "w2"
       And master "m1" holds the leases "kube-system/kube-scheduler" and "kube-system/kube-controller-manager"
