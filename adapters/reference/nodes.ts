@@ -18,6 +18,9 @@ export function referenceNodes(cluster: ReferenceCluster, opts: { server?: strin
       // Behind an HA load balancer the kubelet reaches the API servers through it, as workers do.
       await cluster.addKubelet(name, opts.server ? { server: opts.server } : {});
     },
+    async stopNode(name) {
+      await host(name).stop();
+    },
     async exec(namespace, pod, container, command) {
       for (const h of cluster.kubelets.values()) {
         const { containers } = await h.runtime.listContainers({ filter: { state: { state: 'CONTAINER_RUNNING' }, labelSelector: { [LABEL_POD_NAMESPACE]: namespace, [LABEL_POD_NAME]: pod, [LABEL_CONTAINER_NAME]: container } } });
