@@ -2,7 +2,8 @@
  * `kubespec serve --ha` survives losing a machine: the real kubectl, pointed at the L4 load
  * balancer, keeps working when the machine whose API server and controller manager lead is
  * powered off (serve's control endpoint), and a standby controller manager takes the Lease over
- * — after it expires, as client-go times it — and does the controllers' work from then on.
+ * — after it expires, as client-go times it — and does the controllers' work from then on; the
+ * scheduler, elected the same way, binds a pod created after the kill.
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -38,7 +39,7 @@ async function holder(): Promise<string | undefined> {
 
 before(async () => {
   if (missing) return;
-  serve = await startServeProcess({ args: ['--ha'] });
+  serve = await startServeProcess({ args: ['--ha', '--nodes', '2'] });
 });
 
 after(async () => {
@@ -69,4 +70,13 @@ test('killing the machine that leads leaves kubectl working, and a standby contr
   // The new leader runs the controllers: a new namespace gets its default ServiceAccount.
   assert.equal((await k(['create', 'namespace', 'ha-after'])).code, 0);
   await until('ServiceAccount ha-after/default', 20_000, async () => ((await k(['get', 'serviceaccount', 'default', '-n', 'ha-after'])).code === 0 ? true : undefined));
+  // The scheduler is elected too: a pod created now is bound by a scheduler on a live machine.
+  assert.equal((await k(['run', 'after-kill', '--image=registry.k8s.io/pause:3.9', '--restart=Never'])).code, 0);
+  const nodeName = await until('pod after-kill bound', 40_000, async () => {
+    const r = await k(['get', 'pod', 'after-kill', '-o', 'jsonpath={.spec.nodeName}']);
+    return r.code === 0 && r.stdout.trim() !== '' ? r.stdout.trim() : undefined;
+  });
+  assert.match(nodeName, /^node-\d+$/);
+  const scheduler = await k(['get', 'lease', 'kube-scheduler', '-n', 'kube-system', '-o', 'jsonpath={.spec.holderIdentity}']);
+  assert.notEqual(scheduler.stdout.split('_')[0], machine, `the scheduler lease is held on the dead machine: ${scheduler.stdout}`);
 });

@@ -28,7 +28,11 @@ export interface HaSession {
   close(): Promise<void>;
 }
 
-export function openHaSession(cluster: ReferenceCluster, clock: VirtualClock, seed: number, extra: Pick<HaControlPlaneOptions, 'runners' | 'credentials' | 'faults'> = {}): HaSession {
+/**
+ * `step` moves time: the virtual clock by default; over a replicated store (HA topologies) the
+ * store's simulator, which moves the clock with it.
+ */
+export function openHaSession(cluster: ReferenceCluster, clock: VirtualClock, seed: number, extra: Pick<HaControlPlaneOptions, 'runners' | 'credentials' | 'faults' | 'apiServer'> = {}, step: (ms: number) => void | Promise<void> = (ms) => clock.advance(ms)): HaSession {
   const plane = new HaControlPlane({ cluster, clock, random: seededRandom(seed ^ 0x4a11), ...extra });
   const busy = () => plane.components.some((c) => plane.list(c).some((p) => p.awaitingAnswer));
   const settle = async () => {
@@ -38,7 +42,7 @@ export function openHaSession(cluster: ReferenceCluster, clock: VirtualClock, se
     const end_ms = clock.now_ms() + ms;
     while (clock.now_ms() < end_ms) {
       await settle();
-      clock.advance(Math.min(STEP_MS, end_ms - clock.now_ms()));
+      await step(Math.min(STEP_MS, end_ms - clock.now_ms()));
     }
     await settle();
   };

@@ -6,7 +6,7 @@
 import { existsSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
 import type { Capability } from '../capabilities.ts';
-import type { Session, Target } from '../contract.ts';
+import type { HaFacet, Session, Target } from '../contract.ts';
 import { ReferenceCluster } from '../../reference/wiring/cluster.ts';
 import { VirtualClock } from '../../reference/wiring/virtual-clock.ts';
 import { adminTokenCsv, openKubeSession } from './kube-session.ts';
@@ -200,13 +200,15 @@ async function openSession(seed: number, tags: readonly string[]): Promise<Sessi
     const cloud = withCloud ? await openCloudSession(kube, seed) : undefined;
     // Only a scenario about HA or the cloud gets elected processes (and their finer-grained clock).
     const withHa = tags.includes('@requires:cluster.ha');
-    const ha = (withHa && !topology) || cloud ? openHaSession(cluster, clock, seed, {
+    // Over a topology, the elected processes reach the API servers through its load balancer.
+    const ha = withHa || cloud ? openHaSession(cluster, clock, seed, {
       ...(cloud ? {
         runners: { [CLOUD_CONTROLLER_MANAGER]: cloud.reference.runner({ token: ccmToken! }) },
         credentials: { [CLOUD_CONTROLLER_MANAGER]: { token: ccmToken! } },
       } : {}),
       ...(faults.size > 0 ? { faults } : {}),
-    }) : undefined;
+      ...(topology ? { apiServer: { host: '127.0.0.1', port: topology.balancer.port } } : {}),
+    }, replicated ? (ms) => replicated.advance(ms) : undefined) : undefined;
     if (ha) started.push(() => ha.close());
     // Without HA the cloud scenario still runs its CCM elected, as upstream's --leader-elect default.
     if (cloud && !withHa) await ha!.plane.start(CLOUD_CONTROLLER_MANAGER, ['master']);
@@ -220,12 +222,12 @@ async function openSession(seed: number, tags: readonly string[]): Promise<Sessi
       faultSchedules: faultSchedulesWith(faults),
       clock: ha?.clock ?? store.clock,
       kube: { ...kube, maxMutatingInFlight: MAX_MUTATING_IN_FLIGHT },
-      ...(ha && withHa ? { ha: ha.ha } : {}),
-      ...(machines ? { ha: machines.ha } : {}),
+      ...(ha && withHa && !machines ? { ha: ha.ha } : {}),
+      ...(machines ? { ha: machinesWithProcesses(machines.ha, ha) } : {}),
       ...(cloud ? { cloud: cloud.cloud } : {}),
       controllerManager: { stop: async () => cluster.stopControllers(), start: () => cluster.startControllers() },
       proxy: referenceProxyFacet(cluster, clock),
-      nodes: referenceNodes(cluster),
+      nodes: referenceNodes(cluster, topology ? { server: topology.url } : {}),
       describe: () => ({ url: cluster.url, revision: cluster.backend.currentRevision(), virtual_ms: clock.now_ms(), ...store.describe() }),
       close: stopAll,
     };
@@ -233,4 +235,23 @@ async function openSession(seed: number, tags: readonly string[]): Promise<Sessi
     await stopAll();
     throw error;
   }
+}
+
+/**
+ * An HA topology's machines together with the leader-elected processes started on them (a master
+ * runs an API server, an etcd member when stacked, and its control-plane processes): killing a
+ * machine kills all of them.
+ */
+function machinesWithProcesses(machines: HaFacet, ha: ReturnType<typeof openHaSession> | undefined): HaFacet {
+  if (!ha) return machines;
+  return {
+    ...ha.ha,
+    machines: machines.machines!,
+    requestVia: machines.requestVia!,
+    watchVia: machines.watchVia!,
+    async killMachine(name) {
+      for (const p of ha.plane.onMachine(name)) p.kill();
+      await machines.killMachine!(name);
+    },
+  };
 }

@@ -7,7 +7,7 @@ import type { CriCallRecord, NodesFacet } from '../contract.ts';
 import type { ReferenceCluster } from '../../reference/wiring/cluster.ts';
 import { LABEL_CONTAINER_NAME, LABEL_POD_NAME, LABEL_POD_NAMESPACE } from '../../reference/cri/api.ts';
 
-export function referenceNodes(cluster: ReferenceCluster): NodesFacet {
+export function referenceNodes(cluster: ReferenceCluster, opts: { server?: string } = {}): NodesFacet {
   const host = (node: string) => {
     const h = cluster.kubelets.get(node);
     if (!h) throw new Error(`no kubelet runs node "${node}" in this scenario (say "Given a cluster with node \\"${node}\\"")`);
@@ -15,7 +15,8 @@ export function referenceNodes(cluster: ReferenceCluster): NodesFacet {
   };
   return {
     async ensureNode(name) {
-      await cluster.addKubelet(name);
+      // Behind an HA load balancer the kubelet reaches the API servers through it, as workers do.
+      await cluster.addKubelet(name, opts.server ? { server: opts.server } : {});
     },
     async stopNode(name) {
       await host(name).stop();

@@ -54,14 +54,15 @@ Feature: cloud-controller-manager — the cloud's controllers, split out
       When I create a Service "web" of type LoadBalancer port 80 selecting "app=web"
       Then within 30 seconds the cloud has exactly one load balancer for Service "web"
 
-  @pending
   Rule: CCM-NODE-DELETED-IN-CLOUD — when a node stops responding, the CCM asks the cloud and deletes the Node if its machine is gone
     Source: 003_83c2ae260ce54bb3.txt § 控制平面组件 / cloud-controller-manager
     Claim: The CCM's Node controller, once a node stops responding, checks with the cloud whether
       the node's machine has been deleted; if so the Node object is deleted.
     Quote: "Node Controller | 用于在节点终止响应后检查云平台以确定节点是否已被删除"
 
-    @requires:kube.api @requires:cluster.cloud @requires:cluster.nodes @requires:clock.virtual
+    # "Stops responding" is the node lifecycle controller's verdict (Ready=Unknown after the grace
+    # period without heartbeats); the CCM's node lifecycle controller then asks the cloud.
+    @requires:kube.api @requires:cluster.cloud @requires:controllers.nodelifecycle @requires:clock.virtual
     Scenario: a node whose instance was deleted in the cloud is removed; one whose instance exists is kept
       Given a cluster with cloud nodes "n1" and "n2"
       When node "n1" stops sending heartbeats and its instance is deleted in the cloud

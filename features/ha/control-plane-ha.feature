@@ -12,7 +12,6 @@ Feature: High availability — several masters, one leader per controller
   --leader-elect-retry-period 2s (k8s.io/component-base config, LeaderElectionConfiguration
   defaults), with Leases "kube-scheduler" and "kube-controller-manager" in namespace kube-system.
 
-  @pending
   Rule: HA-MULTI-MASTER — with several masters behind a load balancer, losing one master does not stop the cluster
     Source: 000_1662d8c5cea2447f.txt § 高可用架构 / 多 Master 部署
     Claim: Production deploys several master nodes (each running API server, scheduler and
@@ -20,7 +19,8 @@ Feature: High availability — several masters, one leader per controller
       point of failure.
     Quote: "生产环境需要部署多 Master 节点以消除单点故障。"
 
-    @requires:kube.api @requires:cluster.ha @requires:cluster.scheduler @requires:cluster.controllers @requires:kubelet
+    # Stacked masters: m1's etcd member dies with it, as on a kubeadm stacked control plane.
+    @requires:kube.api @requires:cluster.ha @requires:cluster.scheduler @requires:controllers.deployment @requires:controllers.nodelifecycle @requires:kubelet @requires:clock.virtual @topology:stacked
     Scenario: killing the master that holds both leases leaves nodes Ready and new Deployments served
       Given an HA cluster with masters "m1", "m2", "m3" behind a load balancer and worker nodes "w1", "w2"
       And master "m1" holds the leases "kube-system/kube-scheduler" and "kube-system/kube-controller-manager"
@@ -81,18 +81,30 @@ Feature: High availability — several masters, one leader per controller
       When the leader is killed
       Then a put of key "/k2" does not succeed within 10 s
 
-  @pending
   Rule: HA-SCHEDULER-LEADER — several schedulers run, only the leader schedules
     Source: 000_1662d8c5cea2447f.txt § 高可用架构 / 组件高可用机制
     Claim: The scheduler runs as several instances with leader election; only the leader schedules.
     Quote: "**Scheduler** | Leader Election | 多实例运行，仅 Leader 执行调度"
 
-    @requires:kube.api @requires:kube.audit @requires:cluster.ha @requires:cluster.scheduler
-    Scenario: every binding comes from the instance named in the scheduler lease
-      Given an HA cluster with schedulers on masters "m1", "m2" and "m3"
+    # Every instance authenticates as system:kube-scheduler, so the audit trail's user cannot tell
+    # them apart; each process's own rest_client_requests_total (its writes) can.
+    @requires:kube.api @requires:cluster.ha @requires:cluster.scheduler @requires:clock.virtual
+    Scenario: only the instance named in the scheduler lease binds pods
+      Given a cluster with nodes "n1" and "n2", each with 4 CPU and 8Gi memory
+      And an HA cluster with schedulers "m1", "m2" and "m3" starting at the same time
       When I create 20 pods with no node
       Then within 20 seconds all 20 pods are bound
-      And every "pods/binding" create in the audit trail came from the scheduler instance named in lease "kube-system/kube-scheduler"
+      And only the scheduler named in lease "kube-system/kube-scheduler" made API writes besides leader election
+
+    @requires:kube.api @requires:cluster.ha @requires:cluster.scheduler @requires:clock.virtual
+    Scenario: after the leading scheduler is killed, a standby takes the lease and schedules
+      Given a cluster with nodes "n1" and "n2", each with 4 CPU and 8Gi memory
+      And an HA cluster where scheduler "m1" holds lease "kube-system/kube-scheduler" and "m2" and "m3" are standing by
+      When scheduler "m1" is killed
+      And I create 5 pods with no node
+      Then within 40 seconds all 5 pods are bound
+      And lease "kube-system/kube-scheduler" has holderIdentity naming "m2" or "m3"
+      And only the scheduler named in lease "kube-system/kube-scheduler" made API writes besides leader election, among "m1", "m2" and "m3"
 
   Rule: HA-CONTROLLER-MANAGER-LEADER — several controller managers run, only the leader runs control loops
     Source: 000_1662d8c5cea2447f.txt § 高可用架构 / 组件高可用机制

@@ -88,7 +88,6 @@ Feature: Common pitfalls
         | delete | pods     | no     | 1    |
         | get    | secrets  | no     | 1    |
 
-  @pending
   Rule: PITFALL-NO-REQUESTS — without requests the scheduler cannot account for a Pod's needs
     Source: 000_1662d8c5cea2447f.txt § 常见陷阱与最佳实践 / 陷阱
     Claim: Without resources.requests the scheduler cannot make sound decisions: it fits Pods by
@@ -111,7 +110,6 @@ Feature: Common pitfalls
       When I create pod "lim" whose container "app" has limits cpu "500m" and memory "128Mi" and no requests
       Then pod "lim" has container "app" requests cpu "500m" and memory "128Mi"
 
-  @pending
   Rule: PITFALL-NO-LIMITS — without limits one Pod can take a node's resources; a memory limit is enforced
     Source: 000_1662d8c5cea2447f.txt § 常见陷阱与最佳实践 / 陷阱
     Claim: Without limits a single Pod can exhaust the node's resources and hurt other Pods; a limit
@@ -124,6 +122,14 @@ Feature: Common pitfalls
       When I create pod "hog" with restartPolicy "Always" whose container "app" has memory limit "64Mi" and allocates 256Mi
       Then within 30 seconds the last termination of container "app" of pod "hog" has reason "OOMKilled" and exitCode 137
       And container "app" of pod "hog" has restartCount at least 1
+
+    @requires:kube.api @requires:cluster.scheduler @requires:kubelet
+    Scenario: the same container with no memory limit is never stopped: nothing caps what it takes
+      Given a cluster with node "n1"
+      When I create pod "hog" with restartPolicy "Always" whose container "app" has no memory limit and allocates 256Mi
+      And 30 seconds pass
+      Then container "app" of pod "hog" is running
+      And container "app" of pod "hog" has restartCount 0
 
   @untestable
   Rule: PITFALL-ALWAYS-SET-RESOURCES — always set resources.requests and resources.limits

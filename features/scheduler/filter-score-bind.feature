@@ -174,16 +174,16 @@ Feature: Scheduler — filter, score, bind
       Then the response status is 409 with reason "Conflict"
       And Pod "web" is on Node "n1"
 
-  @pending
   Rule: SCHED-KUBELET-LEARNS — the kubelet of the chosen node learns of the binding from the API server and runs the pod
     Source: 000_1662d8c5cea2447f.txt § 控制平面 / Scheduler / 调度流程
     Claim: After binding, the API server notifies the kubelet of the corresponding node (through the
       kubelet's watch on pods whose spec.nodeName is its node).
     Quote: "API Server 通知对应节点的 kubelet"
 
-    @requires:kube.api @requires:cluster.scheduler @requires:kubelet
+    @requires:kube.api @requires:cluster.scheduler @requires:kubelet @requires:cri
     Scenario: only the chosen node's kubelet starts the pod
       Given a cluster with 2 nodes running kubelets
       When Pod "web" is created requesting 100m CPU
       Then within 30 s Pod "web" is Running
       And Pod "web"'s status.hostIP is the address of the node named in its spec.nodeName
+      And only the runtime of the node named in Pod "web"'s spec.nodeName was asked to run a sandbox for it

@@ -58,14 +58,18 @@ Feature: Scheduler — taints and tolerations
     Claim: NoSchedule does not affect pods already running on the node.
     Quote: "（已运行的不受影响）"
 
-    @requires:kube.api @requires:cluster.controllers @requires:cluster.nodes @requires:clock.virtual
-    Scenario: an intolerant pod already on the node is not evicted
+    # The node has a kubelet behind it, heartbeating through its Lease as a real node does: with the
+    # node lifecycle controller running, a node that stopped heartbeating would be tainted
+    # unreachable:NoExecute and its pods evicted, which is not the claim.
+    @requires:kube.api @requires:kubelet @requires:controllers.nodelifecycle @requires:controllers.tainteviction @requires:clock.virtual
+    Scenario: an intolerant pod already running on the node is not evicted
       Given a cluster with the controllers running
-      And Node "n1" registered through the API with conditions Ready=True, heartbeating
-      And Pod "old" is on Node "n1" with no tolerations of its own
+      And Node "n1" with a kubelet behind it, heartbeating
+      And Pod "old" is running on Node "n1" with no tolerations of its own
       When Node "n1" is given taint "dedicated=gpu:NoSchedule"
       And 10 minutes of virtual time pass
       Then Pod "old" is still on Node "n1" and not marked for deletion
+      And Node "n1" has condition Ready=True
 
   Rule: TAINT-PREFERNOSCHEDULE — PreferNoSchedule steers pods away when possible but does not forbid the node
     Source: 000_1662d8c5cea2447f.txt § 控制平面 / Scheduler / Taint / Toleration
@@ -208,14 +212,16 @@ Feature: Scheduler — taints and tolerations
       Then each of them has a taint with key "node-role.kubernetes.io/control-plane" and effect "NoSchedule"
       And none of them has a taint with key "node-role.kubernetes.io/control-plane" and effect "NoExecute"
 
-    @requires:kube.api @requires:cluster.controllers @requires:cluster.nodes @requires:clock.virtual
+    @requires:kube.api @requires:kubelet @requires:controllers.nodelifecycle @requires:controllers.tainteviction @requires:clock.virtual
     Scenario: the control-plane taint does not evict pods already on the node
       Given a cluster with the controllers running
-      And Node "cp1" registered through the API with conditions Ready=True, heartbeating
+      And Node "cp1" with a kubelet behind it, heartbeating
       And Node "cp1" has taint "node-role.kubernetes.io/control-plane:NoSchedule"
       When Pod "static-like" is created with spec.nodeName "cp1" and no tolerations of its own
       And 10 minutes of virtual time pass
       Then Pod "static-like" is still on Node "cp1" and not marked for deletion
+      And Pod "static-like" is Running
+      And Node "cp1" has condition Ready=True
 
   Rule: TAINT-CONTROL-PLANE-TOLERATION — a pod that tolerates the control-plane taint may be scheduled onto control-plane nodes
     Source: 000_1662d8c5cea2447f.txt § 控制平面 / Scheduler / Taint / Toleration / Master 节点的 Taint

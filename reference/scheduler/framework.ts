@@ -17,6 +17,7 @@ import type {
   PreBindPlugin, PreFilterPlugin, PreScorePlugin, QueueSortPlugin, ReservePlugin, ScorePlugin, Status, Action,
 } from './types.ts';
 import { isRejection } from './types.ts';
+import { MAX_PERMIT_TIMEOUT_MS, type WaitingPod, type WaitingPodEntry } from './waiting-pods.ts';
 import type { NodeInfo, Snapshot } from './node-info.ts';
 import { prioritySort } from './plugins/queuesort/index.ts';
 import { nodeUnschedulable } from './plugins/nodeunschedulable/index.ts';
@@ -24,7 +25,7 @@ import { nodeName } from './plugins/nodename/index.ts';
 import { taintToleration } from './plugins/tainttoleration/index.ts';
 import { nodeAffinity } from './plugins/nodeaffinity/index.ts';
 import { nodeResourcesFit, type FitArgs } from './plugins/noderesources/index.ts';
-import { podTopologySpread } from './plugins/podtopologyspread/index.ts';
+import { podTopologySpread, type SpreadArgs } from './plugins/podtopologyspread/index.ts';
 import { interPodAffinity } from './plugins/interpodaffinity/index.ts';
 import { defaultPreemption } from './plugins/defaultpreemption/index.ts';
 import { balancedAllocation } from './plugins/balancedallocation/index.ts';
@@ -39,6 +40,16 @@ export type ExtensionPoint = (typeof EXTENSION_POINTS)[number];
 export interface Handle {
   /** Runs every Filter plugin on the node; the first rejection, or undefined when it fits. */
   runFilters(state: CycleState, pod: Pod, node: NodeInfo): Status | undefined;
+  /** A pod held at Permit, by uid (GetWaitingPod). */
+  getWaitingPod(uid: string): WaitingPod | undefined;
+  /** Every pod held at Permit in this profile (IterateOverWaitingPods). */
+  iterateWaitingPods(fn: (pod: WaitingPod) => void): void;
+}
+
+/** What RunPermitPlugins answers: a refusal, or the plugins that asked to wait and for how long. */
+export interface PermitOutcome {
+  refused?: Status;
+  waits?: Map<string, number>;
 }
 
 export type PluginFactory = (args: any, handle: Handle) => Plugin;
@@ -54,7 +65,7 @@ export function inTreeRegistry(faults: Faults = NO_FAULTS): Registry {
     TaintToleration: () => taintToleration(faults),
     NodeAffinity: () => nodeAffinity(),
     NodeResourcesFit: (args: FitArgs) => nodeResourcesFit(args),
-    PodTopologySpread: () => podTopologySpread(),
+    PodTopologySpread: (args: SpreadArgs) => podTopologySpread(args),
     InterPodAffinity: () => interPodAffinity(),
     DefaultPreemption: (_args, handle) => defaultPreemption(handle, faults),
     NodeResourcesBalancedAllocation: () => balancedAllocation(),
@@ -122,6 +133,8 @@ export class Framework {
   readonly postBind: PostBindPlugin[] = [];
   /** Every plugin instance by name: which events each one registered for. */
   readonly plugins = new Map<string, Plugin>();
+  /** Pods held at Permit, by uid (the framework's waitingPods map). */
+  readonly waitingPods = new Map<string, WaitingPodEntry>();
 
   constructor(readonly profile: Profile, registry: Registry = inTreeRegistry(), private readonly faults: Faults = NO_FAULTS) {
     const args = new Map((profile.pluginConfig ?? []).map((c) => [c.name, c.args]));
@@ -225,12 +238,24 @@ export class Framework {
     for (let i = upTo - 1; i >= 0; i--) this.reserve[i]!.unreserve(state, pod, node);
   }
 
-  runPermit(state: CycleState, pod: Pod, node: string): Status | undefined {
+  /** Every Permit plugin; a refusal ends it, Waits are collected with their timeouts (capped at 15 min). */
+  runPermit(state: CycleState, pod: Pod, node: string): PermitOutcome {
+    let waits: Map<string, number> | undefined;
     for (const p of this.permit) {
       const s = p.permit(state, pod, node);
-      if (s && s.code !== 'Success') return { ...s, plugin: p.name };
+      if (!s || s.code === 'Success') continue;
+      if (s.code === 'Wait') (waits ??= new Map()).set(p.name, Math.min(s.timeout_ms ?? 0, MAX_PERMIT_TIMEOUT_MS));
+      else return { refused: { ...s, plugin: p.name } };
     }
-    return undefined;
+    return waits ? { waits } : {};
+  }
+
+  getWaitingPod(uid: string): WaitingPod | undefined {
+    return this.waitingPods.get(uid);
+  }
+
+  iterateWaitingPods(fn: (pod: WaitingPod) => void): void {
+    for (const w of [...this.waitingPods.values()]) fn(w);
   }
 
   /** PreBind and Bind: the writes that bind the pod, in order. */

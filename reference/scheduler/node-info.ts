@@ -123,6 +123,11 @@ export interface Snapshot {
   readonly havePodsWithRequiredAntiAffinity: readonly NodeInfo[];
   /** How many nodes hold the image (normalised name). */
   nodesWithImage(image: string): number;
+  /**
+   * The label selector a pod's default spread constraints use (helper.DefaultSelector): what the
+   * Services selecting it and the controller owning it select; undefined when nothing does.
+   */
+  defaultSpreadSelector?(pod: Pod): any | undefined;
 }
 
 /** A snapshot over a fixed set of NodeInfos (tests, and the cache's per-cycle view). */

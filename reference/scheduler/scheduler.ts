@@ -18,6 +18,8 @@ import { SchedulingQueue } from './queue.ts';
 import type { Action, ClusterEvent, CycleState, Node, Pod, QueuedPodInfo } from './types.ts';
 import { podKey } from './types.ts';
 import type { Faults } from '../faults.ts';
+import { WorkloadIndex, type WorkloadResource } from './default-selector.ts';
+import { WaitingPodEntry } from './waiting-pods.ts';
 
 /** A write the host makes through the API server. */
 export type Effect =
@@ -34,6 +36,8 @@ export interface Attempt {
   effects: Effect[];
   /** Set when the pod was assumed on a node; pass to bindingDone. */
   binding?: { node: string; state: CycleState };
+  /** The pod is held at Permit; resolveWaiting says later how it ends. */
+  waiting?: boolean;
 }
 
 export interface SchedulerCoreOptions {
@@ -68,6 +72,10 @@ export class SchedulerCore implements Snapshot {
   private pdbList?: Pdb[];
   /** Image name → how many nodes hold it (ImageLocality's spread). */
   private readonly imageNodes = new Map<string, number>();
+  /** The cycle that put each pod held at Permit on its node, by uid (reported when it is resolved). */
+  private readonly waitingCycles = new Map<string, CycleResult>();
+  /** Services and pod controllers, for default spread constraints. */
+  private readonly workloads = new WorkloadIndex();
 
   constructor(private readonly opts: SchedulerCoreOptions) {
     const registry = opts.registry ?? inTreeRegistry(opts.faults);
@@ -115,6 +123,9 @@ export class SchedulerCore implements Snapshot {
   }
   nodesWithImage(image: string): number {
     return this.imageNodes.get(image) ?? 0;
+  }
+  defaultSpreadSelector(pod: Pod): any | undefined {
+    return this.workloads.selectorFor(pod);
   }
 
   private affinity() {
@@ -164,6 +175,8 @@ export class SchedulerCore implements Snapshot {
     const key = podKey(pod);
     this.trackNomination(type, pod);
     if (type === 'DELETED') {
+      // A deleted pod held at Permit is rejected (RejectWaitingPod in the informer's delete handler).
+      for (const fw of this.frameworks.values()) fw.waitingPods.get(pod.metadata.uid ?? key)?.reject('', 'removed');
       this.queue.delete(key);
       if (this.removeAssigned(key)) this.queue.moveOnEvent('AssignedPodDelete', now_ms);
       return;
@@ -180,6 +193,11 @@ export class SchedulerCore implements Snapshot {
     if (pod.metadata.deletionTimestamp || !this.frameworks.has(pod.spec.schedulerName ?? 'default-scheduler')) return;
     if (this.assumed.has(key)) return; // our binding is on its way; the informer has not seen it yet
     this.queue.add(pod, now_ms);
+  }
+
+  /** A Service, ReplicationController, ReplicaSet or StatefulSet changed (default spread selectors). */
+  onWorkload(resource: WorkloadResource, type: WatchType, object: any): void {
+    this.workloads.onObject(resource, type, object);
   }
 
   onPdb(type: WatchType, pdb: Pdb): void {
@@ -212,8 +230,9 @@ export class SchedulerCore implements Snapshot {
     const pod = info.pod;
     // A failed Reserve has already unreserved what it reserved; a failed Permit unreserves all.
     let refused = fw.runReserve(state, pod, node);
+    let waits: Map<string, number> | undefined;
     if (!refused) {
-      refused = fw.runPermit(state, pod, node);
+      ({ refused, waits } = fw.runPermit(state, pod, node));
       if (refused) fw.runUnreserve(state, pod, node);
     }
     if (refused) {
@@ -222,7 +241,56 @@ export class SchedulerCore implements Snapshot {
       return { info, profile, result, effects: failureEffects(pod, message) };
     }
     this.assume(pod, node);
+    if (waits) {
+      // Held at the gate, assumed on its node meanwhile; resolveWaiting binds or returns it.
+      fw.waitingPods.set(pod.metadata.uid ?? info.key, new WaitingPodEntry(info, node, state, waits, now_ms));
+      this.waitingCycles.set(pod.metadata.uid ?? info.key, result);
+      return { info, profile, result, effects: [], waiting: true };
+    }
     return { info, profile, result, effects: fw.bindingActions(state, pod, node), binding: { node, state } };
+  }
+
+  /**
+   * Pods held at Permit whose wait is over: allowed ones go on to binding (an Attempt like
+   * scheduleOne's), rejected or timed-out ones are unreserved, taken off their node and queued
+   * as unschedulable, with the rejection as their PodScheduled message and FailedScheduling
+   * event (handleBindingCycleError; schedule_one.go).
+   */
+  resolveWaiting(now_ms: number): Attempt[] {
+    const out: Attempt[] = [];
+    for (const [profile, fw] of this.frameworks) {
+      for (const [uid, w] of [...fw.waitingPods]) {
+        w.expire(now_ms);
+        if (!w.outcome) continue;
+        fw.waitingPods.delete(uid);
+        const result = this.waitingCycles.get(uid)!;
+        this.waitingCycles.delete(uid);
+        if (!w.outcome.status) {
+          out.push({ info: w.info, profile, result, effects: fw.bindingActions(w.state, w.pod, w.node), binding: { node: w.node, state: w.state } });
+          continue;
+        }
+        fw.runUnreserve(w.state, w.pod, w.node);
+        if (this.assumed.delete(w.info.key)) this.removeAssigned(w.info.key);
+        const status = w.outcome.status;
+        this.queue.addUnschedulable(w.info, status.plugin ? [status.plugin] : [], now_ms);
+        // The room it held is free again: pods that did not fit may now.
+        this.queue.moveOnEvent('AssignedPodDelete', now_ms);
+        out.push({ info: w.info, profile, result, effects: failureEffects(w.pod, status.reasons.join(', ')) });
+      }
+    }
+    return out;
+  }
+
+  /** When the next Permit timeout runs out, if any pod waits. */
+  nextPermitDeadline(): number | undefined {
+    let next: number | undefined;
+    for (const fw of this.frameworks.values()) {
+      for (const w of fw.waitingPods.values()) {
+        const at = w.nextDeadline_ms;
+        if (at !== undefined && (next === undefined || at < next)) next = at;
+      }
+    }
+    return next;
   }
 
   /** The host made the binding writes: PostBind and the Scheduled event, or undo and retry. */

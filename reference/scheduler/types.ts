@@ -72,6 +72,8 @@ export interface Status {
   reasons: string[];
   /** The plugin that answered, filled in by the framework. */
   plugin?: string;
+  /** With code Wait (Permit only): how long the plugin lets the pod wait. */
+  timeout_ms?: number;
 }
 
 export const ok = undefined;
@@ -156,7 +158,10 @@ export interface ReservePlugin extends Plugin {
   unreserve(state: CycleState, pod: Pod, node: string): void;
 }
 export interface PermitPlugin extends Plugin {
-  /** Success, or a rejection. (Upstream's Wait, a pod held at the gate, is not offered.) */
+  /**
+   * Success, a rejection, or Wait with `timeout_ms`: the pod is held (waiting-pods.ts) until the
+   * plugin, through the handle, allows or rejects it, or the timeout runs out.
+   */
   permit(state: CycleState, pod: Pod, node: string): Status | undefined;
 }
 export interface PreBindPlugin extends Plugin {

@@ -67,7 +67,7 @@ export interface ReferenceClusterOptions {
 
 /** The controller manager's User-Agent, shaped like upstream's (component/version (os/arch) ...). */
 const CONTROLLER_MANAGER_AGENT = 'kube-controller-manager/v1.31.0 (linux/amd64) kubespec-reference';
-const SCHEDULER_AGENT = 'kube-scheduler/v1.31.0 (linux/amd64) kubespec-reference';
+export const SCHEDULER_AGENT = 'kube-scheduler/v1.31.0 (linux/amd64) kubespec-reference';
 
 export class ReferenceCluster {
   private constructor(
@@ -108,7 +108,7 @@ export class ReferenceCluster {
   }
 
   /** Starts a kubelet (and its fake runtime) for a node, which it registers. */
-  async addKubelet(name: string, opts: { leaseRenew_ms?: number } = {}): Promise<KubeletHost> {
+  async addKubelet(name: string, opts: { leaseRenew_ms?: number; /** Where it reaches the API server, e.g. an HA load balancer (default: this cluster's). */ server?: string } = {}): Promise<KubeletHost> {
     const existing = this.kubelets.get(name);
     if (existing) return existing;
     const ctx = this.kubeletContext!;
@@ -207,6 +207,7 @@ export class ReferenceCluster {
     cluster.controllerManagerCredentials = { ...(managerToken ? { token: managerToken } : {}), ...(opts.tls?.ca ? { ca: opts.tls.ca } : {}) };
     cluster.scheduler = scheduler;
     cluster.storeClients = storeClients;
+    cluster.schedulerCredentials = { ...(schedulerToken ? { token: schedulerToken } : {}), ...(opts.tls?.ca ? { ca: opts.tls.ca } : {}) };
     return cluster;
   }
 
@@ -215,6 +216,8 @@ export class ReferenceCluster {
 
   /** How a further controller-manager process (HA: reference/wiring/ha.ts) authenticates: the same user and trust. */
   controllerManagerCredentials: { token?: string; ca?: string | Buffer } = {};
+  /** How a further scheduler process (HA) authenticates: system:kube-scheduler. */
+  schedulerCredentials: { token?: string; ca?: string | Buffer } = {};
 
   get url(): string {
     return this.http.url;

@@ -1,14 +1,15 @@
 /**
  * The leader-elected control plane of an HA reference cluster: several processes of each
- * component — kube-controller-manager (and, as they land, kube-scheduler and
- * cloud-controller-manager) — each campaigning for its component's Lease in kube-system, only
+ * component — kube-controller-manager, kube-scheduler (and cloud-controller-manager, whose
+ * runner the cloud brings) — each campaigning for its component's Lease in kube-system, only
  * the leader running the component's work (elected.ts). Every process reaches the API server
  * over its own link, as its component's user, so killing, freezing or cutting off one process
  * touches nothing else. The suite runs this on virtual time; `kubespec serve --ha` in real time.
  */
 import { selectControllers } from '../controllers/registry.ts';
 import { ApiClient } from './api-client.ts';
-import type { ReferenceCluster } from './cluster.ts';
+import { SCHEDULER_AGENT, type ReferenceCluster } from './cluster.ts';
+import { SchedulerHost } from './scheduler.ts';
 import { ControllerManager } from './controllers.ts';
 import { ElectedInstance, type Component, type ComponentContext } from './elected.ts';
 import type { Scheduler } from './virtual-clock.ts';
@@ -35,13 +36,14 @@ export interface HaControlPlaneOptions {
 }
 
 export const KUBE_CONTROLLER_MANAGER = 'kube-controller-manager';
+export const KUBE_SCHEDULER = 'kube-scheduler';
 
 export class HaControlPlane {
   private readonly instances = new Map<string, Map<string, ElectedInstance>>();
   private readonly runners: Record<string, ComponentRunner>;
 
   constructor(private readonly opts: HaControlPlaneOptions) {
-    this.runners = { [KUBE_CONTROLLER_MANAGER]: (ctx) => this.runControllerManager(ctx), ...opts.runners };
+    this.runners = { [KUBE_CONTROLLER_MANAGER]: (ctx) => this.runControllerManager(ctx), [KUBE_SCHEDULER]: (ctx) => this.runScheduler(ctx), ...opts.runners };
   }
 
   get components(): string[] {
@@ -56,6 +58,7 @@ export class HaControlPlane {
     const runner = this.runners[component];
     if (!runner) throw new Error(`no component "${component}" runs here (have: ${this.components.join(', ')})`);
     if (component === KUBE_CONTROLLER_MANAGER) this.opts.cluster.controllers.stop();
+    if (component === KUBE_SCHEDULER) this.opts.cluster.scheduler?.stop();
     const cluster = this.opts.cluster;
     const byName = this.instances.get(component) ?? new Map<string, ElectedInstance>();
     this.instances.set(component, byName);
@@ -98,7 +101,22 @@ export class HaControlPlane {
 
   /** The user a component's processes authenticate as. */
   private credentials(component: string): { token?: string; ca?: string | Buffer } {
-    return this.opts.credentials?.[component] ?? this.opts.cluster.controllerManagerCredentials;
+    if (this.opts.credentials?.[component]) return this.opts.credentials[component]!;
+    return component === KUBE_SCHEDULER ? this.opts.cluster.schedulerCredentials : this.opts.cluster.controllerManagerCredentials;
+  }
+
+  /** The leader's kube-scheduler: informers, queue and cycles, started afresh by each new leader. */
+  private async runScheduler(ctx: ComponentContext): Promise<Component> {
+    const creds = this.credentials(KUBE_SCHEDULER);
+    const client = new ApiClient({ server: ctx.server, userAgent: SCHEDULER_AGENT, ...(creds.token ? { token: creds.token } : {}), ...(creds.ca ? { ca: creds.ca } : {}) });
+    const counted = countingWrites(client);
+    try {
+      const host = await SchedulerHost.start({ client: counted.client, clock: ctx.clock, random: ctx.random, log: ctx.log });
+      return { stop: () => { host.stop(); client.close(); }, writes: counted.writes, busy: () => host.busy };
+    } catch (error) {
+      client.close();
+      throw error;
+    }
   }
 
   private async runControllerManager(ctx: ComponentContext): Promise<Component> {

@@ -20,6 +20,7 @@ import { SchedulerCore, type Attempt, type Effect } from '../scheduler/scheduler
 import { defaultProfile, inTreeRegistry, type Profile, type Registry } from '../scheduler/framework.ts';
 import { extensionPointRecorder, NAME as RECORDER } from '../scheduler/plugins/extensionrecorder/index.ts';
 import type { Pod } from '../scheduler/types.ts';
+import type { WorkloadResource } from '../scheduler/default-selector.ts';
 import type { ApiClient } from './api-client.ts';
 import type { Scheduler as Timers } from './virtual-clock.ts';
 import { NO_FAULTS, type Faults } from '../faults.ts';
@@ -61,8 +62,10 @@ export class SchedulerHost {
   readonly core: SchedulerCore;
   private readonly informers: Informer[] = [];
   private running = false;
+  private synced = false;
   private stopped = false;
   private cancelFlush?: () => void;
+  private cancelPermitTimer?: () => void;
   private eventSeq = 0;
   private readonly log: (line: string) => void;
   /** Writes in flight, so a test or a harness can wait for quiet. */
@@ -79,6 +82,11 @@ export class SchedulerHost {
       { group: '', version: 'v1', resource: 'nodes' },
       { group: '', version: 'v1', resource: 'pods' },
       { group: 'policy', version: 'v1', resource: 'poddisruptionbudgets' },
+      // What groups pods, for default topology spread constraints (helper.DefaultSelector).
+      { group: '', version: 'v1', resource: 'services' },
+      { group: '', version: 'v1', resource: 'replicationcontrollers' },
+      { group: 'apps', version: 'v1', resource: 'replicasets' },
+      { group: 'apps', version: 'v1', resource: 'statefulsets' },
     ];
     for (const ref of refs) {
       host.informers.push(new Informer({ resource: ref.resource, listWatcher: opts.client.listWatcher(ref), timers: opts.clock, random: opts.random, onEvent: (e) => host.handle(e), log: host.log }));
@@ -90,6 +98,8 @@ export class SchedulerHost {
       host.stop();
       throw new Error(`the scheduler could not sync its caches: ${(error as Error).message}`);
     }
+    // Cycles start once every cache has synced (kube-scheduler waits for WaitForCacheSync before Run).
+    host.synced = true;
     host.scheduleFlush();
     host.kick();
     return host;
@@ -99,6 +109,7 @@ export class SchedulerHost {
     this.stopped = true;
     for (const i of this.informers) i.stop();
     this.cancelFlush?.();
+    this.cancelPermitTimer?.();
   }
 
   get busy(): boolean {
@@ -110,7 +121,8 @@ export class SchedulerHost {
     const object = event.object as any;
     if (event.resource === 'nodes') this.core.onNode(event.type, object, now);
     else if (event.resource === 'pods') this.core.onPod(event.type, object as Pod, now);
-    else this.core.onPdb(event.type, object);
+    else if (event.resource === 'poddisruptionbudgets') this.core.onPdb(event.type, object);
+    else this.core.onWorkload(event.resource as WorkloadResource, event.type, object);
     this.kick();
   }
 
@@ -123,7 +135,7 @@ export class SchedulerHost {
   }
 
   private kick(): void {
-    if (this.running || this.stopped || this.core.queue.lengths.active === 0) return;
+    if (!this.synced || this.running || this.stopped || this.core.queue.lengths.active === 0) return;
     this.running = true;
     queueMicrotask(() => this.loop());
   }
@@ -133,6 +145,26 @@ export class SchedulerHost {
       void this.perform(attempt);
     }
     this.running = false;
+    this.resolveWaiting();
+  }
+
+  /**
+   * Pods held at Permit: a plugin may have allowed or rejected some during the cycles just run,
+   * and a timeout may have run out; those go on to binding or back to the queue. A timer wakes
+   * the host at the next timeout (upstream: one time.AfterFunc per waiting plugin).
+   */
+  private resolveWaiting(): void {
+    if (this.stopped) return;
+    for (const attempt of this.core.resolveWaiting(this.opts.clock.now_ms())) void this.perform(attempt);
+    this.cancelPermitTimer?.();
+    this.cancelPermitTimer = undefined;
+    const next = this.core.nextPermitDeadline();
+    if (next === undefined) return;
+    this.cancelPermitTimer = this.opts.clock.after(Math.max(0, next - this.opts.clock.now_ms()), () => {
+      this.cancelPermitTimer = undefined;
+      this.resolveWaiting();
+      this.kick();
+    });
   }
 
   private async perform(attempt: Attempt): Promise<void> {

@@ -3,7 +3,8 @@
  * - --ha: API servers on "machines" m1 (the cluster's own), m2 and m3, all over serve's store
  *   and with its security and TLS, behind an L4 load balancer (tcp-balancer.ts) that the
  *   kubeconfig points at; a kube-controller-manager process per machine under leader election
- *   (ha.ts), reaching the API servers through the balancer; and a control endpoint on loopback
+ *   (ha.ts) and a kube-scheduler process per machine likewise, reaching the API servers through
+ *   the balancer; and a control endpoint on loopback
  *   to power a machine off (POST /machines/<name>/kill), as an operator would pull its plug.
  *   The store is serve's single store, not a replicated one (the suite's HA topologies run the
  *   Raft store on virtual time; serve has no real-time driver for it yet).
@@ -16,7 +17,7 @@ import { createApiServer, seededRandom } from '../apiserver/server.ts';
 import { listen, type Listening, type TlsOptions } from '../apiserver/host/listen.ts';
 import type { ReferenceCluster } from './cluster.ts';
 import { CLOUD_CONTROLLER_MANAGER, referenceCloud } from './cloud.ts';
-import { HaControlPlane, KUBE_CONTROLLER_MANAGER } from './ha.ts';
+import { HaControlPlane, KUBE_CONTROLLER_MANAGER, KUBE_SCHEDULER } from './ha.ts';
 import type { Scheduler } from './virtual-clock.ts';
 import { TcpBalancer } from './tcp-balancer.ts';
 
@@ -75,6 +76,8 @@ export async function startServeHa(opts: ServeHaOptions): Promise<ServeHa> {
   });
   const machines = opts.ha ? MACHINES : ['m1'];
   if (opts.ha) await plane.start(KUBE_CONTROLLER_MANAGER, machines);
+  // kube-scheduler too, one per machine under leader election (the cluster's own steps aside).
+  if (opts.ha && cluster.scheduler) await plane.start(KUBE_SCHEDULER, machines);
   if (cloud) {
     await plane.start(CLOUD_CONTROLLER_MANAGER, machines);
     log(`cloud: a simulated cloud (API answered by msw handlers) with machines ${opts.nodes.join(', ') || '(none)'}; cloud-controller-manager on ${machines.join(', ')}`);

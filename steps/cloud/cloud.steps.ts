@@ -149,3 +149,26 @@ Then('no Node carries the taint {string}', async function (this: KubespecWorld, 
   const tainted = nodes.filter((n: any) => (n.spec?.taints ?? []).some((t: any) => t.key === key)).map((n: any) => n.metadata.name);
   assert.deepEqual(tainted, []);
 });
+
+// ---- nodes that stop responding (CCM-NODE-DELETED-IN-CLOUD) ---------------------------------------
+
+// The test registered these nodes and stands in for their kubelets: from now on it sends nothing for them.
+When('node {string} stops sending heartbeats and its instance is deleted in the cloud', async function (this: KubespecWorld, name: string) {
+  await this.cloud().deleteMachine(name);
+});
+
+When('node {string} stops sending heartbeats but its instance still exists in the cloud', async function (this: KubespecWorld, name: string) {
+  assert.ok((await this.cloud().machines()).some((m) => m.name === name), `the cloud has no machine "${name}"`);
+});
+
+Then('Node {string} no longer exists', async function (this: KubespecWorld, name: string) {
+  const res = await getNode(this, name);
+  assert.equal(res.status, 404, `Node "${name}" still exists: ${JSON.stringify(res.json?.status?.conditions)}`);
+});
+
+Then('Node {string} still exists with condition {string} status {string}', async function (this: KubespecWorld, name: string, type: string, status: string) {
+  const res = await getNode(this, name);
+  assert.equal(res.status, 200, `Node "${name}" is gone`);
+  const c = (res.json.status?.conditions ?? []).find((x: any) => x.type === type);
+  assert.equal(c?.status, status, JSON.stringify(c));
+});

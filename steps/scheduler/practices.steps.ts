@@ -42,3 +42,35 @@ Then(/^pod "([^"]*)" has status\.nominatedNodeName "([^"]*)" or spec\.nodeName "
   const p = await getPod(this, name);
   assert.ok(p?.status?.nominatedNodeName === nominated || p?.spec?.nodeName === bound, `pod "${name}": ${JSON.stringify({ nominated: p?.status?.nominatedNodeName, node: p?.spec?.nodeName })}`);
 });
+
+// ---- PITFALL-NO-REQUESTS: the scheduler fits pods by their requests only ---------------------
+
+When(/^I create (\d+) pods with no resource requests$/, async function (this: KubespecWorld, count: string) {
+  const names = Array.from({ length: Number(count) }, (_, i) => `no-requests-${i + 1}`);
+  for (const name of names) await createPod(this, name);
+  this.note('pods without requests', names);
+});
+
+Then(/^within (\d+) seconds all (\d+) pods are bound to node "([^"]*)"$/, async function (this: KubespecWorld, seconds: string, count: string, node: string) {
+  const names = this.recall<string[]>('pods without requests');
+  assert.equal(names.length, Number(count));
+  let where: string[] = [];
+  await this.eventually(`${count} pods bound`, async () => (where = await Promise.all(names.map(async (n) => (await getPod(this, n))?.spec?.nodeName ?? ''))).every((w) => w !== ''), Number(seconds) * 1000).catch((e) => {
+    throw new Error(`${(e as Error).message}: bound to ${JSON.stringify(where)}`);
+  });
+  assert.deepEqual([...new Set(where)], [node]);
+});
+
+When(/^I create pod "([^"]*)" requesting cpu "([^"]*)"$/, async function (this: KubespecWorld, name: string, cpu: string) {
+  await createPod(this, name, `requesting ${cpu} CPU`);
+});
+
+When(/^I create pod "([^"]*)" whose container "([^"]*)" has limits cpu "([^"]*)" and memory "([^"]*)" and no requests$/, async function (this: KubespecWorld, name: string, container: string, cpu: string, memory: string) {
+  const body = { apiVersion: 'v1', kind: 'Pod', metadata: { name }, spec: { containers: [{ name: container, image: 'registry.k8s.io/pause:3.9', resources: { limits: { cpu, memory } } }] } };
+  expectSuccess(await this.kube().request({ method: 'POST', path: podPath(this), body }), `create Pod "${name}"`);
+});
+
+Then(/^pod "([^"]*)" has container "([^"]*)" requests cpu "([^"]*)" and memory "([^"]*)"$/, async function (this: KubespecWorld, name: string, container: string, cpu: string, memory: string) {
+  const c = ((await getPod(this, name))?.spec?.containers ?? []).find((x: any) => x.name === container);
+  assert.deepEqual(c?.resources?.requests, { cpu, memory });
+});

@@ -7,7 +7,9 @@
  *   answers every HTTP GET on PORT (default 8080) with STATUS (a redirect code — 301, 302, 303, 307, 308 — points Location at another
  *   host); `kubespec/slow:SECONDS[:PORT]` answers 200 after SECONDS; `kubespec/tcp[:PORT]` accepts TCP on PORT (default 9000) and closes at once;
  *   `kubespec/hang` runs for ever, ignores SIGTERM and answers nothing; `kubespec/oom` allocates
- *   past its memory limit and is OOM-killed after one second.
+ *   past its memory limit and is OOM-killed after one second; `kubespec/alloc:SIZE` (e.g. 256Mi)
+ *   allocates SIZE after one second and holds it: OOM-killed if that is past its memory limit,
+ *   running for ever otherwise (no limit: nothing stops it).
  * - busybox-like commands, so the same scenario runs on a real runtime: `sleep N`,
  *   `sh -c 'S1; S2; ...'` with statements `sleep N`, `exit C`, `true`, `false`, `echo TEXT`,
  *   `touch F`, `rm [-f] F`, `cat F`, `test -f F`, `readlink /proc/self/ns/{net,ipc,pid}` (the
@@ -28,6 +30,8 @@ export type Step =
   | { op: 'serve'; port: number; http?: { status?: number; delay_s?: number } }
   | { op: 'forever' }
   | { op: 'oom' }
+  /** Allocate and hold `bytes` of memory: past the container's memory limit the kernel OOM-kills it. */
+  | { op: 'alloc'; bytes: number }
   | { op: 'readlink'; path: string }
   | { op: 'unknown'; text: string };
 
@@ -74,9 +78,21 @@ function imageProgram(image: string): Program | undefined {
       return { steps: [{ op: 'forever' }], handlesTerm: false };
     case 'oom':
       return { steps: [{ op: 'sleep', seconds: 1 }, { op: 'oom' }], handlesTerm: true };
+    case 'alloc': {
+      const bytes = quantityBytes(args[0] ?? '');
+      return bytes === undefined ? undefined : { steps: [{ op: 'sleep', seconds: 1 }, { op: 'alloc', bytes }, { op: 'forever' }], handlesTerm: true };
+    }
     default:
       return undefined;
   }
+}
+
+/** "256Mi", "1Gi", "64M", "1000" → bytes (binary and decimal suffixes, as resource quantities). */
+function quantityBytes(text: string): number | undefined {
+  const m = /^(\d+)(Ki|Mi|Gi|K|M|G)?$/.exec(text);
+  if (!m) return undefined;
+  const unit: Record<string, number> = { Ki: 2 ** 10, Mi: 2 ** 20, Gi: 2 ** 30, K: 1e3, M: 1e6, G: 1e9 };
+  return Number(m[1]) * (m[2] ? unit[m[2]]! : 1);
 }
 
 /** `sh -c 'script'`, or a single command line. */

@@ -69,3 +69,19 @@ test('exec runs the mini shell against the container files; exit codes are retur
   assert.equal((await runtime.execSync({ containerId, cmd: ['cat', '/tmp/healthy'], timeout: 1 })).exitCode, 1);
   assert.equal((await runtime.execSync({ containerId, cmd: ['sh', '-c', 'exit 3'], timeout: 1 })).exitCode, 3);
 });
+
+test('kubespec/alloc:256Mi is OOM-killed under a 64Mi memory limit, and keeps running with no limit', async () => {
+  const { clock, runtime } = setup();
+  const { podSandboxId } = await runtime.runPodSandbox({ config: sandboxConfig });
+  const image = { image: 'kubespec/alloc:256Mi' };
+  await runtime.pullImage({ image });
+  const limited = await runtime.createContainer({ podSandboxId, sandboxConfig, config: { metadata: { name: 'limited', attempt: 0 }, image, linux: { resources: { memoryLimitInBytes: 64 * 2 ** 20 } } } });
+  const free = await runtime.createContainer({ podSandboxId, sandboxConfig, config: { metadata: { name: 'free', attempt: 0 }, image } });
+  await runtime.startContainer({ containerId: limited.containerId });
+  await runtime.startContainer({ containerId: free.containerId });
+  clock.advance(1000);
+  const a = (await runtime.containerStatus({ containerId: limited.containerId })).status;
+  const b = (await runtime.containerStatus({ containerId: free.containerId })).status;
+  assert.deepEqual([a.state, a.exitCode, a.reason], ['CONTAINER_EXITED', 137, 'OOMKilled']);
+  assert.equal(b.state, 'CONTAINER_RUNNING');
+});

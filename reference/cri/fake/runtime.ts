@@ -409,6 +409,12 @@ export class FakeRuntime implements CriRuntime {
       }
       if (step.op === 'forever') return;
       if (step.op === 'oom') return this.terminate(c, 137, 'OOMKilled');
+      if (step.op === 'alloc') {
+        // The cgroup's memory.max is the CRI's memoryLimitInBytes; 0 or absent means no limit.
+        const limit = c.config.linux?.resources?.memoryLimitInBytes ?? 0;
+        if (limit > 0 && step.bytes > limit) return this.terminate(c, 137, 'OOMKilled');
+        continue;
+      }
       const code = this.apply(c, step);
       if (code !== undefined) return this.terminate(c, code, code === 0 ? 'Completed' : 'Error');
     }

@@ -18,9 +18,10 @@
  * domain over matching pods, min-max normalised.
  */
 import type { CycleState, FilterPlugin, Pod, PreFilterPlugin, PreScorePlugin, ScorePlugin } from '../../types.ts';
-import { MAX_NODE_SCORE, status } from '../../types.ts';
+import { status } from '../../types.ts';
 import { matchesLabelSelector } from '../../selectors.ts';
 import type { NodeInfo, Snapshot } from '../../node-info.ts';
+import { domainKey, domainOf, minMaxNormalize, tallyByDomain, type DomainCounts } from '../../topology.ts';
 
 export const NAME = 'InterPodAffinity';
 export const ERR_AFFINITY = "node(s) didn't match pod affinity rules";
@@ -45,12 +46,12 @@ export function termSelects(term: Term, ownerNs: string, pod: Pod): boolean {
 const required = (pod: Pod, kind: 'podAffinity' | 'podAntiAffinity'): Term[] => pod.spec.affinity?.[kind]?.requiredDuringSchedulingIgnoredDuringExecution ?? [];
 const preferred = (pod: Pod, kind: 'podAffinity' | 'podAntiAffinity'): { weight: number; podAffinityTerm: Term }[] => pod.spec.affinity?.[kind]?.preferredDuringSchedulingIgnoredDuringExecution ?? [];
 
-type Counts = Map<string, number>;
-const pair = (key: string, value: string) => `${key}\u0000${value}`;
+type Counts = DomainCounts;
 function bump(counts: Counts, node: NodeInfo, key: string, by = 1): void {
-  const value = node.node.metadata.labels?.[key];
-  if (value !== undefined) counts.set(pair(key, value), (counts.get(pair(key, value)) ?? 0) + by);
+  const domain = domainOf(node, key);
+  if (domain !== undefined) counts.set(domain, (counts.get(domain) ?? 0) + by);
 }
+const selects = (term: Term, ns: string) => (pod: Pod) => (termSelects(term, ns, pod) ? 1 : 0);
 
 interface PreFilterState {
   existingAnti: Counts;
@@ -76,17 +77,12 @@ function preFilter(state: CycleState, pod: Pod, snapshot: Snapshot): undefined {
     state.skipFilter.add(NAME);
     return undefined;
   }
-  const affinity = affinityTerms.map(() => new Map<string, number>());
-  const anti = antiTerms.map(() => new Map<string, number>());
-  if (affinityTerms.length + antiTerms.length > 0) {
-    for (const node of snapshot.nodes) {
-      for (const other of node.pods.values()) {
-        affinityTerms.forEach((t, i) => termSelects(t, ns, other) && bump(affinity[i]!, node, t.topologyKey));
-        antiTerms.forEach((t, i) => termSelects(t, ns, other) && bump(anti[i]!, node, t.topologyKey));
-      }
-    }
-  }
-  const firstOfGroup = affinity.every((c) => c.size === 0) && affinityTerms.every((t) => termSelects(t, ns, pod));
+  const tallies = [...affinityTerms, ...antiTerms].map((t) => ({ topologyKey: t.topologyKey, weigh: selects(t, ns), counts: new Map<string, number>() }));
+  tallyByDomain(snapshot.nodes, tallies);
+  const affinity = tallies.slice(0, affinityTerms.length).map((t) => t.counts);
+  const anti = tallies.slice(affinityTerms.length).map((t) => t.counts);
+  const none = (c: Counts) => [...c.values()].every((n) => n === 0);
+  const firstOfGroup = affinity.every(none) && affinityTerms.every((t) => termSelects(t, ns, pod));
   state.write(NAME, { existingAnti, affinity, anti, affinityTerms, antiTerms, firstOfGroup } satisfies PreFilterState);
   return undefined;
 }
@@ -94,14 +90,14 @@ function preFilter(state: CycleState, pod: Pod, snapshot: Snapshot): undefined {
 function filter(state: CycleState, _pod: Pod, node: NodeInfo) {
   const s = state.read<PreFilterState>(NAME)!;
   const labels = node.node.metadata.labels ?? {};
-  const inDomain = (counts: Counts, key: string) => labels[key] !== undefined && (counts.get(pair(key, labels[key]!)) ?? 0) > 0;
+  const inDomain = (counts: Counts, key: string) => labels[key] !== undefined && (counts.get(domainKey(key, labels[key]!)) ?? 0) > 0;
   // Upstream's order (filtering.go Filter): the pod's affinity, its anti-affinity, then the existing pods' anti-affinity.
   if (s.affinityTerms.length > 0) {
     const ok = s.firstOfGroup ? s.affinityTerms.every((t) => labels[t.topologyKey] !== undefined) : s.affinityTerms.every((t, i) => inDomain(s.affinity[i]!, t.topologyKey));
     if (!ok) return status('UnschedulableAndUnresolvable', ERR_AFFINITY);
   }
   if (s.antiTerms.some((t, i) => inDomain(s.anti[i]!, t.topologyKey))) return status('Unschedulable', ERR_ANTI_AFFINITY);
-  if (s.existingAnti.size > 0 && Object.entries(labels).some(([k, v]) => (s.existingAnti.get(pair(k, v)) ?? 0) > 0)) {
+  if (s.existingAnti.size > 0 && Object.entries(labels).some(([k, v]) => (s.existingAnti.get(domainKey(k, v)) ?? 0) > 0)) {
     return status('Unschedulable', ERR_EXISTING_ANTI_AFFINITY);
   }
   return undefined;
@@ -117,25 +113,11 @@ function preScore(state: CycleState, pod: Pod, _nodes: readonly NodeInfo[], snap
     state.skipScore.add(NAME);
     return undefined;
   }
+  // One map for every term: a domain's score is the sum of the weights of the terms that select pods in it.
   const counts: Counts = new Map();
-  for (const node of snapshot.nodes) {
-    for (const other of node.pods.values()) for (const { term, weight } of terms) if (termSelects(term, ns, other)) bump(counts, node, term.topologyKey, weight);
-  }
+  tallyByDomain(snapshot.nodes, terms.map(({ term, weight }) => ({ topologyKey: term.topologyKey, weigh: (p: Pod) => (termSelects(term, ns, p) ? weight : 0), counts })));
   state.write(`${NAME}/score`, { counts, keys: [...new Set(terms.map((t) => t.term.topologyKey))] });
   return undefined;
-}
-
-function minMaxNormalize(scores: number[], reverse: boolean): void {
-  let max = -Infinity;
-  let min = Infinity;
-  for (const v of scores) {
-    if (v > max) max = v;
-    if (v < min) min = v;
-  }
-  for (let i = 0; i < scores.length; i++) {
-    if (max === min) scores[i] = reverse ? MAX_NODE_SCORE : 0;
-    else scores[i] = Math.floor((MAX_NODE_SCORE * (reverse ? max - scores[i]! : scores[i]! - min)) / (max - min));
-  }
 }
 
 export function interPodAffinity(): PreFilterPlugin & FilterPlugin & PreScorePlugin & ScorePlugin {
@@ -148,7 +130,7 @@ export function interPodAffinity(): PreFilterPlugin & FilterPlugin & PreScorePlu
     score(state, _pod, node) {
       const s = state.read<{ counts: Counts; keys: string[] }>(`${NAME}/score`)!;
       const labels = node.node.metadata.labels ?? {};
-      return s.keys.reduce((sum, key) => sum + (labels[key] !== undefined ? (s.counts.get(pair(key, labels[key]!)) ?? 0) : 0), 0);
+      return s.keys.reduce((sum, key) => sum + (labels[key] !== undefined ? (s.counts.get(domainKey(key, labels[key]!)) ?? 0) : 0), 0);
     },
     normalize: (_s, _p, scores) => minMaxNormalize(scores, false),
   };
