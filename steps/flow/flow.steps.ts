@@ -281,15 +281,7 @@ Given('the cluster has a node that runs pods', async function (this: KubespecWor
   await eventually(this, 'a Ready, schedulable node', schedulable, seconds(30));
 });
 
-Then('within {int} seconds Deployment {string} has status.availableReplicas {int}', async function (this: KubespecWorld, s: number, name: string, n: number) {
-  let seen: any;
-  await eventually(this, `Deployment "${name}" with ${n} available replicas`, async () => {
-    seen = (await this.kube().request({ method: 'GET', path: deployPath(this.kube(), name) })).json;
-    return seen?.status?.availableReplicas === n;
-  }, seconds(s)).catch((error: Error) => {
-    throw new Error(`${error.message}; status: ${JSON.stringify(seen?.status)}`);
-  });
-});
+// 'within N seconds Deployment "x" has status.availableReplicas N' is defined in steps/ha/masters.steps.ts.
 
 Then('the store value of each of those pods has status.phase {string}', async function (this: KubespecWorld, phase: string) {
   const kube = this.kube();
