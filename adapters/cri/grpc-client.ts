@@ -51,6 +51,10 @@ export class GrpcCriRuntime implements CriRuntime {
   private readonly imageClient: grpc.Client & Record<string, any>;
   /** Which pod a sandbox or container belongs to, learnt from the calls and answers that name both. */
   private readonly podOf = new Map<string, string>();
+  /** Where each container created through this client writes its output (logDirectory/logPath). */
+  private readonly logPaths = new Map<string, string>();
+  /** RunPodSandbox calls wait on this while held (holdSandboxes), as a proxy in front of the socket could hold them. */
+  private held?: { promise: Promise<void>; release: () => void };
 
   constructor(private readonly opts: GrpcCriOptions) {
     const { runtime, image } = services();
@@ -90,8 +94,25 @@ export class GrpcCriRuntime implements CriRuntime {
     return { ...config, linux: { ...(config.linux ?? {}), cgroupParent: `${this.opts.cgroupParent}/pod${config.metadata.uid}` } };
   }
 
+  holdSandboxes(): void {
+    if (this.held) return;
+    let release = () => {};
+    const promise = new Promise<void>((r) => (release = r));
+    this.held = { promise, release };
+  }
+
+  releaseSandboxes(): void {
+    this.held?.release();
+    this.held = undefined;
+  }
+
+  logPathOf(containerId: string): string | undefined {
+    return this.logPaths.get(containerId);
+  }
+
   async runPodSandbox(req: Parameters<CriRuntime['runPodSandbox']>[0]) {
     const uid = req.config.metadata.uid;
+    if (this.held) await this.held.promise;
     const res = await this.call<{ podSandboxId: string }>('RuntimeService', 'RunPodSandbox', { ...req, config: this.withCgroup(req.config) }, { podUid: uid, deadline_s: 120 });
     this.learn(res.podSandboxId, uid);
     return res;
@@ -121,6 +142,7 @@ export class GrpcCriRuntime implements CriRuntime {
     const uid = req.sandboxConfig.metadata.uid;
     const res = await this.call<{ containerId: string }>('RuntimeService', 'CreateContainer', { ...req, sandboxConfig: this.withCgroup(req.sandboxConfig) }, { podUid: uid });
     this.learn(res.containerId, uid);
+    if (req.sandboxConfig.logDirectory && req.config.logPath) this.logPaths.set(res.containerId, path.join(req.sandboxConfig.logDirectory, req.config.logPath));
     return res;
   }
 

@@ -107,7 +107,7 @@ When('I create a pod sandbox {string} with one container {string} running {strin
   const rt = runtime(this, node);
   const config = { metadata: { name: sandbox, namespace: 'outside', uid: `${sandbox}-uid`, attempt: 0 } };
   const { podSandboxId } = await rt.runPodSandbox({ config });
-  await rt.pullImage({ image: { image: 'busybox' } });
+  await ensureImage(rt, 'busybox');
   const { containerId } = await rt.createContainer({ podSandboxId, sandboxConfig: config, config: { metadata: { name, attempt: 0 }, image: { image: 'busybox' }, command: argv(command) } });
   await rt.startContainer({ containerId });
   this.note(`outside sandbox ${sandbox}`, { node, podSandboxId });
@@ -172,10 +172,15 @@ Given('a CRI runtime endpoint', async function (this: KubespecWorld) {
   this.note('kubelet node', 'cri-node');
 });
 
+/** Pull unless present, as the kubelet's IfNotPresent does (a node without a registry has its images preloaded). */
+async function ensureImage(rt: CriRuntime, image: string): Promise<void> {
+  if (!(await rt.imageStatus({ image: { image } })).image) await rt.pullImage({ image: { image } });
+}
+
 Given('a CRI runtime endpoint with image {string} present', async function (this: KubespecWorld, image: string) {
   await this.nodes().ensureNode('cri-node');
   this.note('kubelet node', 'cri-node');
-  await runtime(this).pullImage({ image: { image } });
+  await ensureImage(runtime(this), image);
 });
 
 const sandboxConfig = (world: KubespecWorld, name: string, namespace = 'default', extra: any = {}) => ({ metadata: { name, namespace, uid: `kubespec-${name}-${world.session.seed}`, attempt: 0 }, ...extra });
