@@ -14,6 +14,14 @@ const POD_NAME = 'io.kubernetes.pod.name';
 const POD_NAMESPACE = 'io.kubernetes.pod.namespace';
 const CONTAINER_NAME = 'io.kubernetes.container.name';
 
+/** Docker's reference normalisation (distribution/reference ParseNormalizedNamed): busybox → docker.io/library/busybox:latest. */
+function normaliseImage(ref: string): string {
+  let name = ref;
+  if (!/^[^/]+[.:][^/]*\//.test(name) && !name.startsWith('localhost/')) name = name.includes('/') ? `docker.io/${name}` : `docker.io/library/${name}`;
+  if (!/:[^/]+$/.test(name) && !name.includes('@')) name += ':latest';
+  return name;
+}
+
 function nodeName(world: KubespecWorld, node?: string): string {
   const n = node ?? defaultNode(world);
   assert.ok(n, 'the scenario named no node');
@@ -70,7 +78,9 @@ Then('that runtime container has image {string}, command {string} and env {strin
   // was created with, as containerd's CRI plugin reports it (info["info"].config).
   const res = await runtime(this, node).containerStatus({ containerId: id, verbose: true });
   const config = JSON.parse(res.info?.info ?? '{}').config ?? {};
-  assert.equal(res.status.image.image, image);
+  // A runtime may report the image by its normalised name (containerd: the first repo tag,
+  // docker.io/library/busybox:latest for "busybox"); both name the same image.
+  assert.equal(normaliseImage(res.status.image.image), normaliseImage(image));
   assert.deepEqual([...(config.command ?? []), ...(config.args ?? [])], argv(command));
   const [k, v] = env.split('=');
   assert.ok((config.envs ?? []).some((e: any) => e.key === k && e.value === v), JSON.stringify(config.envs));
