@@ -34,9 +34,20 @@ export function containerdUnavailable(): string | undefined {
   for (const bin of ['containerd', 'ctr', 'runc']) {
     if (spawnSync('which', [bin]).status !== 0) return `${bin} is not installed: apt-get install containerd runc busybox-static containernetworking-plugins`;
   }
-  if (!fs.existsSync(BUSYBOX)) return 'busybox-static is not installed (the images are built from /bin/busybox): apt-get install busybox-static';
+  if (!fs.existsSync(BUSYBOX) || dynamicallyLinked(BUSYBOX)) return 'busybox-static is not installed (the images are built from /bin/busybox, which must be statically linked): apt-get install busybox-static';
   if (!cniBinDir()) return 'the CNI plugins are not installed: apt-get install containernetworking-plugins';
   return undefined;
+}
+
+/** Whether an ELF64 executable asks for a dynamic loader (has a PT_INTERP program header): it would not run alone in an image. */
+function dynamicallyLinked(file: string): boolean {
+  const elf = fs.readFileSync(file);
+  if (elf.readUInt32BE(0) !== 0x7f454c46 || elf[4] !== 2) return true;
+  const phoff = Number(elf.readBigUInt64LE(0x20));
+  const size = elf.readUInt16LE(0x36);
+  const count = elf.readUInt16LE(0x38);
+  for (let i = 0; i < count; i++) if (elf.readUInt32LE(phoff + i * size) === 3) return true;
+  return false;
 }
 
 function cniBinDir(): string | undefined {
