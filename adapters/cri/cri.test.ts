@@ -25,7 +25,7 @@ message RunPodSandboxResponse { string pod_sandbox_id = 1; }`).root;
 async function serve(handlers: Record<string, (req: Buffer) => Buffer>): Promise<{ endpoint: string; close(): void }> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'kubespec-cri-test-'));
   const server = new grpc.Server();
-  const service: grpc.ServiceDefinition = {};
+  const service: Record<string, grpc.MethodDefinition<Buffer, Buffer>> = {};
   const impl: grpc.UntypedServiceImplementation = {};
   for (const [name, fn] of Object.entries(handlers)) {
     service[name] = { path: `/runtime.v1.RuntimeService/${name}`, requestStream: false, responseStream: false, requestSerialize: (b: Buffer) => b, requestDeserialize: (b: Buffer) => b, responseSerialize: (b: Buffer) => b, responseDeserialize: (b: Buffer) => b };

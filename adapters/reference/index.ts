@@ -55,6 +55,8 @@ const CAPABILITIES: Capability[] = [
   'proxy.rules', 'proxy.iptables', 'proxy.ipvs', 'proxy.nftables', 'proxy.dataplane',
   // Kubelets with the fake CRI runtime, started per scenario node (nodes.ts).
   'kubelet', 'kubelet.probes', 'cri',
+  // The fake runtime serves CRI's GetContainerEvents stream (reference/cri/fake/runtime.ts).
+  'cri.events',
 ];
 
 /**
