@@ -23,7 +23,7 @@ message RunPodSandboxRequest { PodSandboxConfig config = 1; string runtime_handl
 message RunPodSandboxResponse { string pod_sandbox_id = 1; }`).root;
 
 async function serve(handlers: Record<string, (req: Buffer) => Buffer>): Promise<{ endpoint: string; close(): void }> {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'kubespec-cri-test-'));
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'kubespec-critest-'));
   const server = new grpc.Server();
   const service: Record<string, grpc.MethodDefinition<Buffer, Buffer>> = {};
   const impl: grpc.UntypedServiceImplementation = {};
