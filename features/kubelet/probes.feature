@@ -15,8 +15,10 @@ Feature: kubelet — health checks (probes)
   the files it should start with, and the scenario removes or creates them by exec into the
   container (`kubelet.probes`). Failed probes are counted from the kubelet's `Unhealthy` events.
   HTTP and TCP behaviours come from small images (`kubespec/http:STATUS`, `kubespec/tcp:PORT`,
-  `kubespec/slow:SECONDS`: the fake runtime's vocabulary, README § fake runtime). Pods are bound
-  to the scenario's node by spec.nodeName.
+  `kubespec/slow:SECONDS`: the fake runtime's vocabulary, README § fake runtime; on the cri target
+  the same images are real busybox processes — `nc` answering the status — in real containers).
+  Pods are bound to the scenario's node by spec.nodeName. The scenarios hold on real time as on
+  virtual time: the cri target runs them against containerd.
 
   Rule: PROBE-LIVENESS-RESTARTS — a failing liveness probe makes the kubelet restart the container
     Source: 000_1662d8c5cea2447f.txt § 数据平面 / kubelet / 健康检查执行
