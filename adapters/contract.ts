@@ -378,7 +378,7 @@ export interface NodesFacet {
   holdSandboxes?(node: string): Promise<void>;
   releaseSandboxes?(node: string): Promise<void>;
   /** `cri.grpc`: the node's CRI socket, as the kubelet's --container-runtime-endpoint names it (unix:///…). */
-  criEndpoint?(node: string): string;
+  criEndpoint?(node: string): Promise<string>;
   /** `kubelet.runtime-endpoint`: start a second runtime of the node's kind on the machine; its endpoint. */
   startSecondRuntime?(): Promise<string>;
   /**

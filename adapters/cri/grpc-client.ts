@@ -1,21 +1,17 @@
 /**
  * A CRI v1 client over gRPC: the TypeScript CriRuntime interface (reference/cri/api.ts) spoken
  * to a real runtime's socket as the kubelet speaks it — runtime.v1.RuntimeService and
- * runtime.v1.ImageService with the messages of ./runtime-v1.proto (upstream's field numbers).
+ * runtime.v1.ImageService with the messages of reference/cri/runtime-v1.proto (upstream's field numbers).
  * Every call is recorded as a proxy in front of the runtime would see it (method, the pod it
  * concerns, when), for the claims about which calls the kubelet makes.
  */
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import * as grpc from '@grpc/grpc-js';
 import * as protoLoader from '@grpc/proto-loader';
 import { CriError, LABEL_POD_UID, type CriRuntime, type ContainerEvent, type PodSandboxConfig } from '../../reference/cri/api.ts';
 import type { CriCallRecord } from '../contract.ts';
 
-export const PROTO_PATH = path.join(path.dirname(fileURLToPath(import.meta.url)), 'runtime-v1.proto');
-
-/** lowerCamelCase fields (the JSON mapping api.ts follows), enums by name, int64 as numbers (nanoseconds fit to the millisecond). */
-const LOAD_OPTIONS: protoLoader.Options = { keepCase: false, longs: Number, enums: String, defaults: true, arrays: true, objects: false };
+import { LOAD_OPTIONS, PROTO_PATH } from '../../reference/cri/proto.ts';
 
 let definition: grpc.GrpcObject | undefined;
 function services(): { runtime: grpc.ServiceClientConstructor; image: grpc.ServiceClientConstructor } {

@@ -156,7 +156,7 @@ async function openSession(seed: number, tags: readonly string[], hostFor: (key:
       },
       holdSandboxes: async (name) => node(name).runtime.holdSandboxes(),
       releaseSandboxes: async (name) => node(name).runtime.releaseSandboxes(),
-      criEndpoint: (name) => node(name).host.endpoint,
+      criEndpoint: async (name) => node(name).host.endpoint,
       async startSecondRuntime() {
         const host = await hostFor(`spare-${spare++}`);
         usedHosts.add(host);

@@ -22,7 +22,7 @@ const VERSION = protobuf.parse(`syntax = "proto3";
 message VersionRequest { string version = 1; }
 message VersionResponse { string version = 1; string runtime_name = 2; string runtime_version = 3; string runtime_api_version = 4; }`).root;
 
-function endpointOf(world: KubespecWorld): string {
+function endpointOf(world: KubespecWorld): Promise<string> {
   const nodes = world.nodes();
   assert.ok(nodes.criEndpoint, 'this target declares cri.grpc but names no CRI endpoint');
   return nodes.criEndpoint(defaultNode(world)!);
@@ -42,7 +42,7 @@ function unary(endpoint: string, method: string, body: Uint8Array): Promise<Buff
 
 When('I call {string} with version {string}', async function (this: KubespecWorld, method: string, version: string) {
   const req = VERSION.lookupType('VersionRequest');
-  const raw = await unary(endpointOf(this), method, req.encode(req.create({ version })).finish());
+  const raw = await unary(await endpointOf(this), method, req.encode(req.create({ version })).finish());
   this.note('version answer', VERSION.lookupType('VersionResponse').toObject(VERSION.lookupType('VersionResponse').decode(raw), { defaults: true }));
 });
 
@@ -53,7 +53,7 @@ Then('the answer has runtimeApiVersion {string} and a non-empty runtimeName', as
 });
 
 When('I call {string}', async function (this: KubespecWorld, method: string) {
-  this.note('call outcome', await unary(endpointOf(this), method, new Uint8Array()).then(() => ({ code: 0 }), (e: grpc.ServiceError) => ({ code: e.code, details: e.details })));
+  this.note('call outcome', await unary(await endpointOf(this), method, new Uint8Array()).then(() => ({ code: 0 }), (e: grpc.ServiceError) => ({ code: e.code, details: e.details })));
 });
 
 Then('the call fails with gRPC status code {int} \\(UNIMPLEMENTED)', async function (this: KubespecWorld, code: number) {
