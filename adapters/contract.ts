@@ -366,6 +366,11 @@ export interface CriCallRecord {
 export interface NodesFacet {
   /** Node `name` exists with a kubelet behind it (the target starts one, or it is already there). */
   ensureNode(name: string): Promise<void>;
+  /**
+   * `cluster.nodes`: the node is powered off — its kubelet stops (no Lease renewal, no status
+   * update, nothing more done for its pods) and stays stopped; a real cluster does this by stopping a VM.
+   */
+  stopNode?(name: string): Promise<void>;
   /** `kubelet.probes`: run a command in a pod's container, as `kubectl exec` does. */
   exec?(namespace: string, pod: string, container: string, command: string[]): Promise<{ exitCode: number; stdout: string }>;
   /** `cri`: the node's CRI runtime, called directly (RuntimeService and ImageService). */

@@ -169,6 +169,11 @@ export const FAULTS = {
     description: 'Scaling a ReplicaSet down deletes its ready, long-running pods first instead of unscheduled, pending and not-ready ones (ActivePodsWithRanks reversed).',
     features: ['features/controllers/replicaset.feature', 'features/controllers/deployment.feature'],
   },
+  'job-backoff-off-by-one': {
+    component: 'controllers',
+    description: 'The Job controller fails a Job once backoffLimit pods have failed instead of backoffLimit + 1: the limit counts retries, not attempts, and one retry is lost.',
+    features: ['features/controllers/job.feature'],
+  },
   'noexecute-never-evicts': {
     component: 'controllers',
     description: 'A NoExecute taint is treated like NoSchedule: pods already running on the node that do not tolerate it are never evicted.',

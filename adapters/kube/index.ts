@@ -23,6 +23,7 @@ const DEFAULT_SA_BUDGET_MS = 120_000;
 const CAPABILITIES: Capability[] = [
   'kube.api', 'kube.watch', 'kube.rbac', 'kubectl', 'controllers.serviceaccount', 'kube.podsecurity', 'kube.metrics',
   'controllers.replicaset', 'controllers.deployment', 'controllers.garbagecollector', 'controllers.nodelifecycle', 'controllers.tainteviction',
+  'controllers.job', 'controllers.ttlafterfinished', 'controllers.disruption',
   'kube.admission.quota',
 ];
 

@@ -38,6 +38,9 @@ const CAPABILITIES: Capability[] = [
   'controllers.garbagecollector',
   'controllers.nodelifecycle',
   'controllers.tainteviction',
+  'controllers.job',
+  'controllers.ttlafterfinished',
+  'controllers.disruption',
   'controllers.stoppable',
   // The scheduler (reference/wiring/scheduler.ts); scenarios register their own Node objects.
   'cluster.scheduler', 'cluster.nodes', 'scheduler.recorder-profile',

@@ -42,6 +42,9 @@ export function referenceNodes(cluster: ReferenceCluster, clock: Scheduler): Ref
     async ensureNode(name) {
       await cluster.addKubelet(name);
     },
+    async stopNode(name) {
+      await host(name).stop();
+    },
     async exec(namespace, pod, container, command) {
       for (const h of cluster.kubelets.values()) {
         const { containers } = await h.runtime.listContainers({ filter: { state: { state: 'CONTAINER_RUNNING' }, labelSelector: { [LABEL_POD_NAMESPACE]: namespace, [LABEL_POD_NAME]: pod, [LABEL_CONTAINER_NAME]: container } } });

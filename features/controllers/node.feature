@@ -118,29 +118,27 @@ Feature: Controller Manager — the Node controller
       Then within 10 s Node "n1" has no taint "node.kubernetes.io/unreachable"
       And at U + 400 s Pod "web" is still there, not marked for deletion
 
-  @pending
   Rule: NODE-RESCHEDULE — pods evicted from a lost node are replaced by their controllers and scheduled on healthy nodes
     Source: 000_1662d8c5cea2447f.txt § 控制平面 / Controller Manager / 常见控制器详解 / Node Controller
     Claim: Evicting the pods triggers the Scheduler to reschedule them.
     Quote: "触发 Scheduler 重新调度"
 
-    @requires:kube.api @requires:cluster.controllers @requires:cluster.scheduler @requires:cluster.nodes @requires:clock.virtual
+    @requires:kube.api @requires:controllers.replicaset @requires:controllers.nodelifecycle @requires:controllers.tainteviction @requires:cluster.scheduler @requires:cluster.nodes @requires:kubelet @requires:clock.virtual
     Scenario: a ReplicaSet's pods move off a node that went silent
-      Given a cluster with the controllers running and nodes "n1" and "n2", each with 4 CPU and 8Gi memory
+      Given a cluster with the controllers running and kubelets on nodes "n1" and "n2"
       And ReplicaSet "rs" exists with 2 replicas, both on Node "n1"
       When Node "n1" is stopped
       And 7 minutes of virtual time pass
       Then ReplicaSet "rs" owns 2 pods that are not marked for deletion, both on Node "n2"
 
-  @pending
   Rule: NODE-COND-READY — Ready=True means the kubelet is healthy and its heartbeats are current; such a node takes pods
     Source: 000_1662d8c5cea2447f.txt § 控制平面 / Controller Manager / 常见控制器详解 / Node Controller
     Claim: Node condition Ready means the kubelet's heartbeat is normal.
     Quote: "Ready | kubelet 心跳正常"
 
-    @requires:kube.api @requires:cluster.controllers @requires:cluster.scheduler @requires:cluster.nodes
+    @requires:kube.api @requires:controllers.nodelifecycle @requires:cluster.scheduler @requires:kubelet
     Scenario: a heartbeating Ready node carries no not-ready or unreachable taint and receives pods
-      Given a cluster with the controllers running and node "n1" with 4 CPU and 8Gi memory
+      Given a cluster with the controllers running and a kubelet on node "n1"
       Then after 2 minutes Node "n1" still has condition Ready=True
       And Node "n1" has no taint with key "node.kubernetes.io/not-ready" or "node.kubernetes.io/unreachable"
       And a pod created requesting 100m CPU is on Node "n1" within 10 s

@@ -82,7 +82,6 @@ Feature: Best practices
       Then ConfigMaps "before-1" and "before-2" exist with their data
       And ConfigMap "after-1" does not exist
 
-  @pending
   Rule: PRACTICE-PDB-MIN-AVAILABLE — a PodDisruptionBudget keeps minAvailable Pods during a drain
     Source: 000_1662d8c5cea2447f.txt § 常见陷阱与最佳实践 / 最佳实践
     Claim: During node maintenance (drain) a PDB guarantees a minimum number of available Pods;
@@ -90,9 +89,10 @@ Feature: Best practices
       eviction that would break the budget with 429 Too Many Requests.
     Quote: "在节点维护（drain）时，PDB 保证最少可用 Pod 数量。" / "示例：`minAvailable: 2` 确保滚动维护时至少 2 个 Pod 运行。"
 
-    @requires:kube.api @requires:cluster.controllers @requires:cluster.scheduler @requires:kubelet
+    @requires:kube.api @requires:controllers.deployment @requires:controllers.disruption @requires:cluster.scheduler @requires:kubelet
     Scenario: with 3 ready replicas and minAvailable 2, the first eviction is allowed and the second refused
-      Given the web Deployment with 3 ready replicas
+      Given a cluster with the controllers running and a kubelet on node "n1"
+      And the web Deployment with 3 ready replicas
       And a PodDisruptionBudget "web" with minAvailable 2 selecting "app=web"
       And within 10 seconds PodDisruptionBudget "web" has status.disruptionsAllowed 1
       When I evict one pod labelled "app=web"
@@ -100,12 +100,12 @@ Feature: Best practices
       When I immediately evict another pod labelled "app=web"
       Then the eviction is answered 429 with a message containing "disruption budget"
 
-    @requires:kube.api @requires:kubectl @requires:cluster.controllers @requires:cluster.scheduler @requires:kubelet @requires:cluster.nodes
+    @requires:kube.api @requires:controllers.deployment @requires:controllers.disruption @requires:cluster.scheduler @requires:kubelet @requires:cluster.nodes
     Scenario: draining a node never leaves fewer than 2 ready web pods
-      Given a cluster with nodes "n1", "n2", "n3"
+      Given a cluster with the controllers running and kubelets on nodes "n1", "n2" and "n3"
       And the web Deployment with 3 ready replicas, all on node "n1"
       And a PodDisruptionBudget "web" with minAvailable 2 selecting "app=web"
-      When I run "kubectl drain n1 --ignore-daemonsets --timeout=120s"
+      When node "n1" is drained as kubectl drain does it, within 120 s
       Then at every moment of the drain at least 2 pods labelled "app=web" were Ready
       And at the end no pod labelled "app=web" is on node "n1"
 

@@ -166,6 +166,25 @@ export const CONTROLLER_ROLES: Readonly<Record<string, PolicyRule[]>> = {
     resourceRule(['create', 'delete', 'get', 'list', 'update', 'watch'], ['discovery.k8s.io'], ['endpointslices']),
     events,
   ],
+  'job-controller': [
+    resourceRule(['get', 'list', 'update', 'watch'], ['batch'], ['jobs']),
+    resourceRule(['update'], ['batch'], ['jobs/finalizers', 'jobs/status']),
+    resourceRule(['create', 'delete', 'list', 'patch', 'watch'], [''], ['pods']),
+    events,
+  ],
+  'ttl-after-finished-controller': [
+    resourceRule(['delete', 'get', 'list', 'watch'], ['batch'], ['jobs']),
+    events,
+  ],
+  'disruption-controller': [
+    resourceRule(['get', 'list', 'watch'], ['apps', 'extensions'], ['deployments', 'replicasets']),
+    resourceRule(['get', 'list', 'watch'], [''], ['replicationcontrollers']),
+    resourceRule(['get', 'list', 'watch'], ['policy'], ['poddisruptionbudgets']),
+    resourceRule(['get'], ['apps'], ['statefulsets']),
+    resourceRule(['update'], ['policy'], ['poddisruptionbudgets/status']),
+    resourceRule(['get'], ['*'], ['*/scale']),
+    events,
+  ],
   'generic-garbage-collector': [
     resourceRule(['delete', 'get', 'list', 'patch', 'update', 'watch'], ['*'], ['*']),
     events,

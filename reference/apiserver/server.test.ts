@@ -179,6 +179,24 @@ test('eviction is refused with 429 while the pod\'s disruption budget allows no 
   assert.equal(pdb.json.status.disruptionsAllowed, 0);
 });
 
+test('a Running pod that is not Ready may be evicted while its budget is met, spending no disruption (IfHealthyBudget)', async () => {
+  const h = await harness();
+  await h.call('POST', PODS, { ...pod('a', { labels: { app: 'x' } }), spec: { nodeName: 'n', containers: [{ name: 'c', image: 'x' }] } });
+  await h.call('PATCH', `${PODS}/a/status`, { status: { phase: 'Running', conditions: [{ type: 'Ready', status: 'False' }] } }, { 'content-type': 'application/merge-patch+json' });
+  await h.call('POST', '/apis/policy/v1/namespaces/default/poddisruptionbudgets', { apiVersion: 'policy/v1', kind: 'PodDisruptionBudget', metadata: { name: 'b' }, spec: { minAvailable: 1, selector: {} } });
+  await h.call('PATCH', '/apis/policy/v1/namespaces/default/poddisruptionbudgets/b/status', { status: { observedGeneration: 1, disruptionsAllowed: 0, currentHealthy: 1, desiredHealthy: 1 } }, { 'content-type': 'application/merge-patch+json' });
+  assert.equal((await h.call('POST', `${PODS}/a/eviction`, { apiVersion: 'policy/v1', kind: 'Eviction', metadata: { name: 'a' } })).status, 201);
+  assert.equal((await h.call('GET', '/apis/policy/v1/namespaces/default/poddisruptionbudgets/b')).json.status.disruptionsAllowed, 0);
+});
+
+test('in policy/v1 an empty budget selector selects every pod of the namespace', async () => {
+  const h = await harness();
+  await h.call('POST', PODS, { ...pod('a', { labels: { app: 'x' } }), spec: { nodeName: 'n', containers: [{ name: 'c', image: 'x' }] } });
+  await h.call('PATCH', `${PODS}/a/status`, { status: { phase: 'Running', conditions: [{ type: 'Ready', status: 'True' }] } }, { 'content-type': 'application/merge-patch+json' });
+  await h.call('POST', '/apis/policy/v1/namespaces/default/poddisruptionbudgets', { apiVersion: 'policy/v1', kind: 'PodDisruptionBudget', metadata: { name: 'b' }, spec: { minAvailable: 1, selector: {} } });
+  assert.equal((await h.call('POST', `${PODS}/a/eviction`, { apiVersion: 'policy/v1', kind: 'Eviction', metadata: { name: 'a' } })).status, 429);
+});
+
 test('a pod update may change a container image but no other spec field, as upstream\'s ValidatePodUpdate', async () => {
   const h = await harness();
   await h.call('POST', PODS, pod('a'));

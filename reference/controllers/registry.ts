@@ -13,6 +13,9 @@ import { deploymentController } from './deployment/index.ts';
 import { garbageCollector } from './garbagecollector/index.ts';
 import { nodeLifecycleController } from './nodelifecycle/index.ts';
 import { taintEvictionController } from './tainteviction/index.ts';
+import { jobController } from './job/index.ts';
+import { ttlAfterFinishedController } from './ttlafterfinished/index.ts';
+import { disruptionController } from './disruption/index.ts';
 import type { ControllerDef } from './types.ts';
 
 /** A flat map from name to factory, in start order. */
@@ -24,6 +27,9 @@ export const CONTROLLER_FACTORIES: ReadonlyArray<(faults: Faults) => ControllerD
   garbageCollector,
   () => nodeLifecycleController(),
   taintEvictionController,
+  jobController,
+  () => ttlAfterFinishedController(),
+  () => disruptionController(),
 ];
 
 /** The capabilities (adapters/capabilities.ts) the controllers `flag` enables offer. */

@@ -99,12 +99,16 @@ export async function startKubeletHost(opts: KubeletHostOptions): Promise<Kubele
     await network.close();
     throw error;
   }
+  let stopped = false;
   return {
     name: opts.name,
     kubelet,
     runtime,
     network,
     async stop() {
+      // Idempotent: a node a scenario powered off is stopped again when its cluster closes.
+      if (stopped) return;
+      stopped = true;
       kubelet.stop();
       api.close();
       await network.close();

@@ -48,6 +48,26 @@ function nodeStatus(n: any): string {
   return n.spec?.unschedulable ? `${base},SchedulingDisabled` : base;
 }
 
+/** printJob's Status column (pkg/printers/internalversion/printers.go): the first that holds. */
+function jobStatus(j: any): string {
+  const isTrue = (type: string) => (j.status?.conditions ?? []).some((c: any) => c?.type === type && c?.status === 'True');
+  if (isTrue('Complete')) return 'Complete';
+  if (isTrue('Failed')) return 'Failed';
+  if (j.metadata?.deletionTimestamp) return 'Terminating';
+  if (isTrue('SuccessCriteriaMet')) return 'SuccessCriteriaMet';
+  if (isTrue('FailureTarget')) return 'FailureTarget';
+  if (j.spec?.suspend === true) return 'Suspended';
+  return 'Running';
+}
+
+/** printJob's Completions: succeeded/completions, or for a work queue "n/1 of parallelism". */
+function jobCompletions(j: any): string {
+  const succeeded = j.status?.succeeded ?? 0;
+  if (typeof j.spec?.completions === 'number') return `${succeeded}/${j.spec.completions}`;
+  const parallelism = j.spec?.parallelism ?? 0;
+  return parallelism > 1 ? `${succeeded}/1 of ${parallelism}` : `${succeeded}/1`;
+}
+
 function nodeRoles(n: any): string {
   const roles = Object.keys(n.metadata?.labels ?? {}).filter((k) => k.startsWith('node-role.kubernetes.io/')).map((k) => k.slice('node-role.kubernetes.io/'.length));
   return roles.length ? roles.sort().join(',') : '<none>';
@@ -77,8 +97,14 @@ export const PRINTERS: Record<string, Printer> = {
     cells: (r, now) => [r.metadata.name, r.spec?.replicas ?? 0, r.status?.replicas ?? 0, r.status?.readyReplicas ?? 0, created(r, now)],
   },
   jobs: {
-    columns: [NAME, col('Completions'), AGE],
-    cells: (j, now) => [j.metadata.name, `${j.status?.succeeded ?? 0}/${j.spec?.completions ?? 1}`, created(j, now)],
+    columns: [NAME, col('Status'), col('Completions'), col('Duration'), AGE, col('Containers', 'string', 1), col('Images', 'string', 1), col('Selector', 'string', 1)],
+    cells: (j, now) => {
+      const cs: any[] = j.spec?.template?.spec?.containers ?? [];
+      const start = j.status?.startTime;
+      const end = Date.parse(j.status?.completionTime ?? '') || now;
+      return [j.metadata.name, jobStatus(j), jobCompletions(j), start ? age(start, end) : '', created(j, now),
+        cs.map((c) => c.name).join(','), cs.map((c) => c.image).join(','), Object.entries(j.spec?.selector?.matchLabels ?? {}).map(([k, v]) => `${k}=${v}`).join(',')];
+    },
   },
   nodes: {
     columns: [NAME, col('Status'), col('Roles'), AGE, col('Version'), col('Internal-IP', 'string', 1)],

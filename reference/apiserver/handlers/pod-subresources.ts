@@ -63,14 +63,20 @@ export async function bind(env: Env, call: ResourceCall): Promise<Reply> {
 async function consumeDisruption(env: Env, pod: any): Promise<void> {
   const prefix = env.store.prefix(PDBS, pod.metadata.namespace);
   const page = await env.backend.range(prefix);
+  // policy/v1: an empty selector selects every pod in the namespace; an absent one none.
   const budgets = page.kvs.map((kv) => ({ kv, pdb: decodeObject(kv) })).filter(({ pdb }) => {
-    const reqs = requirementsOf(pdb.spec?.selector);
-    return reqs.length > 0 && matchesLabels(reqs, pod.metadata.labels);
+    if (!pdb.spec?.selector) return false;
+    const reqs = requirementsOf(pdb.spec.selector);
+    return reqs.length === 0 || matchesLabels(reqs, pod.metadata.labels);
   });
   if (budgets.length === 0) return;
   if (budgets.length > 1) throw errors.badRequest('This pod has more than one PodDisruptionBudget, which the eviction subresource does not support.');
   const { kv, pdb } = budgets[0]!;
   const status = pdb.status ?? {};
+  // A pod that is not Ready does not count towards the budget: under the default
+  // unhealthyPodEvictionPolicy (IfHealthyBudget) it may go while the budget is met, AlwaysAllow
+  // lets it go always — without spending a disruption (eviction.go).
+  if (!isReady(pod) && (pdb.spec?.unhealthyPodEvictionPolicy === 'AlwaysAllow' || ((status.desiredHealthy ?? 0) > 0 && (status.currentHealthy ?? 0) >= status.desiredHealthy))) return;
   if ((status.observedGeneration ?? 0) < (pdb.metadata.generation ?? 1) || (status.disruptionsAllowed ?? 0) <= 0) {
     throw errors.tooManyRequests("Cannot evict pod as it would violate the pod's disruption budget.", [
       { reason: 'DisruptionBudget', message: `The disruption budget ${pdb.metadata.name} needs ${status.desiredHealthy ?? 0} healthy pods and has ${status.currentHealthy ?? 0} currently` },
@@ -83,6 +89,10 @@ async function consumeDisruption(env: Env, pod: any): Promise<void> {
     if (e instanceof CasFailed) throw errors.conflict('policy', 'poddisruptionbudgets', pdb.metadata.name, 'the object has been modified; please apply your changes to the latest version and try again');
     throw e;
   }
+}
+
+function isReady(pod: any): boolean {
+  return (pod.status?.conditions ?? []).some((c: any) => c?.type === 'Ready' && c?.status === 'True');
 }
 
 /** Pods that are not running cannot hurt availability; upstream skips the budget for them. */

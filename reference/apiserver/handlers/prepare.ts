@@ -7,6 +7,7 @@
 import { applyDefaults } from '../resources/defaults.ts';
 import { hasSubresource, type ResourceDef } from '../resources/registry.ts';
 import { keepAllocatedValues } from '../resources/services.ts';
+import { generateJobSelector } from '../resources/jobs.ts';
 import { clone, deepEqual } from '../storage/codec.ts';
 import { errors, invalid } from '../status.ts';
 import type { Env } from '../types.ts';
@@ -71,6 +72,7 @@ export function prepareForCreate(env: Env, def: ResourceDef, obj: any): void {
   delete meta.deletionTimestamp;
   delete meta.deletionGracePeriodSeconds;
   delete meta.selfLink;
+  if (def.resource === 'jobs') generateJobSelector(obj);
   applyDefaults(def.resource, obj);
   if (hasSubresource(def, 'status') || def.resource === 'namespaces') {
     const status = initialStatus(def, obj);

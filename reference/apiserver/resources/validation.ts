@@ -5,6 +5,7 @@
  */
 import { semanticEqual } from '../semantic-equal.ts';
 import type { FieldError } from '../status.ts';
+import { validateGeneratedSelector } from './jobs.ts';
 import type { ResourceDef } from './registry.ts';
 import { labelValueErrors, nameErrors, qualifiedNameErrors, type NameRule, dns1123LabelErrors } from './names.ts';
 import { matchesLabels, requirementsOf } from '../selectors/labels.ts';
@@ -201,7 +202,7 @@ const KIND_VALIDATORS: Record<string, (obj: any) => FieldError[]> = {
   pods: (o) => validatePodSpec(o.spec, 'spec'),
   deployments: (o) => validateSelectorAndTemplate(o.spec, 'deployment'),
   replicasets: (o) => validateSelectorAndTemplate(o.spec, 'replicaset'),
-  jobs: (o) => [...nonNegative(o.spec?.parallelism, 'spec.parallelism'), ...nonNegative(o.spec?.completions, 'spec.completions'), ...validateJobTemplate(o.spec)],
+  jobs: (o) => [...validateGeneratedSelector(o), ...nonNegative(o.spec?.parallelism, 'spec.parallelism'), ...nonNegative(o.spec?.completions, 'spec.completions'), ...validateJobTemplate(o.spec)],
   services: (o) => validateService(o.spec),
 };
 

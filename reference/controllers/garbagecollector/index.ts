@@ -24,11 +24,12 @@ import { RESOURCES, type Action, type Cache, type CacheEvent, type ControllerDef
 
 export const GARBAGE_COLLECTOR_CONTROLLER = 'garbage-collector-controller';
 
-/** Kind → resource, for the kinds the reference's controllers make and own (more as controllers arrive: Job, EndpointSlice). */
+/** Kind → resource, for the kinds the reference's controllers make and own (more as controllers arrive: EndpointSlice). */
 export const OWNED_KINDS: Readonly<Record<string, ResourceRef>> = {
   Pod: RESOURCES.pods,
   ReplicaSet: RESOURCES.replicasets,
   Deployment: RESOURCES.deployments,
+  Job: RESOURCES.jobs,
 };
 const WATCHED = Object.values(OWNED_KINDS);
 
