@@ -69,6 +69,9 @@ export const CAPABILITIES = {
   'kubelet.probes': 'probe outcomes can be driven: a container can be made to fail liveness/readiness/startup',
   'cri': 'a CRI runtime service and image service can be called directly',
   'cri.grpc': 'the CRI runtime is reached over its gRPC socket (runtime.v1 on the wire), not only through a client library',
+  'cri.containerd': 'the node\'s runtime is containerd and its own client (`ctr`) can be run on the node: containerd\'s namespaces, containers and image tags as containerd sees them',
+  'cri.events': 'the runtime serves CRI\'s GetContainerEvents stream of container lifecycle events (containerd from 1.7; 1.6 answers UNIMPLEMENTED)',
+  'kubelet.runtime-endpoint': 'a kubelet can be started against another CRI endpoint (--container-runtime-endpoint): a second runtime on the machine, or any gRPC socket',
   'kubelet.probes.grpc': 'the kubelet runs grpc probes (the gRPC health protocol) against containers that serve it',
   // Service proxy.
   'proxy.rules': 'kube-proxy programs rules that can be read back (iptables chains, nft sets, IPVS virtual servers)',

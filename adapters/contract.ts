@@ -410,6 +410,21 @@ export interface NodesFacet {
   /** `cri`: RunPodSandbox on the node blocks until released (a scenario looks at the pod meanwhile). */
   holdSandboxes?(node: string): Promise<void>;
   releaseSandboxes?(node: string): Promise<void>;
+  /** `cri.grpc`: the node's CRI socket, as the kubelet's --container-runtime-endpoint names it (unix:///…). */
+  criEndpoint?(node: string): Promise<string>;
+  /** `kubelet.runtime-endpoint`: start a second runtime of the node's kind on the machine; its endpoint. */
+  startSecondRuntime?(): Promise<string>;
+  /**
+   * `kubelet.runtime-endpoint`: start the kubelet of node `name` with --container-runtime-endpoint
+   * set to `criEndpoint`; rejects with the kubelet's own error when it exits at start.
+   */
+  startKubelet?(name: string, opts: { criEndpoint: string }): Promise<void>;
+  /** `kubelet.runtime-endpoint`: a CRI client to any endpoint on the machine (as crictl --runtime-endpoint). */
+  runtimeAt?(endpoint: string): CriRuntime;
+  /** `cri.containerd`: the ids `ctr --namespace NS containers list --quiet` prints on the node. */
+  containerdContainers?(node: string, namespace: string): Promise<string[]>;
+  /** `cri.containerd`: `ctr --namespace k8s.io images tag SOURCE TARGET` on the node (CRI has no tag call). */
+  tagImage?(node: string, source: string, target: string): Promise<void>;
 }
 
 /** One leader-elected control-plane process, as its own /healthz and /metrics report it. */

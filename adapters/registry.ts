@@ -40,6 +40,17 @@ export const TARGETS: Record<string, TargetInfo> = {
         : 'etcd is not installed, so the suite cannot start a cluster: apt-get install etcd-server etcd-client, or pass --etcd-endpoints URL,...';
     },
   },
+  cri: {
+    summary: 'the reference control plane on real time with kubelets on a real containerd over its CRI gRPC socket (root; containerd, runc, busybox-static, containernetworking-plugins)',
+    async create() {
+      const { createCriTarget } = await import('./cri/index.ts');
+      return createCriTarget();
+    },
+    async preflight() {
+      const { containerdUnavailable } = await import('./cri/host/containerd.ts');
+      return containerdUnavailable();
+    },
+  },
   kube: {
     summary: 'any Kubernetes cluster given by a kubeconfig (--kubeconfig PATH, or $KUBECONFIG)',
     async create(env) {

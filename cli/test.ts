@@ -2,7 +2,8 @@
  * `kubespec test` (npm test): every suite the project has, summed into one closing line
  * "N passed, N failed, N skipped" — typecheck, unit and end-to-end tests, the claims check, and
  * the features on every target this machine can run: the reference always, real etcd when its
- * binary is here, the kube target against a `kubespec serve` process, and `kubespec selftest`
+ * binary is here, the runtime and kubelet features on a real containerd (the cri target) as root
+ * with containerd installed, the kube target against a `kubespec serve` process, and `kubespec selftest`
  * (every fault model must be caught by some scenario).
  */
 import { spawn, spawnSync } from 'node:child_process';
@@ -32,6 +33,7 @@ export async function testAll(): Promise<number> {
     const result = await run({ target, coverage: target === 'reference' });
     tallies.push({ suite: `features (${target})`, passed: result.passed, failed: result.failed, skipped: result.skipped });
   }
+  tallies.push(...(await criTarget()));
   tallies.push(await kubeTargetAgainstServe());
   if (featureTargets.hasEtcd) tallies.push(...(await pluginExample()));
   tallies.push(await selftestTally());
@@ -58,6 +60,24 @@ async function kubeTargetAgainstServe(): Promise<Tally> {
     await serve?.stop();
     scratch.remove();
   }
+}
+
+/**
+ * The cri target — the reference's kubelet on a real containerd over CRI gRPC — on the runtime
+ * and kubelet features, where it can run: as root with containerd, runc, busybox-static and the
+ * CNI plugins installed (CI installs them). Real time: three workers, each with its own containerd.
+ */
+async function criTarget(): Promise<Tally[]> {
+  const { containerdUnavailable } = await import('../adapters/cri/host/containerd.ts');
+  const why = containerdUnavailable();
+  if (why) {
+    console.log(`kubespec test: the cri target is not run here: ${why}`);
+    return [];
+  }
+  console.log('\n== features on cri (the kubelet on a real containerd) ==');
+  const result = await run({ target: 'cri', tags: '@component:runtime or @component:kubelet', parallel: '3', coverage: false })
+    .catch((error: Error) => (console.error(`kubespec test: ${error.message}`), { passed: 0, failed: 1, skipped: 0 }));
+  return [{ suite: 'features (cri)', passed: result.passed, failed: result.failed, skipped: result.skipped }];
 }
 
 /**

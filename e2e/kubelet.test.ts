@@ -38,7 +38,7 @@ spec:
   containers:
   - name: main
     image: busybox
-    command: ["sh", "-c", "trap 'exit 0' TERM; echo hello from kubespec; sleep 3600"]
+    command: ["sh", "-c", "trap 'exit 0' TERM; echo hello from kubespec; sleep 3600 & wait"]
 `;
 
 before(async () => {

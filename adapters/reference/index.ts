@@ -67,6 +67,9 @@ const CAPABILITIES: Capability[] = [
   'kube.storage.clients',
   // The replicated store's members serve etcd's metrics (reference/sim/metrics.ts).
   'kv.metrics',
+  // The fake runtime serves CRI's GetContainerEvents stream (reference/cri/fake/runtime.ts),
+  // and a CRI v1 gRPC socket (reference/cri/host/grpc-server.ts) a kubelet can be pointed at (nodes.ts).
+  'cri.events', 'cri.grpc', 'kubelet.runtime-endpoint',
 ];
 
 /**
@@ -212,6 +215,8 @@ async function openSession(seed: number, tags: readonly string[]): Promise<Sessi
     if (ha) started.push(() => ha.close());
     // Without HA the cloud scenario still runs its CCM elected, as upstream's --leader-elect default.
     if (cloud && !withHa) await ha!.plane.start(CLOUD_CONTROLLER_MANAGER, ['master']);
+    const nodes = referenceNodes(cluster, clock, topology ? { server: topology.url } : {});
+    started.push(() => nodes.close());
     return {
       seed,
       waiter: ha?.waiter ?? store.waiter,
@@ -227,7 +232,7 @@ async function openSession(seed: number, tags: readonly string[]): Promise<Sessi
       ...(cloud ? { cloud: cloud.cloud } : {}),
       controllerManager: { stop: async () => cluster.stopControllers(), start: () => cluster.startControllers() },
       proxy: referenceProxyFacet(cluster, clock),
-      nodes: referenceNodes(cluster, topology ? { server: topology.url } : {}),
+      nodes: nodes.facet,
       describe: () => ({ url: cluster.url, revision: cluster.backend.currentRevision(), virtual_ms: clock.now_ms(), ...store.describe() }),
       close: stopAll,
     };

@@ -2,18 +2,43 @@
  * The `nodes` facet of a reference session: kubelets with the fake CRI runtime, started in the
  * scenario's cluster on demand (reference/wiring/kubelets.ts). Exec goes through the runtime's
  * ExecSync, as the kubelet's own exec path (pods/exec → CRI Exec) ends up in the runtime.
+ *
+ * `cri.grpc` / `kubelet.runtime-endpoint`: a node's fake runtime is also served as a CRI v1 gRPC
+ * server on a unix socket (reference/cri/host/grpc-server.ts) when a scenario asks for its
+ * endpoint; a second fake runtime can be started behind a socket of its own, and a kubelet
+ * started against any endpoint talks to it through the same gRPC client the cri target's
+ * kubelets use (adapters/cri/grpc-client.ts).
  */
 import type { CriCallRecord, NodesFacet } from '../contract.ts';
 import type { ReferenceCluster } from '../../reference/wiring/cluster.ts';
+import type { Scheduler } from '../../reference/wiring/virtual-clock.ts';
 import { LABEL_CONTAINER_NAME, LABEL_POD_NAME, LABEL_POD_NAMESPACE } from '../../reference/cri/api.ts';
+import { FakeRuntime } from '../../reference/cri/fake/runtime.ts';
+import { serveCri, type CriServer } from '../../reference/cri/host/grpc-server.ts';
+import { nodeNetwork, type NodeNetwork } from '../../reference/wiring/kubelet-network.ts';
+import { realProbeNetwork } from '../../reference/wiring/probe-network.ts';
+import { GrpcCriRuntime } from '../cri/grpc-client.ts';
 
-export function referenceNodes(cluster: ReferenceCluster, opts: { server?: string } = {}): NodesFacet {
+export interface ReferenceNodes {
+  facet: NodesFacet;
+  close(): Promise<void>;
+}
+
+export function referenceNodes(cluster: ReferenceCluster, clock: Scheduler, opts: { server?: string } = {}): ReferenceNodes {
   const host = (node: string) => {
     const h = cluster.kubelets.get(node);
     if (!h) throw new Error(`no kubelet runs node "${node}" in this scenario (say "Given a cluster with node \\"${node}\\"")`);
     return h;
   };
-  return {
+  const servers = new Map<string, CriServer>();
+  const clients: GrpcCriRuntime[] = [];
+  const networks: NodeNetwork[] = [];
+  const client = (endpoint: string) => {
+    const c = new GrpcCriRuntime({ endpoint, now_ms: () => clock.now_ms() });
+    clients.push(c);
+    return c;
+  };
+  const facet: NodesFacet = {
     async ensureNode(name) {
       // Behind an HA load balancer the kubelet reaches the API servers through it, as workers do.
       await cluster.addKubelet(name, opts.server ? { server: opts.server } : {});
@@ -31,10 +56,44 @@ export function referenceNodes(cluster: ReferenceCluster, opts: { server?: strin
       }
       throw new Error(`container "${container}" of pod ${namespace}/${pod} is not running on any node`);
     },
-    runtime: (node) => host(node).runtime,
-    criCalls: async (node): Promise<CriCallRecord[]> => host(node).runtime.calls.map((c) => ({ method: c.method, at_ms: c.at_ms, ...(c.podUid ? { podUid: c.podUid } : {}), ...(c.sandboxId ? { podSandboxId: c.sandboxId } : {}) })),
+    runtime: (node) => (cluster.externalKubelets.get(node)?.runtime ?? host(node).runtime),
+    criCalls: async (node): Promise<CriCallRecord[]> => {
+      const external = cluster.externalKubelets.get(node)?.runtime;
+      if (external instanceof GrpcCriRuntime) return [...external.calls];
+      return host(node).runtime.calls.map((c) => ({ method: c.method, at_ms: c.at_ms, ...(c.podUid ? { podUid: c.podUid } : {}), ...(c.sandboxId ? { podSandboxId: c.sandboxId } : {}) }));
+    },
     killContainerProcess: async (node, id) => host(node).runtime.killProcess(id),
     holdSandboxes: async (node) => host(node).runtime.holdSandboxes(),
     releaseSandboxes: async (node) => host(node).runtime.releaseSandboxes(),
+    async criEndpoint(node) {
+      let server = servers.get(node);
+      if (!server) {
+        server = await serveCri(host(node).runtime);
+        servers.set(node, server);
+      }
+      return server.endpoint;
+    },
+    async startSecondRuntime() {
+      const network = nodeNetwork();
+      networks.push(network);
+      const runtime = new FakeRuntime({ clock, node: `second-${servers.size}`, sandboxIp: network.sandboxIp, onListen: network.onListen });
+      network.attach(runtime, clock);
+      const server = await serveCri(runtime);
+      servers.set(`second-${servers.size}`, server);
+      return server.endpoint;
+    },
+    async startKubelet(name, opts) {
+      // Probes go out through real clients; msw answers for every fake runtime's sandbox IPs (kubelet-network.ts).
+      await cluster.addKubeletOn(name, { runtime: client(opts.criEndpoint), network: realProbeNetwork() });
+    },
+    runtimeAt: (endpoint) => client(endpoint),
+  };
+  return {
+    facet,
+    async close() {
+      for (const c of clients) c.close();
+      for (const s of servers.values()) await s.close();
+      for (const n of networks) await n.close();
+    },
   };
 }

@@ -151,7 +151,8 @@ Feature: kubelet — the Pod lifecycle and its phases
       Given a cluster with node "n1"
       When I create pod "job" with restartPolicy "<policy>" and containers "a" running "sh -c 'exit 0'" and "b" running "sh -c 'sleep 2; exit 0'"
       Then within 30 seconds pod "job" has phase "<phase>"
-      And container "a" of pod "job" has restartCount <restarts>
+      # "within": the pod is Running from its start, and a restarts only once its exit has been seen.
+      And within 15 seconds container "a" of pod "job" has restartCount <restarts>
 
       Examples:
         | policy    | phase     | restarts     |

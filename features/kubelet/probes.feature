@@ -15,8 +15,10 @@ Feature: kubelet — health checks (probes)
   the files it should start with, and the scenario removes or creates them by exec into the
   container (`kubelet.probes`). Failed probes are counted from the kubelet's `Unhealthy` events.
   HTTP and TCP behaviours come from small images (`kubespec/http:STATUS`, `kubespec/tcp:PORT`,
-  `kubespec/slow:SECONDS`: the fake runtime's vocabulary, README § fake runtime). Pods are bound
-  to the scenario's node by spec.nodeName.
+  `kubespec/slow:SECONDS`: the fake runtime's vocabulary, README § fake runtime; on the cri target
+  the same images are real busybox processes — `nc` answering the status — in real containers).
+  Pods are bound to the scenario's node by spec.nodeName. The scenarios hold on real time as on
+  virtual time: the cri target runs them against containerd.
 
   Rule: PROBE-LIVENESS-RESTARTS — a failing liveness probe makes the kubelet restart the container
     Source: 000_1662d8c5cea2447f.txt § 数据平面 / kubelet / 健康检查执行
@@ -24,7 +26,7 @@ Feature: kubelet — health checks (probes)
       consecutive times) the kubelet kills the container and it is restarted per restartPolicy.
     Quote: "**Liveness Probe** | 检测容器是否存活 | 重启容器"
 
-    @requires:kube.api @requires:kubelet @requires:kubelet.probes @requires:clock.virtual
+    @requires:kube.api @requires:kubelet @requires:kubelet.probes
     Scenario: three consecutive liveness failures restart the container once
       Given a cluster with node "n1"
       And a running pod "web" whose container "app" has a liveness probe with periodSeconds 10 and failureThreshold 3
@@ -33,7 +35,7 @@ Feature: kubelet — health checks (probes)
       And the last termination of container "app" of pod "web" was caused by the kubelet killing it
       And pod "web" has an event with reason "Unhealthy" mentioning "Liveness probe failed"
 
-    @requires:kube.api @requires:kubelet @requires:kubelet.probes @requires:clock.virtual
+    @requires:kube.api @requires:kubelet @requires:kubelet.probes
     Scenario: two failures followed by a success do not restart the container
       Given a cluster with node "n1"
       And a running pod "web" whose container "app" has a liveness probe with periodSeconds 10 and failureThreshold 3
@@ -93,7 +95,7 @@ Feature: kubelet — health checks (probes)
       when the startup probe itself exhausts failureThreshold.)
     Quote: "**Startup Probe** | 检测容器是否启动完成 | 在 Startup Probe 成功前，Liveness/Readiness 不生效"
 
-    @requires:kube.api @requires:kubelet @requires:kubelet.probes @requires:clock.virtual
+    @requires:kube.api @requires:kubelet @requires:kubelet.probes
     Scenario: a failing liveness probe is ignored while the startup probe has not yet succeeded
       Given a cluster with node "n1"
       And a running pod "web" whose container "app" has a startup probe with periodSeconds 10 and failureThreshold 30 and a liveness probe that always fails
@@ -102,7 +104,7 @@ Feature: kubelet — health checks (probes)
       And the liveness probe of container "app" in pod "web" has been run 0 times
       And pod "web" has condition "Ready" with status "False"
 
-    @requires:kube.api @requires:kubelet @requires:kubelet.probes @requires:clock.virtual
+    @requires:kube.api @requires:kubelet @requires:kubelet.probes
     Scenario: once the startup probe succeeds, the liveness probe takes over
       Given a cluster with node "n1"
       And a running pod "web" whose container "app" has a startup probe and a liveness probe with periodSeconds 10 and failureThreshold 3
@@ -110,7 +112,7 @@ Feature: kubelet — health checks (probes)
       And the liveness probe of container "app" in pod "web" fails 3 times in a row
       Then within 5 seconds container "app" of pod "web" has restartCount 1
 
-    @requires:kube.api @requires:kubelet @requires:kubelet.probes @requires:clock.virtual
+    @requires:kube.api @requires:kubelet @requires:kubelet.probes
     Scenario: a startup probe that exhausts its failureThreshold kills the container
       Given a cluster with node "n1"
       And a running pod "web" whose container "app" has a startup probe with periodSeconds 10 and failureThreshold 3 and a liveness probe that always fails
@@ -234,7 +236,7 @@ Feature: kubelet — health checks (probes)
       half is PROBE-READINESS-ENDPOINTS), and sets them back when the probe passes again.
     Quote: "**Readiness Probe** | 检测容器是否就绪接收流量 | 从 Service Endpoint 中移除"
 
-    @requires:kube.api @requires:kubelet @requires:kubelet.probes @requires:clock.virtual
+    @requires:kube.api @requires:kubelet @requires:kubelet.probes
     Scenario: readiness failures flip Ready to False without a restart, and a success flips it back
       Given a cluster with node "n1"
       And a running pod "web" whose container "app" has a readiness probe with periodSeconds 10 and failureThreshold 3
@@ -253,7 +255,7 @@ Feature: kubelet — health checks (probes)
       half of PROBE-NO-READINESS-READY-AT-START.
     Quote: "如果不配置 Readiness Probe，容器一启动就会被加入 Service Endpoint，可能在应用初始化完成前就收到流量"
 
-    @requires:kube.api @requires:kubelet @requires:clock.virtual
+    @requires:kube.api @requires:kubelet
     Scenario: a container still sleeping before it listens is ready and its pod Ready
       Given a cluster with node "n1"
       And a running pod "web" whose container "app" has no readiness probe and runs "sh -c 'sleep 30; httpd -f -p 8080'"
@@ -267,7 +269,7 @@ Feature: kubelet — health checks (probes)
       starts the first probe may run (default 0); then every periodSeconds (default 10).
     Quote: "kubelet 执行三类探针（Probe）"
 
-    @requires:kube.api @requires:kubelet @requires:kubelet.probes @requires:clock.virtual
+    @requires:kube.api @requires:kubelet @requires:kubelet.probes
     Scenario: a readiness probe with initialDelaySeconds 30 leaves the container unready for 30 seconds
       Given a cluster with node "n1"
       And a running pod "web" whose container "app" has a readiness probe with initialDelaySeconds 30 and periodSeconds 5
@@ -282,7 +284,7 @@ Feature: kubelet — health checks (probes)
       (pkg/kubelet/prober/prober.go; exec timeouts count since v1.20, ExecProbeTimeout).
     Quote: "**httpGet**：发送 HTTP GET 请求，2xx/3xx 视为成功。"
 
-    @requires:kube.api @requires:kubelet @requires:clock.virtual
+    @requires:kube.api @requires:kubelet
     Scenario Outline: an HTTP answer after 5 seconds with timeoutSeconds <timeout> makes the container ready "<ready>"
       Given a cluster with node "n1"
       And a running pod "web" whose container "app" runs image "kubespec/slow:5" with an httpGet readiness probe on port 8080 and timeoutSeconds <timeout>
@@ -294,7 +296,7 @@ Feature: kubelet — health checks (probes)
         | 1       | false |
         | 10      | true  |
 
-    @requires:kube.api @requires:kubelet @requires:clock.virtual
+    @requires:kube.api @requires:kubelet
     Scenario: an exec probe whose command sleeps past timeoutSeconds fails
       Given a cluster with node "n1"
       And a running pod "web" whose container "app" has an exec readiness probe running "sh -c 'sleep 5; exit 0'" with timeoutSeconds 1
@@ -309,7 +311,7 @@ Feature: kubelet — health checks (probes)
       (pkg/apis/core/validation/validation.go validateContainers).
     Quote: "kubelet 执行三类探针（Probe）"
 
-    @requires:kube.api @requires:kubelet @requires:kubelet.probes @requires:clock.virtual
+    @requires:kube.api @requires:kubelet @requires:kubelet.probes
     Scenario: with successThreshold 3 and periodSeconds 10 the container is not ready before its third success
       Given a cluster with node "n1"
       And a running pod "web" whose container "app" has a readiness probe with periodSeconds 10 and successThreshold 3
@@ -340,7 +342,7 @@ Feature: kubelet — health checks (probes)
       terminationGracePeriodSeconds).
     Quote: "**Liveness Probe** | 检测容器是否存活 | 重启容器"
 
-    @requires:kube.api @requires:kubelet @requires:kubelet.probes @requires:clock.virtual
+    @requires:kube.api @requires:kubelet @requires:kubelet.probes
     Scenario: a container ignoring SIGTERM is killed 5 seconds after its liveness failure, not 600
       Given a cluster with node "n1"
       And a running pod "web" whose container "app" ignores SIGTERM, has terminationGracePeriodSeconds 600 on the pod and a liveness probe with terminationGracePeriodSeconds 5

@@ -16,14 +16,13 @@ Feature: containerd — architecture of the mainstream CRI runtime
     Quote: "containerd 是目前 Kubernetes 最主流的容器运行时，从 Docker 中剥离出来的**工业级容器运行时**。"
     Untestable: a statement about adoption and history, not about behaviour a scenario can observe.
 
-  @pending
   Rule: CTRD-CRI-PLUGIN — containerd's CRI plugin serves the CRI gRPC API and translates kubelet requests
     Source: 000_1662d8c5cea2447f.txt § 数据平面 / Container Runtime（containerd） / containerd 架构
     Claim: The CRI plugin implements the CRI gRPC interface and translates kubelet requests into
       calls on containerd's container, sandbox and image services.
     Quote: "**CRI Plugin** | 实现 CRI gRPC 接口，翻译 kubelet 请求"
 
-    @requires:cri
+    @requires:cri @requires:cri.containerd
     Scenario: a sandbox created through CRI shows up as a containerd container in the k8s.io namespace
       Given a containerd CRI runtime endpoint with image "busybox" present
       When I call RunPodSandbox for sandbox "s1" in namespace "default"
@@ -62,14 +61,13 @@ Feature: containerd — architecture of the mainstream CRI runtime
       Then ContainerStatus of "c1" has state "CONTAINER_RUNNING" and a startedAt
       And within 5 seconds ContainerStatus of "c1" has state "CONTAINER_EXITED" with exitCode 4 and a finishedAt after startedAt
 
-  @pending
   Rule: CTRD-CONTENT-ADDRESSABLE — image content is stored by digest
     Source: 000_1662d8c5cea2447f.txt § 数据平面 / Container Runtime（containerd） / containerd 架构
     Claim: The content store keeps image layers in content-addressable storage: content is named by
       its digest, so the same content under two names is stored once.
     Quote: "**Content Store** | 管理镜像层（layer）的存储，支持 content-addressable 存储"
 
-    @requires:cri
+    @requires:cri @requires:cri.containerd
     Scenario: two tags of the same image have one image id, which is a sha256 digest
       Given a CRI runtime endpoint with image "busybox" present
       When the same image is also tagged "kubespec/alias:v1" in the runtime
@@ -84,14 +82,13 @@ Feature: containerd — architecture of the mainstream CRI runtime
     Quote: "**Snapshotter** | 管理容器文件系统快照（overlayfs、btrfs 等）"
     Untestable: the snapshotter is internal to containerd; CRI exposes neither snapshots nor the snapshotter in use.
 
-  @pending
   Rule: CTRD-EVENTS — the runtime publishes container lifecycle events
     Source: 000_1662d8c5cea2447f.txt § 数据平面 / Container Runtime（containerd） / containerd 架构
     Claim: containerd publishes container lifecycle events. Through CRI they are the
       GetContainerEvents stream (CRI v1; served by containerd from 1.7, not by 1.6).
     Quote: "**Events** | 发布容器生命周期事件"
 
-    @requires:cri
+    @requires:cri @requires:cri.events
     Scenario: a container's life produces created, started, stopped and deleted events in order
       Given a CRI runtime endpoint with image "busybox" present
       And I subscribe to GetContainerEvents

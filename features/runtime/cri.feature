@@ -10,7 +10,6 @@ Feature: Container Runtime Interface — the kubelet's only way to a runtime
   directly over its socket, the way the kubelet does (upstream API: k8s.io/cri-api
   pkg/apis/runtime/v1/api.proto).
 
-  @pending
   Rule: CRI-GRPC — CRI is a gRPC interface the kubelet calls through a built-in CRI client
     Source: 000_1662d8c5cea2447f.txt § 数据平面 / kubelet / CRI 调用链
     Claim: The kubelet reaches the runtime through its built-in CRI client; CRI is a gRPC standard
@@ -144,19 +143,18 @@ Feature: Container Runtime Interface — the kubelet's only way to a runtime
       And "readlink /proc/self/ns/pid" prints different things in containers "a" and "b" of pod "apart"
       And "readlink /proc/self/ns/net" prints the same in containers "a" and "b" of pod "apart"
 
-  @pending
   Rule: CRI-PLUGGABLE — any runtime implementing CRI can serve the kubelet
     Source: 000_1662d8c5cea2447f.txt § 数据平面 / kubelet / CRI 调用链
     Claim: CRI is the abstraction layer that lets the kubelet work with any runtime implementing
       it (containerd, CRI-O, ...): the runtime is pluggable without rebuilding the kubelet.
     Quote: "CRI 作为抽象层，使得 kubelet 可以对接任何实现了 CRI 接口的运行时（containerd、CRI-O 等），实现了**运行时可插拔**。"
 
-    @requires:kube.api @requires:cluster.scheduler @requires:kubelet @requires:cri
+    @requires:kube.api @requires:kubelet @requires:cri @requires:kubelet.runtime-endpoint
     Scenario: a kubelet pointed at a different CRI endpoint runs the pod there
       Given a cluster with node "n1" whose kubelet uses the CRI endpoint of a second, recording runtime
       When I create pod "web" with one container "app" running "sleep 3600"
       Then within 30 seconds pod "web" has phase "Running"
-      And the second runtime received RunPodSandbox for pod "default/web"
+      And the second runtime received RunPodSandbox for pod "web"
 
   @untestable
   Rule: CRI-HISTORY-DOCKER — early Kubernetes was bound to Docker and a runtime change meant rebuilding the kubelet
@@ -165,7 +163,7 @@ Feature: Container Runtime Interface — the kubelet's only way to a runtime
     Quote: "Kubernetes 早期绑定 Docker，切换运行时需要重新编译 kubelet。"
     Untestable: a statement about project history, not about the behaviour of any running component.
 
-  @erratum @pending
+  @erratum
   Rule: CRI-DOCKER-NOT-DIRECT — since v1.24 the kubelet cannot use Docker Engine directly; only CRI runtimes
     Source: 003_83c2ae260ce54bb3.txt § 节点组件 / Container Runtime
     Claim: Seed 003 names Docker next to containerd and CRI-O as runtimes the kubelet calls.
@@ -175,7 +173,7 @@ Feature: Container Runtime Interface — the kubelet's only way to a runtime
       Removal FAQ", kubernetes.io blog 2022-02-17). Docker Engine can serve only through the
       external CRI adapter cri-dockerd; the kubelet speaks nothing but CRI.
 
-    @requires:kubelet @requires:cri
+    @requires:kube.api @requires:kubelet @requires:kubelet.runtime-endpoint
     Scenario: the kubelet refuses a runtime endpoint that does not speak CRI v1
       Given a node "n1" whose kubelet's runtime endpoint answers gRPC but implements no "runtime.v1.RuntimeService"
       When the kubelet of node "n1" starts

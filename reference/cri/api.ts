@@ -42,7 +42,8 @@ export interface PodSandboxConfig {
   portMappings?: PortMapping[];
   labels?: Record<string, string>;
   annotations?: Record<string, string>;
-  linux?: { securityContext?: { namespaceOptions?: NamespaceOption } };
+  /** cgroupParent: the pod's cgroup (cgroupfs syntax), under the node's cgroup root. */
+  linux?: { cgroupParent?: string; securityContext?: { namespaceOptions?: NamespaceOption } };
 }
 
 export type PodSandboxState = 'SANDBOX_READY' | 'SANDBOX_NOTREADY';
@@ -161,6 +162,16 @@ export interface ExecSyncResponse {
   exitCode: number;
 }
 
+export type ContainerEventType = 'CONTAINER_CREATED_EVENT' | 'CONTAINER_STARTED_EVENT' | 'CONTAINER_STOPPED_EVENT' | 'CONTAINER_DELETED_EVENT';
+
+/** One message of the GetContainerEvents stream (api.proto ContainerEventResponse), statuses left out. */
+export interface ContainerEvent {
+  containerId: string;
+  containerEventType: ContainerEventType;
+  /** Nanoseconds since the epoch. */
+  createdAt: number;
+}
+
 export interface VersionResponse {
   version: string;
   runtimeName: string;
@@ -188,6 +199,12 @@ export interface RuntimeService {
   containerStatus(req: { containerId: string; verbose?: boolean }): Promise<{ status: ContainerStatus; info?: Record<string, string> }>;
   /** `timeout` in seconds (0: none). */
   execSync(req: { containerId: string; cmd: string[]; timeout: number }): Promise<ExecSyncResponse>;
+  /**
+   * The server-streamed GetContainerEvents (CRI v1; containerd serves it from 1.7): each event
+   * to `onEvent` until cancelled; a runtime without it calls `onError` with UNIMPLEMENTED.
+   * Optional: a runtime that does not offer it leaves it out.
+   */
+  getContainerEvents?(onEvent: (event: ContainerEvent) => void, onError: (error: CriError) => void): { cancel(): void };
 }
 
 export interface Image {

@@ -21,6 +21,8 @@ export const LEASE_RENEW_MS = 10_000;
 export const NODE_STATUS_REPORT_MS = 5 * 60_000;
 export const RELIST_MS = 1_000;
 export const NODE_LEASE_NAMESPACE = 'kube-node-lease';
+/** Upstream's default --pod-logs-dir (pkg/kubelet/kubelet.go podLogsRootDirectory). */
+export const POD_LOGS_DIR = '/var/log/pods';
 
 export class Kubelet {
   private readonly workers = new Map<string, PodWorker>();
@@ -50,7 +52,12 @@ export class Kubelet {
   }
 
   async start(): Promise<void> {
-    const version = await this.opts.runtime.version({ version: 'v1' });
+    // The kubelet speaks CRI v1 only: a runtime that does not serve runtime.v1.RuntimeService
+    // (a Docker Engine socket, a v1alpha2-only runtime) ends its start (remote_runtime.go
+    // validateServiceConnection: "validate CRI v1 runtime API for endpoint").
+    const version = await this.opts.runtime.version({ version: 'v1' }).catch((error: Error) => {
+      throw new Error(`validate service connection: validate CRI v1 runtime API (runtime.v1.RuntimeService) for the runtime endpoint: ${error.message}`);
+    });
     this.runtimeName = version.runtimeName;
     await this.registerNode(`${version.runtimeName}://${version.runtimeVersion}`);
     await this.renewLease();
@@ -115,6 +122,7 @@ export class Kubelet {
       if (!pod) return;
       worker = new PodWorker(uid, {
         nodeName: this.nodeName, hostIp: this.hostIp, api: this.opts.api, runtime: this.opts.runtime, runtimeName: this.runtimeName,
+        podLogsDir: this.opts.podLogsDir ?? POD_LOGS_DIR,
         clock: this.opts.clock, network: this.opts.network, backoff: this.backoff, imageBackoff: this.imageBackoff, faults: this.opts.faults ?? NO_FAULTS,
         enqueue: (id) => this.enqueue(id),
         event: (p, type, reason, message, fieldPath) => this.event(p, type, reason, message, fieldPath),

@@ -20,6 +20,8 @@ export interface PodWorkerDeps {
   api: KubeletApi;
   runtime: CriRuntime;
   runtimeName: string;
+  /** The root of the pods' log directories (KubeletOptions.podLogsDir). */
+  podLogsDir: string;
   clock: Scheduler;
   network: ProbeNetwork;
   backoff: CrashBackoff;
@@ -149,8 +151,10 @@ export class PodWorker {
     const m = pod.metadata;
     return {
       metadata: { name: m.name, namespace: m.namespace, uid: m.uid, attempt },
-      hostname: m.name,
-      logDirectory: `/var/log/pods/${m.namespace}_${m.name}_${m.uid}`,
+      // A host-network pod gets no hostname of its own: it has the node's UTS namespace
+      // (kuberuntime_sandbox.go generatePodSandboxConfig sets Hostname only off the host network).
+      ...(pod.spec?.hostNetwork ? {} : { hostname: m.name }),
+      logDirectory: `${this.deps.podLogsDir}/${m.namespace}_${m.name}_${m.uid}`,
       labels: { [LABEL_POD_NAME]: m.name, [LABEL_POD_NAMESPACE]: m.namespace, [LABEL_POD_UID]: m.uid, ...(m.labels ?? {}) },
       annotations: { ...(m.annotations ?? {}) },
       // The PID namespace is the pod's only with shareProcessNamespace (kuberuntime_sandbox.go,

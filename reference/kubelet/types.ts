@@ -51,6 +51,12 @@ export interface KubeletOptions {
   capacity?: Record<string, string>;
   /** A container's output, oldest first (upstream reads the CRI log file at the container's logPath). */
   readLog?: (containerId: string) => { at_ms: number; stream: 'stdout' | 'stderr'; text: string }[];
+  /**
+   * The root of the pods' log directories (upstream's /var/log/pods, kubelet podLogsRootDirectory):
+   * each sandbox's logDirectory is <root>/<namespace>_<name>_<uid>, where a real runtime writes
+   * the containers' output.
+   */
+  podLogsDir?: string;
   /** Lease renew interval (upstream 10 s, a quarter of the lease's 40 s). */
   leaseRenew_ms?: number;
   /** PLEG relist period (upstream 1 s). */

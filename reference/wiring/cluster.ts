@@ -30,7 +30,8 @@ import { SchedulerHost } from './scheduler.ts';
 import type { Scheduler } from './virtual-clock.ts';
 import { referenceSecurity, type Security, type SecurityOptions } from './security.ts';
 import type { UserInfo } from '../apiserver/pipeline.ts';
-import { startKubeletHost, type KubeletHost } from './kubelets.ts';
+import { startKubeletHost, startKubeletOn, type ExternalKubeletHost, type KubeletHost, type NodeMachine } from './kubelets.ts';
+import type { CriRuntime } from '../cri/api.ts';
 
 export interface ReferenceClusterOptions {
   seed: number;
@@ -81,7 +82,7 @@ export class ReferenceCluster {
     /** kube-proxy, one per node that a scenario (or serve) starts; see proxy.ts. */
     readonly proxies: ProxyHost,
     readonly security?: Security,
-    private readonly kubeletContext?: { hosts: Map<string, KubeletHost>; clock: Scheduler; seed: number; server: string; ca?: string | Buffer; tokens?: Map<string, UserInfo>; log?: (line: string) => void; faults?: Faults },
+    private readonly kubeletContext?: { hosts: Map<string, KubeletHost>; external: Map<string, ExternalKubeletHost>; clock: Scheduler; seed: number; server: string; ca?: string | Buffer; tokens?: Map<string, UserInfo>; log?: (line: string) => void; faults?: Faults },
   ) {}
 
   /** The scheduler, when the cluster runs one. */
@@ -112,9 +113,23 @@ export class ReferenceCluster {
     const existing = this.kubelets.get(name);
     if (existing) return existing;
     const ctx = this.kubeletContext!;
-    const { hosts: _, ...hostOpts } = ctx;
+    const { hosts: _, external: __, ...hostOpts } = ctx;
     const host = await startKubeletHost({ name, ...hostOpts, ...opts, seed: ctx.seed ^ this.kubelets.size });
     this.kubelets.set(name, host);
+    return host;
+  }
+
+  /** Kubelets on machines of the caller's (a real CRI runtime: adapters/cri/), by node name. */
+  get externalKubelets(): Map<string, ExternalKubeletHost> {
+    return this.kubeletContext!.external;
+  }
+
+  /** Starts a kubelet for a node whose runtime and network the caller provides; it fails as the kubelet's start does. */
+  async addKubeletOn<R extends CriRuntime>(name: string, machine: NodeMachine<R>, opts: { leaseRenew_ms?: number } = {}): Promise<ExternalKubeletHost<R>> {
+    const ctx = this.kubeletContext!;
+    const { hosts: _, external, ...hostOpts } = ctx;
+    const host = await startKubeletOn({ name, ...hostOpts, ...opts, seed: ctx.seed ^ (this.kubelets.size + external.size) }, machine);
+    external.set(name, host);
     return host;
   }
 
@@ -138,9 +153,10 @@ export class ReferenceCluster {
     const security = secure ? referenceSecurity({ backend: apiServerStore, clock: opts.clock, random, ...secure, ...(opts.faults ? { faults: opts.faults } : {}) }) : undefined;
     // The API server reaches kubelets (pods/log) the way upstream dials a node's :10250: by node name.
     const hosts = new Map<string, KubeletHost>();
+    const external = new Map<string, ExternalKubeletHost>();
     const api = createApiServer({
       nodes: {
-        containerLogs: async (node, ns, pod, container, o) => (await hosts.get(node)?.kubelet.containerLogs(ns, pod, container, o)) ?? { status: 400, text: `no kubelet answers for node ${node}` },
+        containerLogs: async (node, ns, pod, container, o) => (await (hosts.get(node) ?? external.get(node))?.kubelet.containerLogs(ns, pod, container, o)) ?? { status: 400, text: `no kubelet answers for node ${node}` },
       },
       backend: apiServerStore,
       clock: opts.clock,
@@ -201,7 +217,7 @@ export class ReferenceCluster {
       proxyClient.close();
       schedulerClient.close();
     };
-    const kubeletContext = { hosts, clock: opts.clock, seed: opts.seed ^ 0x6b6c74, server: loopbackUrl(http, opts), ...(opts.tls?.ca ? { ca: opts.tls.ca } : {}), ...(liveTokens ? { tokens: liveTokens } : {}), ...(opts.log ? { log: opts.log } : {}), ...(opts.faults ? { faults: opts.faults } : {}) };
+    const kubeletContext = { hosts, external, clock: opts.clock, seed: opts.seed ^ 0x6b6c74, server: loopbackUrl(http, opts), ...(opts.tls?.ca ? { ca: opts.tls.ca } : {}), ...(liveTokens ? { tokens: liveTokens } : {}), ...(opts.log ? { log: opts.log } : {}), ...(opts.faults ? { faults: opts.faults } : {}) };
     const cluster = new ReferenceCluster(backend, api, http, manager, shutdown, startManager, proxies, security, kubeletContext);
     for (const name of opts.kubelets ?? []) await cluster.addKubelet(name);
     cluster.controllerManagerCredentials = { ...(managerToken ? { token: managerToken } : {}), ...(opts.tls?.ca ? { ca: opts.tls.ca } : {}) };
@@ -225,6 +241,7 @@ export class ReferenceCluster {
 
   async stop(): Promise<void> {
     for (const host of this.kubelets.values()) await host.stop();
+    for (const host of this.externalKubelets.values()) await host.stop();
     this.controllers.stop();
     this.shutdown();
     await this.http.close();

@@ -15,6 +15,7 @@ import { http, HttpResponse, passthrough } from 'msw';
 import { setupServer } from 'msw/native';
 import type { FakeRuntime } from '../cri/fake/runtime.ts';
 import type { ProbeNetwork } from '../kubelet/types.ts';
+import { realProbeNetwork } from './probe-network.ts';
 import type { Scheduler } from './virtual-clock.ts';
 
 interface Registered {
@@ -83,27 +84,7 @@ export function nodeNetwork(): NodeNetwork {
       srv.unref();
       listeners.set(key, srv);
     },
-    probes: {
-      async httpGet(url, headers, onAbort) {
-        const controller = new AbortController();
-        onAbort(() => controller.abort());
-        const res = await fetch(url, { headers, redirect: 'manual', signal: controller.signal });
-        await res.arrayBuffer().catch(() => undefined);
-        const location = res.headers.get('location');
-        return { status: res.status, ...(location ? { location } : {}) };
-      },
-      tcpConnect(host, port, onAbort) {
-        return new Promise<void>((resolve, reject) => {
-          const socket = net.connect({ host, port });
-          onAbort(() => socket.destroy(new Error('i/o timeout')));
-          socket.once('connect', () => {
-            socket.destroy();
-            resolve();
-          });
-          socket.once('error', (e: NodeJS.ErrnoException) => reject(new Error(e.code === 'ECONNREFUSED' ? 'connect: connection refused' : e.message)));
-        });
-      },
-    },
+    probes: realProbeNetwork(),
     async close() {
       if (byPrefix.get(prefix)) byPrefix.delete(prefix);
       await Promise.all([...listeners.values()].map((s) => new Promise<void>((done) => s.close(() => done()))));

@@ -9,6 +9,8 @@ import { randomBytes } from 'node:crypto';
 import type { UserInfo } from '../apiserver/pipeline.ts';
 import { NODE_USER_PREFIX, NODES_GROUP } from '../apiserver/authz/node.ts';
 import { FakeRuntime } from '../cri/fake/runtime.ts';
+import type { CriRuntime } from '../cri/api.ts';
+import type { ProbeNetwork } from '../kubelet/types.ts';
 import { Kubelet } from '../kubelet/kubelet.ts';
 import { seededRandom } from '../apiserver/server.ts';
 import { kubeletApi } from './kubelet-api.ts';
@@ -22,6 +24,52 @@ export interface KubeletHost {
   readonly runtime: FakeRuntime;
   readonly network: NodeNetwork;
   stop(): Promise<void>;
+}
+
+/**
+ * A node whose runtime is not the fake one (a real runtime reached over its CRI socket, the
+ * `cri` target): the kubelet is the same; only what it is given differs.
+ */
+export interface NodeMachine<R extends CriRuntime = CriRuntime> {
+  runtime: R;
+  /** How probes reach pod IPs from the node: real HTTP and TCP clients. */
+  network: ProbeNetwork;
+  readLog?: (containerId: string) => { at_ms: number; stream: 'stdout' | 'stderr'; text: string }[];
+  /** Where the pods' log directories go (the kubelet's /var/log/pods). */
+  podLogsDir?: string;
+}
+
+export interface ExternalKubeletHost<R extends CriRuntime = CriRuntime> {
+  readonly name: string;
+  readonly kubelet: Kubelet;
+  readonly runtime: R;
+  stop(): Promise<void>;
+}
+
+/** The kubelet on a machine of the caller's (see NodeMachine); its start fails as the kubelet's does. */
+export async function startKubeletOn<R extends CriRuntime>(opts: KubeletHostOptions, machine: NodeMachine<R>): Promise<ExternalKubeletHost<R>> {
+  const token = randomBytes(32).toString('base64url');
+  opts.tokens?.set(token, { name: `${NODE_USER_PREFIX}${opts.name}`, uid: `${NODE_USER_PREFIX}${opts.name}`, groups: [NODES_GROUP] });
+  const api = kubeletApi({ server: opts.server, clock: opts.clock, token, nodeName: opts.name, ...(opts.ca ? { ca: opts.ca } : {}) });
+  const kubelet = new Kubelet({
+    nodeName: opts.name, api, runtime: machine.runtime, clock: opts.clock, network: machine.network, random: seededRandom(opts.seed),
+    ...(machine.readLog ? { readLog: machine.readLog } : {}), ...(machine.podLogsDir ? { podLogsDir: machine.podLogsDir } : {}),
+    ...(opts.leaseRenew_ms ? { leaseRenew_ms: opts.leaseRenew_ms } : {}), ...(opts.log ? { log: opts.log } : {}),
+  });
+  try {
+    await kubelet.start();
+  } catch (error) {
+    kubelet.stop();
+    api.close();
+    throw error;
+  }
+  return {
+    name: opts.name, kubelet, runtime: machine.runtime,
+    async stop() {
+      kubelet.stop();
+      api.close();
+    },
+  };
 }
 
 export interface KubeletHostOptions {

@@ -13,8 +13,11 @@ import { argv, container, eventually, createPod, passSeconds, podPath, seconds, 
 
 type Kind = 'liveness' | 'readiness' | 'startup';
 const FILE: Record<Kind, string> = { liveness: '/tmp/live', readiness: '/tmp/ready', startup: '/tmp/started' };
-/** Handles SIGTERM (so a kill is quick), makes the liveness and readiness files, then runs for ever. */
-const HEALTHY = `sh -c 'trap "exit 143" TERM; touch ${FILE.liveness}; touch ${FILE.readiness}; sleep 3600'`;
+/**
+ * Handles SIGTERM (so a kill is quick), makes the liveness and readiness files, then runs for ever.
+ * `sleep & wait`, not a foreground `sleep`: sh runs a trap only once its foreground command ends.
+ */
+const HEALTHY = `sh -c 'trap "exit 143" TERM; touch ${FILE.liveness}; touch ${FILE.readiness}; sleep 3600 & wait'`;
 const fileProbe = (kind: Kind, extra: Record<string, number> = {}) => ({ exec: { command: ['cat', FILE[kind]] }, ...extra });
 
 async function runningPod(world: KubespecWorld, pod: string, spec: any, waitReady = false, labels?: Record<string, string>): Promise<void> {

@@ -14,6 +14,14 @@ const POD_NAME = 'io.kubernetes.pod.name';
 const POD_NAMESPACE = 'io.kubernetes.pod.namespace';
 const CONTAINER_NAME = 'io.kubernetes.container.name';
 
+/** Docker's reference normalisation (distribution/reference ParseNormalizedNamed): busybox → docker.io/library/busybox:latest. */
+function normaliseImage(ref: string): string {
+  let name = ref;
+  if (!/^[^/]+[.:][^/]*\//.test(name) && !name.startsWith('localhost/')) name = name.includes('/') ? `docker.io/${name}` : `docker.io/library/${name}`;
+  if (!/:[^/]+$/.test(name) && !name.includes('@')) name += ':latest';
+  return name;
+}
+
 function nodeName(world: KubespecWorld, node?: string): string {
   const n = node ?? defaultNode(world);
   assert.ok(n, 'the scenario named no node');
@@ -70,7 +78,9 @@ Then('that runtime container has image {string}, command {string} and env {strin
   // was created with, as containerd's CRI plugin reports it (info["info"].config).
   const res = await runtime(this, node).containerStatus({ containerId: id, verbose: true });
   const config = JSON.parse(res.info?.info ?? '{}').config ?? {};
-  assert.equal(res.status.image.image, image);
+  // A runtime may report the image by its normalised name (containerd: the first repo tag,
+  // docker.io/library/busybox:latest for "busybox"); both name the same image.
+  assert.equal(normaliseImage(res.status.image.image), normaliseImage(image));
   assert.deepEqual([...(config.command ?? []), ...(config.args ?? [])], argv(command));
   const [k, v] = env.split('=');
   assert.ok((config.envs ?? []).some((e: any) => e.key === k && e.value === v), JSON.stringify(config.envs));
@@ -107,7 +117,7 @@ When('I create a pod sandbox {string} with one container {string} running {strin
   const rt = runtime(this, node);
   const config = { metadata: { name: sandbox, namespace: 'outside', uid: `${sandbox}-uid`, attempt: 0 } };
   const { podSandboxId } = await rt.runPodSandbox({ config });
-  await rt.pullImage({ image: { image: 'busybox' } });
+  await ensureImage(rt, 'busybox');
   const { containerId } = await rt.createContainer({ podSandboxId, sandboxConfig: config, config: { metadata: { name, attempt: 0 }, image: { image: 'busybox' }, command: argv(command) } });
   await rt.startContainer({ containerId });
   this.note(`outside sandbox ${sandbox}`, { node, podSandboxId });
@@ -172,10 +182,15 @@ Given('a CRI runtime endpoint', async function (this: KubespecWorld) {
   this.note('kubelet node', 'cri-node');
 });
 
+/** Pull unless present, as the kubelet's IfNotPresent does (a node without a registry has its images preloaded). */
+async function ensureImage(rt: CriRuntime, image: string): Promise<void> {
+  if (!(await rt.imageStatus({ image: { image } })).image) await rt.pullImage({ image: { image } });
+}
+
 Given('a CRI runtime endpoint with image {string} present', async function (this: KubespecWorld, image: string) {
   await this.nodes().ensureNode('cri-node');
   this.note('kubelet node', 'cri-node');
-  await runtime(this).pullImage({ image: { image } });
+  await ensureImage(runtime(this), image);
 });
 
 const sandboxConfig = (world: KubespecWorld, name: string, namespace = 'default', extra: any = {}) => ({ metadata: { name, namespace, uid: `kubespec-${name}-${world.session.seed}`, attempt: 0 }, ...extra });

@@ -14,7 +14,8 @@
  *   `sh -c 'S1; S2; ...'` with statements `sleep N`, `exit C`, `true`, `false`, `echo TEXT`,
  *   `touch F`, `rm [-f] F`, `cat F`, `test -f F`, `readlink /proc/self/ns/{net,ipc,pid}` (the
  *   namespace, as `net:[4026531993]`), `httpd -f -p PORT` (serves its files, 200 or
- *   404, for ever), `trap '...' TERM` (a SIGTERM handler: exit 143). Without a trap, as PID 1 these have no SIGTERM handler, so a stop waits for SIGKILL, as on
+ *   404, for ever), `trap '...' TERM` with `CMD & wait` (a SIGTERM handler: exit 143; with a foreground command
+ *   instead of `wait`, sh runs the trap only when that command ends). Without a trap, as PID 1 these have no SIGTERM handler, so a stop waits for SIGKILL, as on
  *   Linux. Any other image with no command runs for ever and ends on SIGTERM.
  *
  * Images whose registry host ends in `.invalid` cannot be pulled (ErrImagePull).
@@ -51,8 +52,11 @@ export function programOf(image: string, argv: string[]): Program {
   const vocab = imageProgram(image);
   if (vocab) return vocab;
   if (argv.length === 0) return { steps: isBusybox(image) ? [] : [{ op: 'forever' }], handlesTerm: !isBusybox(image) };
-  // `trap ... TERM` gives the shell a SIGTERM handler: it then ends on SIGTERM (exit 143).
-  const traps = argv.some((w) => /\btrap\b[^;]*\bTERM\b/.test(w));
+  // `trap ... TERM` gives the shell a SIGTERM handler, but POSIX sh runs a trap only after the
+  // foreground command ends ("the trap ... shall not be executed until after the foreground
+  // command has completed"; `wait` returns at once instead: Shell Command Language § 2.11). So
+  // the shell ends on SIGTERM (exit 143) only while it `wait`s on a background job (`CMD & wait`).
+  const traps = argv.some((w) => /\btrap\b[^;]*\bTERM\b/.test(w)) && argv.some((w) => /&\s*wait\b/.test(w));
   return { steps: commandSteps(argv).filter((s) => !(s.op === 'unknown' && s.text.startsWith('trap'))), handlesTerm: traps };
 }
 

@@ -14,6 +14,7 @@
  * (api.proto NamespaceOption; kubelet kuberuntime_sandbox.go / security_context_others.go).
  */
 import type {
+  ContainerEvent, ContainerEventType,
   Container, ContainerConfig, ContainerFilter, ContainerState, ContainerStatus, CriRuntime, ExecSyncResponse, Image, ImageSpec,
   PodSandbox, PodSandboxConfig, PodSandboxFilter, PodSandboxState, PodSandboxStatus, VersionResponse,
 } from '../api.ts';
@@ -92,6 +93,8 @@ export class FakeRuntime implements CriRuntime {
   private sandboxCount = 0;
   /** Hold RunPodSandbox until released (a scenario looks at the pod while its sandbox is being made). */
   private hold?: { waiting: (() => void)[] };
+  /** GetContainerEvents subscribers: each gets every lifecycle event from its subscription on. */
+  private readonly subscribers = new Set<(event: ContainerEvent) => void>();
 
   constructor(private readonly opts: FakeRuntimeOptions) {
     for (const image of PRELOADED) this.addImage(image);
@@ -175,6 +178,7 @@ export class FakeRuntime implements CriRuntime {
     this.containers.set(id, rec);
     this.containersByPod.add(req.config.labels?.[LABEL_POD_UID], id);
     this.containersBySandbox.add(req.podSandboxId, id);
+    this.emit(id, 'CONTAINER_CREATED_EVENT');
     return { containerId: id };
   }
 
@@ -184,6 +188,7 @@ export class FakeRuntime implements CriRuntime {
     if (c.state !== 'CONTAINER_CREATED') throw new CriError(GRPC_UNKNOWN, `container ${c.id} is in state ${c.state}, not CONTAINER_CREATED`);
     c.state = 'CONTAINER_RUNNING';
     c.startedAt = ns(this.opts.clock.now_ms());
+    this.emit(c.id, 'CONTAINER_STARTED_EVENT');
     this.run(c, 0);
     return {};
   }
@@ -390,6 +395,23 @@ export class FakeRuntime implements CriRuntime {
     this.containers.delete(c.id);
     this.containersByPod.delete(c.config.labels?.[LABEL_POD_UID], c.id);
     this.containersBySandbox.delete(c.sandboxId, c.id);
+    this.emit(c.id, 'CONTAINER_DELETED_EVENT');
+  }
+
+  /**
+   * CRI's GetContainerEvents (api.proto ContainerEventResponse): created, started, stopped (the
+   * process exited, however) and deleted, in the order they happen (containerd 1.7+ sends the
+   * same four from its task and container events).
+   */
+  getContainerEvents(onEvent: (event: ContainerEvent) => void, _onError: (error: CriError) => void): { cancel(): void } {
+    this.record('RuntimeService/GetContainerEvents');
+    this.subscribers.add(onEvent);
+    return { cancel: () => this.subscribers.delete(onEvent) };
+  }
+
+  private emit(containerId: string, containerEventType: ContainerEventType): void {
+    const event = { containerId, containerEventType, createdAt: ns(this.opts.clock.now_ms()) };
+    for (const s of this.subscribers) s(event);
   }
 
   /** Runs the program from step `i` until it sleeps, serves, or ends. */
@@ -487,6 +509,7 @@ export class FakeRuntime implements CriRuntime {
     c.exitCode = exitCode;
     c.reason = reason;
     c.finishedAt = ns(this.opts.clock.now_ms());
+    this.emit(c.id, 'CONTAINER_STOPPED_EVENT');
     const ip = this.sandboxes.get(c.sandboxId)?.ip;
     for (const port of c.listening.keys()) if (ip) this.opts.onListen?.(ip, port, false);
     c.listening.clear();

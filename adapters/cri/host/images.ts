@@ -1,0 +1,102 @@
+/**
+ * OCI images built on this machine from Debian's busybox-static, for a containerd with no
+ * registry to pull from: one layer (busybox and its applet links, plus the small scripts of the
+ * image vocabulary below) shared by every image, and one config per image saying what it runs.
+ * The layer is built reproducibly (sorted, owner 0, mtime 0), so its digest is the same on
+ * every run and every image names the same content (content addressing: one blob, many names).
+ *
+ * The image vocabulary is the fake runtime's (README § The fake container runtime), made of
+ * real processes: `kubespec/http:STATUS[:PORT]` is busybox `nc -ll` answering every request
+ * with STATUS, `kubespec/tcp[:PORT]` accepts and closes, `kubespec/slow:SECONDS[:PORT]` answers
+ * 200 after SECONDS, `kubespec/hang` sleeps as PID 1 (which the kernel shields from SIGTERM),
+ * `kubespec/exit:CODE:AFTER_S` exits. Layout: github.com/opencontainers/image-spec
+ * (image-layout.md, manifest.md, config.md).
+ */
+import { createHash } from 'node:crypto';
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+
+export const BUSYBOX = '/bin/busybox';
+
+/** The images every containerd the suite starts gets, by the name the kubelet asks for. */
+export function vocabulary(pauseImage: string): Record<string, string[]> {
+  const http = (status: number, delay_s = 0, port = 8080) => ['/bin/sh', '-c', `STATUS=${status} DELAY=${delay_s} exec nc -ll -p ${port} -e /kubespec/respond`];
+  return {
+    'docker.io/library/busybox:latest': ['sh'],
+    // The pause container: holds the sandbox's namespaces and does nothing else.
+    [pauseImage]: ['/bin/sleep', '2147483647'],
+    ...Object.fromEntries([200, 302, 399, 400, 500].map((s) => [`docker.io/kubespec/http:${s}`, http(s)])),
+    'docker.io/kubespec/slow:5': http(200, 5),
+    'docker.io/kubespec/tcp:9000': ['/bin/sh', '-c', 'exec nc -ll -p 9000 -e /bin/true'],
+    'docker.io/kubespec/tcp:latest': ['/bin/sh', '-c', 'exec nc -ll -p 9000 -e /bin/true'],
+    'docker.io/kubespec/hang:latest': ['/bin/sleep', '2147483647'],
+  };
+}
+
+/** Reads the request head, then answers $STATUS after $DELAY seconds; a redirect points at another host. */
+const RESPOND = `#!/bin/sh
+while IFS= read -r line; do [ "\${line%?}" = "" ] && break; [ -z "$line" ] && break; done
+[ "\${DELAY:-0}" != 0 ] && sleep "$DELAY"
+case "$STATUS" in 301|302|303|307|308) loc="Location: http://kubespec.invalid/\\r\\n";; *) loc="";; esac
+printf "HTTP/1.1 $STATUS kubespec\\r\\n\${loc}Content-Length: 0\\r\\nConnection: close\\r\\n\\r\\n"
+`;
+
+interface Blob {
+  digest: string;
+  size: number;
+}
+
+function writeBlob(layout: string, data: Buffer): Blob {
+  const hex = createHash('sha256').update(data).digest('hex');
+  fs.writeFileSync(path.join(layout, 'blobs', 'sha256', hex), data);
+  return { digest: `sha256:${hex}`, size: data.length };
+}
+
+/** The shared root filesystem as a reproducible tar: busybox, a link per applet, /tmp, the scripts. */
+function buildLayer(work: string): Buffer {
+  const root = path.join(work, 'rootfs');
+  fs.mkdirSync(path.join(root, 'bin'), { recursive: true });
+  for (const d of ['tmp', 'etc', 'proc', 'sys', 'dev', 'kubespec']) fs.mkdirSync(path.join(root, d), { recursive: true });
+  fs.chmodSync(path.join(root, 'tmp'), 0o1777);
+  fs.copyFileSync(BUSYBOX, path.join(root, 'bin', 'busybox'));
+  fs.chmodSync(path.join(root, 'bin', 'busybox'), 0o755);
+  const applets = execFileSync(BUSYBOX, ['--list'], { encoding: 'utf8' }).split('\n').filter((a) => /^[a-z0-9_.[-]+$/i.test(a) && a !== 'busybox');
+  for (const a of applets) fs.symlinkSync('busybox', path.join(root, 'bin', a));
+  fs.writeFileSync(path.join(root, 'etc', 'passwd'), 'root:x:0:0:root:/root:/bin/sh\n');
+  fs.writeFileSync(path.join(root, 'etc', 'group'), 'root:x:0:\n');
+  fs.writeFileSync(path.join(root, 'kubespec', 'respond'), RESPOND, { mode: 0o755 });
+  const tar = path.join(work, 'layer.tar');
+  execFileSync('tar', ['--sort=name', '--owner=0', '--group=0', '--numeric-owner', '--mtime=@0', '-cf', tar, '-C', root, '.']);
+  return fs.readFileSync(tar);
+}
+
+/**
+ * Writes an OCI image layout holding every image of `images` (name → Cmd) and packs it into
+ * one tar for `ctr images import`. Returns the tar's path.
+ */
+export function buildImageArchive(work: string, images: Record<string, string[]>): string {
+  const layout = path.join(work, 'layout');
+  fs.mkdirSync(path.join(layout, 'blobs', 'sha256'), { recursive: true });
+  const layerTar = buildLayer(work);
+  const layer = writeBlob(layout, layerTar);
+  const manifests = Object.entries(images).map(([name, cmd]) => {
+    const config = writeBlob(layout, Buffer.from(JSON.stringify({
+      architecture: 'amd64', os: 'linux',
+      config: { Env: ['PATH=/bin'], Cmd: cmd, WorkingDir: '/' },
+      rootfs: { type: 'layers', diff_ids: [layer.digest] },
+    })));
+    const manifest = writeBlob(layout, Buffer.from(JSON.stringify({
+      schemaVersion: 2, mediaType: 'application/vnd.oci.image.manifest.v1+json',
+      config: { mediaType: 'application/vnd.oci.image.config.v1+json', ...config },
+      layers: [{ mediaType: 'application/vnd.oci.image.layer.v1.tar', ...layer }],
+    })));
+    // io.containerd.image.name: the full name ctr import gives the image.
+    return { mediaType: 'application/vnd.oci.image.manifest.v1+json', ...manifest, annotations: { 'io.containerd.image.name': name, 'org.opencontainers.image.ref.name': name.split(':').pop() } };
+  });
+  fs.writeFileSync(path.join(layout, 'oci-layout'), JSON.stringify({ imageLayoutVersion: '1.0.0' }));
+  fs.writeFileSync(path.join(layout, 'index.json'), JSON.stringify({ schemaVersion: 2, manifests }));
+  const archive = path.join(work, 'images.tar');
+  execFileSync('tar', ['--sort=name', '--owner=0', '--group=0', '--numeric-owner', '--mtime=@0', '-cf', archive, '-C', layout, '.']);
+  return archive;
+}
