@@ -3,9 +3,9 @@
  * scenario's cluster on demand (reference/wiring/kubelets.ts). Exec goes through the runtime's
  * ExecSync, as the kubelet's own exec path (pods/exec → CRI Exec) ends up in the runtime.
  */
-import type { CriCallRecord, NodesFacet } from '../contract.ts';
+import type { CriCallRecord, NodesFacet } from '../../contract/contract.ts';
 import type { ReferenceCluster } from '../../reference/wiring/cluster.ts';
-import { LABEL_CONTAINER_NAME, LABEL_POD_NAME, LABEL_POD_NAMESPACE } from '../../reference/cri/api.ts';
+import { LABEL_CONTAINER_NAME, LABEL_POD_NAME, LABEL_POD_NAMESPACE } from '../../contract/cri.ts';
 
 export function referenceNodes(cluster: ReferenceCluster): NodesFacet {
   const host = (node: string) => {

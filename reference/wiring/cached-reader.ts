@@ -13,7 +13,7 @@
  * Cached objects are shared by every request, so they are deep-frozen: a stage that tried to
  * change one would throw instead of corrupting the next request's view.
  */
-import type { KvEvent } from '../../adapters/contract.ts';
+import type { KvEvent } from '../../contract/contract.ts';
 import type { Backend } from '../store/backend.ts';
 import { registryPrefix } from '../store/registry.ts';
 import { deepFreeze } from '../apiserver/storage/codec.ts';

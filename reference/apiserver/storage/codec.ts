@@ -4,7 +4,7 @@
  * APIObjectVersioner (staging/src/k8s.io/apiserver/pkg/storage/etcd3/store.go, decode →
  * versioner.UpdateObject(obj, kv.ModRevision)).
  */
-import type { KeyValue } from '../../../adapters/contract.ts';
+import type { KeyValue } from '../../../contract/contract.ts';
 
 export function encodeObject(obj: any): string {
   const { resourceVersion: _rv, selfLink: _sl, ...meta } = obj.metadata ?? {};

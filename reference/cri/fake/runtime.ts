@@ -16,8 +16,8 @@
 import type {
   Container, ContainerConfig, ContainerFilter, ContainerState, ContainerStatus, CriRuntime, ExecSyncResponse, Image, ImageSpec,
   PodSandbox, PodSandboxConfig, PodSandboxFilter, PodSandboxState, PodSandboxStatus, VersionResponse,
-} from '../api.ts';
-import { CriError, GRPC_DEADLINE_EXCEEDED, GRPC_NOT_FOUND, GRPC_UNKNOWN } from '../api.ts';
+} from '../../../contract/cri.ts';
+import { CriError, GRPC_DEADLINE_EXCEEDED, GRPC_NOT_FOUND, GRPC_UNKNOWN } from '../../../contract/cri.ts';
 import type { Scheduler } from '../../wiring/virtual-clock.ts';
 import { imageMissing, programOf, scriptSteps, type Program, type Step } from './program.ts';
 
