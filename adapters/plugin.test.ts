@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { checkTarget, contractCompatible, createPluginTarget, TargetConfigError } from './plugin.ts';
-import { CONTRACT_VERSION, type Target } from './contract.ts';
+import { CONTRACT_VERSION, type Target } from '../contract/contract.ts';
 import { resolveTarget } from '../cli/config.ts';
 
 function scratch(): string {

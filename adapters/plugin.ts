@@ -13,8 +13,8 @@ import fs from 'node:fs';
 import Module, { createRequire } from 'node:module';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { isCapability } from './capabilities.ts';
-import { CONTRACT_VERSION, type Target } from './contract.ts';
+import { isCapability } from '../contract/capabilities.ts';
+import { CONTRACT_VERSION, type Target } from '../contract/contract.ts';
 import * as publishedContract from '../contract/index.ts';
 
 /** How a TypeScript plug-in is loaded: tsx (no type check), or ts-node (type-checked against the contract). */

@@ -6,7 +6,7 @@
  * is kept so that running out of budget says what was in the way.
  */
 import { setTimeout as delay } from 'node:timers/promises';
-import type { Waiter } from './contract.ts';
+import type { Waiter } from '../contract/contract.ts';
 
 /** Often enough to see a Raft election (~1 s) promptly, rare enough not to load the members. */
 export const DEFAULT_POLL_INTERVAL_MS = 50;

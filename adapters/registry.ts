@@ -3,7 +3,7 @@
  * Each factory reads its own options from the environment the CLI sets, so that cucumber
  * worker processes build the same target the CLI was asked for.
  */
-import type { Target } from './contract.ts';
+import type { Target } from '../contract/contract.ts';
 import { createPluginTarget, type PluginLoader } from './plugin.ts';
 
 export interface TargetInfo {

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { binaryAvailable } from '../adapters/etcd/cluster.ts';
 import { runStoreBench, QUICK } from './store.ts';
 import { stampArrivals } from './store/watch.ts';
-import type { KvEvent } from '../adapters/contract.ts';
+import type { KvEvent } from '../contract/contract.ts';
 
 const TINY = { ...QUICK, ops: 20, warmup: 5, watchEvents: 10, simFailoverSeeds: 2, referenceFailovers: 1, etcdFailovers: 1, linearizabilitySeeds: 3 };
 

@@ -6,7 +6,7 @@
  * of what). Then it closes the session and stops the target. Nothing is run.
  */
 import { readInventory, type Claim } from './claims/inventory.ts';
-import { CONTRACT_VERSION, type Session, type Target } from '../adapters/contract.ts';
+import { CONTRACT_VERSION, type Session, type Target } from '../contract/contract.ts';
 import type { ResolvedTarget } from './config.ts';
 import { FEATURES_DIR } from './report/write.ts';
 import { EXIT_FAILURES, EXIT_OK } from './usage.ts';

@@ -13,7 +13,7 @@ import path from 'node:path';
 import YAML from 'yaml';
 import { KUBESPEC_BIN, PROJECT_DIR } from '../e2e/harness.ts';
 import { schemaProblems } from './report/schema.ts';
-import { CONTRACT_VERSION } from '../adapters/contract.ts';
+import { CONTRACT_VERSION } from '../contract/contract.ts';
 
 const SCENARIO = '^a service account with no bindings is refused like any other user$';
 

@@ -130,7 +130,7 @@ async function single(suite: string, check: () => Promise<boolean>): Promise<Tal
 
 async function unitTests(): Promise<Tally> {
   console.log('\n== unit tests ==');
-  const files = testFiles(['reference', 'lincheck', 'adapters', 'cli', 'bench', 'e2e']);
+  const files = testFiles(['contract', 'reference', 'lincheck', 'adapters', 'cli', 'bench', 'e2e']);
   fs.mkdirSync('reports', { recursive: true });
   fs.rmSync(UNIT_COUNTS, { force: true });
   const ok = await spawnStatus(process.execPath, [

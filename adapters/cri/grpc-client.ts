@@ -1,5 +1,5 @@
 /**
- * A CRI v1 client over gRPC: the TypeScript CriRuntime interface (reference/cri/api.ts) spoken
+ * A CRI v1 client over gRPC: the TypeScript CriRuntime interface (contract/cri.ts) spoken
  * to a real runtime's socket as the kubelet speaks it — runtime.v1.RuntimeService and
  * runtime.v1.ImageService with the messages of reference/cri/runtime-v1.proto (upstream's field numbers).
  * Every call is recorded as a proxy in front of the runtime would see it (method, the pod it
@@ -8,8 +8,8 @@
 import path from 'node:path';
 import * as grpc from '@grpc/grpc-js';
 import * as protoLoader from '@grpc/proto-loader';
-import { CriError, LABEL_POD_UID, type CriRuntime, type ContainerEvent, type PodSandboxConfig } from '../../reference/cri/api.ts';
-import type { CriCallRecord } from '../contract.ts';
+import { CriError, LABEL_POD_UID, type CriRuntime, type ContainerEvent, type PodSandboxConfig } from '../../contract/cri.ts';
+import type { CriCallRecord } from '../../contract/contract.ts';
 
 import { LOAD_OPTIONS, PROTO_PATH } from '../../reference/cri/proto.ts';
 

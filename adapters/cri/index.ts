@@ -17,13 +17,13 @@
  */
 import { execFileSync } from 'node:child_process';
 import path from 'node:path';
-import type { Capability } from '../capabilities.ts';
-import type { CriCallRecord, NodesFacet, Session, Target } from '../contract.ts';
-import { CONTRACT_VERSION } from '../contract.ts';
+import type { Capability } from '../../contract/capabilities.ts';
+import type { CriCallRecord, NodesFacet, Session, Target } from '../../contract/contract.ts';
+import { CONTRACT_VERSION } from '../../contract/contract.ts';
 import { ReferenceCluster } from '../../reference/wiring/cluster.ts';
 import { RealTimeScheduler } from '../../reference/wiring/realtime.ts';
 import { realProbeNetwork } from '../../reference/wiring/probe-network.ts';
-import { LABEL_CONTAINER_NAME, LABEL_POD_NAME, LABEL_POD_NAMESPACE } from '../../reference/cri/api.ts';
+import { LABEL_CONTAINER_NAME, LABEL_POD_NAME, LABEL_POD_NAMESPACE } from '../../contract/cri.ts';
 import { adminTokenCsv, openKubeSession } from '../reference/kube-session.ts';
 import { createPollingWaiter } from '../polling-waiter.ts';
 import { GrpcCriRuntime } from './grpc-client.ts';

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { CompactedError } from '../contract.ts';
+import { CompactedError } from '../../contract/contract.ts';
 import { EtcdCluster, binaryAvailable } from './cluster.ts';
 import { EtcdKv, etcdUnavailable, prefixRangeEnd } from './kv.ts';
 import { createEtcdTarget, parseEndpoints, retentionFromTags } from './index.ts';

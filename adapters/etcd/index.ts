@@ -8,8 +8,8 @@
  * closing its session restarts them and waits for a leader, so the next scenario starts healthy.
  */
 import { randomBytes } from 'node:crypto';
-import type { Capability } from '../capabilities.ts';
-import type { MemberInfo, MembersFacet, ScenarioContext, Session, Target } from '../contract.ts';
+import type { Capability } from '../../contract/capabilities.ts';
+import type { MemberInfo, MembersFacet, ScenarioContext, Session, Target } from '../../contract/contract.ts';
 import { EtcdCluster, binaryAvailable } from './cluster.ts';
 import { EtcdKv } from './kv.ts';
 import { createPollingWaiter, pollUntil } from '../polling-waiter.ts';

@@ -16,8 +16,8 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { Etcd3, type IHashKVResponse, type IKeyValue, type IWatchResponse, type Watcher } from 'etcd3';
-import { CompactedError, StoreUnavailableError } from '../contract.ts';
-import type { CompareAndSwap, KeyValue, KvEvent, KvFacet, KvWatch } from '../contract.ts';
+import { CompactedError, StoreUnavailableError } from '../../contract/contract.ts';
+import type { CompareAndSwap, KeyValue, KvEvent, KvFacet, KvWatch } from '../../contract/contract.ts';
 import { EtcdCluster, offlineSnapshotTool } from './cluster.ts';
 import { pollUntil } from '../polling-waiter.ts';
 

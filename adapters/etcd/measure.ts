@@ -8,7 +8,7 @@
  * side-by-side bench.
  */
 import { pathToFileURL } from 'node:url';
-import type { KvFacet } from '../contract.ts';
+import type { KvFacet } from '../../contract/contract.ts';
 
 export interface KvMeasurement {
   n: number;

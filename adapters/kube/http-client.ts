@@ -7,7 +7,7 @@ import http from 'node:http';
 import https from 'node:https';
 import http2 from 'node:http2';
 import { LineReader, parseJson, readAll } from '../../reference/wiring/http-body.ts';
-import type { Identity, KubeRawStream, KubeRequest, KubeResponse, KubeWatch, KubeWatchEvent } from '../contract.ts';
+import type { Identity, KubeRawStream, KubeRequest, KubeResponse, KubeWatch, KubeWatchEvent } from '../../contract/contract.ts';
 
 export interface Endpoint {
   server: string;

@@ -7,8 +7,8 @@
 import https from 'node:https';
 import fs from 'node:fs';
 import { KubeConfig } from '@kubernetes/client-node';
-import type { Capability } from '../capabilities.ts';
-import type { KubeFacet, Session, Target } from '../contract.ts';
+import type { Capability } from '../../contract/capabilities.ts';
+import type { KubeFacet, Session, Target } from '../../contract/contract.ts';
 import { createPollingWaiter, pollUntil } from '../polling-waiter.ts';
 import { KubeHttpClient, type Endpoint } from './http-client.ts';
 import { withBackoff } from './retry.ts';

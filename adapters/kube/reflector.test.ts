@@ -1,7 +1,7 @@
 import { test, afterEach } from 'node:test';
 import assert from 'node:assert/strict';
 import nock from 'nock';
-import type { KubeFacet } from '../contract.ts';
+import type { KubeFacet } from '../../contract/contract.ts';
 import { KubeHttpClient } from './http-client.ts';
 import { Reflector } from './reflector.ts';
 

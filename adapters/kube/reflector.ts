@@ -4,7 +4,7 @@
  * as an ERROR event carrying a Status, both of which upstream servers send — it lists again.
  * (client-go: tools/cache/reflector.go treats apierrors.IsResourceExpired/IsGone as "relist".)
  */
-import type { KubeFacet, KubeWatch, KubeWatchEvent } from '../contract.ts';
+import type { KubeFacet, KubeWatch, KubeWatchEvent } from '../../contract/contract.ts';
 
 export interface ReflectorLog {
   lists: number;

@@ -3,7 +3,7 @@
  * retry a read-modify-write on 409 Conflict (client-go's retry.RetryOnConflict), and re-list on
  * 410 (see reflector.ts). Time is injected so the tests run without sleeping.
  */
-import type { KubeRequest, KubeResponse } from '../contract.ts';
+import type { KubeRequest, KubeResponse } from '../../contract/contract.ts';
 
 export interface RetryPolicy {
   attempts: number;

@@ -4,7 +4,7 @@
  * API as its manifests would, and machines that join as Nodes the way a kubelet with
  * --cloud-provider=external registers one.
  */
-import type { CloudFacet, KubeFacet } from '../contract.ts';
+import type { CloudFacet, KubeFacet } from '../../contract/contract.ts';
 import { ccmRbacObjects, referenceCloud, type ReferenceCloud } from '../../reference/wiring/cloud.ts';
 import { UNINITIALIZED_TAINT } from '../../reference/cloud/decisions.ts';
 

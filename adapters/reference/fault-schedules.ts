@@ -8,7 +8,7 @@ import { runTrial } from '../../reference/sim/workload.ts';
 import type { SimBugs } from '../../reference/sim/cluster.ts';
 import { NO_FAULTS, type Faults } from '../../reference/faults.ts';
 import { simFaults } from '../../reference/wiring/raft-backend.ts';
-import type { FaultScheduleRun, FaultSchedulesFacet, KvHistoryOperation } from '../contract.ts';
+import type { FaultScheduleRun, FaultSchedulesFacet, KvHistoryOperation } from '../../contract/contract.ts';
 
 /** Odd seeds run 3 members, even seeds 5, as in reference/sim/linearizability.test.ts. */
 export function membersForSeed(seed: number): number {

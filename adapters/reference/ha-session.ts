@@ -8,7 +8,7 @@
  * would make every renewal look slow. (A real cluster's requests take real milliseconds.)
  */
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import type { ClockFacet, ControlPlaneProcess, HaFacet, Waiter } from '../contract.ts';
+import type { ClockFacet, ControlPlaneProcess, HaFacet, Waiter } from '../../contract/contract.ts';
 import type { ReferenceCluster } from '../../reference/wiring/cluster.ts';
 import type { VirtualClock } from '../../reference/wiring/virtual-clock.ts';
 import { HaControlPlane, type HaControlPlaneOptions } from '../../reference/wiring/ha.ts';

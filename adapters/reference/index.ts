@@ -5,8 +5,8 @@
  */
 import { existsSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
-import type { Capability } from '../capabilities.ts';
-import type { HaFacet, Session, Target } from '../contract.ts';
+import type { Capability } from '../../contract/capabilities.ts';
+import type { HaFacet, Session, Target } from '../../contract/contract.ts';
 import { ReferenceCluster } from '../../reference/wiring/cluster.ts';
 import { VirtualClock } from '../../reference/wiring/virtual-clock.ts';
 import { adminTokenCsv, openKubeSession } from './kube-session.ts';

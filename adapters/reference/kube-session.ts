@@ -20,7 +20,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { stringify } from 'yaml';
-import type { Identity, KubeCredentials, KubeFacet, KubeRawStream, KubeRequest, KubeResponse, RequestTraceEntry } from '../contract.ts';
+import type { Identity, KubeCredentials, KubeFacet, KubeRawStream, KubeRequest, KubeResponse, RequestTraceEntry } from '../../contract/contract.ts';
 import { KubeHttpClient } from '../kube/http-client.ts';
 import type { ReferenceCluster } from '../../reference/wiring/cluster.ts';
 import { SERVICE_ACCOUNT_CONTROLLER } from '../../reference/controllers/serviceaccount/index.ts';

@@ -14,7 +14,7 @@ import type { Backend } from '../../reference/store/backend.ts';
 import { LocalBackend } from '../../reference/store/local.ts';
 import { MemberCrashedError, MemberDownError, NotLeaderError, ProposalTimeoutError } from '../../reference/sim/errors.ts';
 import { RequestTimeoutError } from '../../reference/wiring/raft-backend.ts';
-import { StoreUnavailableError, type CompareAndSwap, type KeyValue, type KvEvent, type KvFacet, type KvWatch } from '../contract.ts';
+import { StoreUnavailableError, type CompareAndSwap, type KeyValue, type KvEvent, type KvFacet, type KvWatch } from '../../contract/contract.ts';
 
 /** A store that can hand out a consistent snapshot of itself (LocalBackend, the Raft backend). */
 export interface Snapshottable {

@@ -4,7 +4,7 @@
  * instant; nothing here moves time — the next client call or wait does.
  */
 import type { RaftBackend } from '../../reference/wiring/raft-backend.ts';
-import type { MemberInfo, MembersFacet } from '../contract.ts';
+import type { MemberInfo, MembersFacet } from '../../contract/contract.ts';
 import type { ReferenceRaftObserver } from './raft-observer.ts';
 
 export class ReferenceMembers implements MembersFacet {

@@ -9,10 +9,10 @@
  * started against any endpoint talks to it through the same gRPC client the cri target's
  * kubelets use (adapters/cri/grpc-client.ts).
  */
-import type { CriCallRecord, NodesFacet } from '../contract.ts';
+import type { CriCallRecord, NodesFacet } from '../../contract/contract.ts';
 import type { ReferenceCluster } from '../../reference/wiring/cluster.ts';
 import type { Scheduler } from '../../reference/wiring/virtual-clock.ts';
-import { LABEL_CONTAINER_NAME, LABEL_POD_NAME, LABEL_POD_NAMESPACE } from '../../reference/cri/api.ts';
+import { LABEL_CONTAINER_NAME, LABEL_POD_NAME, LABEL_POD_NAMESPACE } from '../../contract/cri.ts';
 import { FakeRuntime } from '../../reference/cri/fake/runtime.ts';
 import { serveCri, type CriServer } from '../../reference/cri/host/grpc-server.ts';
 import { nodeNetwork, type NodeNetwork } from '../../reference/wiring/kubelet-network.ts';

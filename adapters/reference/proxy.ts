@@ -3,7 +3,7 @@
  * read back as text in the formats the node tools print, and connections sent through the
  * proxy's dataplane model at the virtual clock's time.
  */
-import type { ProxyFacet } from '../contract.ts';
+import type { ProxyFacet } from '../../contract/contract.ts';
 import type { ReferenceCluster } from '../../reference/wiring/cluster.ts';
 import type { Clock } from '../../reference/wiring/virtual-clock.ts';
 

@@ -6,7 +6,7 @@ import { ReferenceMembers } from './members.ts';
 import { ReferenceRaftObserver } from './raft-observer.ts';
 import { membersFromTags, openStoreSession, retentionFromTags } from './store-session.ts';
 import { LocalBackend } from '../../reference/store/local.ts';
-import { StoreUnavailableError } from '../contract.ts';
+import { StoreUnavailableError } from '../../contract/contract.ts';
 import { referenceFaultSchedules } from './fault-schedules.ts';
 import { ReferenceKv } from './kv.ts';
 

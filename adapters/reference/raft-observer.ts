@@ -24,7 +24,7 @@
 import type { Entry, Message, Ready, Role } from '../../reference/raft/types.ts';
 import type { RaftNode } from '../../reference/raft/raft.ts';
 import type { RaftBackend } from '../../reference/wiring/raft-backend.ts';
-import type { RaftObserver } from '../contract.ts';
+import type { RaftObserver } from '../../contract/contract.ts';
 
 /** Lines kept; a minute of a five-member cluster's heartbeats is ~10 000. */
 const TRACE_LIMIT = 200_000;

@@ -16,7 +16,7 @@
 import type { Backend } from '../../reference/store/backend.ts';
 import { RetentionCompactor, tickRetention } from '../../reference/store/retention.ts';
 import type { VirtualClock } from '../../reference/wiring/virtual-clock.ts';
-import type { ClockFacet, KvMetricsFacet, MembersFacet, RaftObserver, Waiter } from '../contract.ts';
+import type { ClockFacet, KvMetricsFacet, MembersFacet, RaftObserver, Waiter } from '../../contract/contract.ts';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { RaftBackend } from '../../reference/wiring/raft-backend.ts';
 import type { Faults } from '../../reference/faults.ts';

@@ -4,7 +4,7 @@
  * `kube` facet goes through the L4 load balancer, and the `ha` facet can kill machines and
  * reach one API server directly. Time is the store's (the simulator drives the session clock).
  */
-import type { HaFacet, KubeWatch } from '../contract.ts';
+import type { HaFacet, KubeWatch } from '../../contract/contract.ts';
 import { KubeHttpClient } from '../kube/http-client.ts';
 import { ControlPlaneTopology, type TopologyKind } from '../../reference/wiring/topology.ts';
 

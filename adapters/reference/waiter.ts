@@ -4,7 +4,7 @@
  * no timing assumptions) land before more virtual time passes.
  */
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import type { Waiter } from '../contract.ts';
+import type { Waiter } from '../../contract/contract.ts';
 import type { VirtualClock } from '../../reference/wiring/virtual-clock.ts';
 
 /** Virtual time moved per step: fine enough for second-granularity claims. */

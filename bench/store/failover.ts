@@ -8,7 +8,7 @@
  *
  * Also the simulator's own figure, reference/sim/bench.ts `measureFailover`, over many seeds.
  */
-import type { Session } from '../../adapters/contract.ts';
+import type { Session } from '../../contract/contract.ts';
 import { measureFailover } from '../../reference/sim/bench.ts';
 import type { ClockReader } from './ops.ts';
 

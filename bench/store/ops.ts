@@ -6,7 +6,7 @@
  * 0.1 ms, which turns the in-process reference's sub-0.1 ms gets into "0 ms". A second clock can
  * be passed (a session's virtual clock) to report what each call cost in simulated time too.
  */
-import type { KvFacet } from '../../adapters/contract.ts';
+import type { KvFacet } from '../../contract/contract.ts';
 import { percentile } from '../lib.ts';
 
 export interface OpStats {

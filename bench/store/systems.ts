@@ -4,7 +4,7 @@
  * figures on it, then leader failovers.
  */
 import { TARGETS } from '../../adapters/registry.ts';
-import type { Session, Target } from '../../adapters/contract.ts';
+import type { Session, Target } from '../../contract/contract.ts';
 import type { Figure } from '../lib.ts';
 import { failoverOnce, simFailover } from './failover.ts';
 import { failoverFigures, kvFigures, watchFigures, type SystemName } from './figures.ts';

@@ -9,7 +9,7 @@
  * virtual time, on a real target it polls.
  */
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import type { KvEvent, KvFacet, Waiter } from '../../adapters/contract.ts';
+import type { KvEvent, KvFacet, Waiter } from '../../contract/contract.ts';
 import { percentile } from '../lib.ts';
 import { uniqueSuffix } from './ops.ts';
 

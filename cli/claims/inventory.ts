@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { AstBuilder, GherkinClassicTokenMatcher, Parser } from '@cucumber/gherkin';
 import { IdGenerator, type Rule, type Scenario, type Tag } from '@cucumber/messages';
-import { isCapability } from '../../adapters/capabilities.ts';
+import { isCapability } from '../../contract/capabilities.ts';
 import { versionRanges } from '../../steps/support/versions.ts';
 
 export type ClaimStatus = 'testable' | 'pending' | 'untestable';
@@ -146,7 +146,7 @@ export function checkClaims(claims: Claim[]): Problem[] {
     if (claim.erratum && !claim.fields.Upstream) at(`${claim.id} is @erratum without an "Upstream:" line citing upstream behaviour`);
     if (claim.status === 'testable' && !claim.scenarios.length) at(`${claim.id} is testable and not @pending, but has no scenario`);
     for (const s of claim.scenarios) {
-      for (const c of s.requires.filter((r) => !isCapability(r))) at(`unknown capability @requires:${c} in "${s.name}" (see adapters/capabilities.ts)`, s.line);
+      for (const c of s.requires.filter((r) => !isCapability(r))) at(`unknown capability @requires:${c} in "${s.name}" (see contract/capabilities.ts)`, s.line);
       try {
         versionRanges(s.tags);
       } catch (error) {

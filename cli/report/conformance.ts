@@ -3,7 +3,7 @@
  * inventory (every Rule, run or not) and the scenario results of one run.
  */
 import type { Claim } from '../claims/inventory.ts';
-import { CONTRACT_VERSION } from '../../adapters/contract.ts';
+import { CONTRACT_VERSION } from '../../contract/contract.ts';
 import { SUITE_BASELINE } from '../../steps/support/versions.ts';
 import type { Outcome, ScenarioResult } from './scenarios.ts';
 

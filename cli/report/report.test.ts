@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import { schemaProblems } from './schema.ts';
-import { CONTRACT_VERSION } from '../../adapters/contract.ts';
+import { CONTRACT_VERSION } from '../../contract/contract.ts';
 import assert from 'node:assert/strict';
 import type { Envelope } from '@cucumber/messages';
 import { OUTCOME_MEDIA_TYPE } from '../../steps/support/outcome.ts';

@@ -6,7 +6,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import YAML from 'yaml';
-import { CONTRACT_VERSION } from '../../adapters/contract.ts';
+import { CONTRACT_VERSION } from '../../contract/contract.ts';
 import { readInventory, type Claim } from '../claims/inventory.ts';
 import { buildConformance, type ConformanceReport } from './conformance.ts';
 import { matrixHtml, matrixMarkdown } from './matrix.ts';

@@ -40,7 +40,7 @@ export const CONTROLLER_FACTORIES: ReadonlyArray<(faults: Faults) => ControllerD
   () => clusterRoleAggregationController(),
 ];
 
-/** The capabilities (adapters/capabilities.ts) the controllers `flag` enables offer. */
+/** The capabilities (contract/capabilities.ts) the controllers `flag` enables offer. */
 export function controllerCapabilities(flag: readonly string[] = DEFAULT_CONTROLLERS_FLAG): string[] {
   return selectControllers(flag).flatMap((def) => (def.capability ? [def.capability] : []));
 }

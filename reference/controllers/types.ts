@@ -103,7 +103,7 @@ export interface ControllerDef {
   name: string;
   /** Older names the flag also accepts for it. */
   aliases?: readonly string[];
-  /** The capability (adapters/capabilities.ts) a target running this controller offers. */
+  /** The capability (contract/capabilities.ts) a target running this controller offers. */
   capability?: string;
   /**
    * The resources whose caches it reads; the host lists and watches each through the API

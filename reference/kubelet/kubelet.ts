@@ -8,7 +8,7 @@
  * Pure core: the API, runtime, clock and probe network are injected (types.ts).
  */
 import { Informer } from '../controllers/informer.ts';
-import { LABEL_CONTAINER_NAME, LABEL_POD_NAME, LABEL_POD_NAMESPACE, LABEL_POD_UID } from '../cri/api.ts';
+import { LABEL_CONTAINER_NAME, LABEL_POD_NAME, LABEL_POD_NAMESPACE, LABEL_POD_UID } from '../../contract/cri.ts';
 import { CrashBackoff } from './backoff.ts';
 import { NO_FAULTS } from '../faults.ts';
 import { PodWorker } from './pod-worker.ts';

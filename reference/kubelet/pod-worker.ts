@@ -5,8 +5,8 @@
  * (kuberuntime_manager.go SyncPod / computePodActions), then reports the status
  * (status_manager.go).
  */
-import type { ContainerConfig, ContainerStatus as CriStatus, CriRuntime, PodSandboxConfig } from '../cri/api.ts';
-import { ANNOTATION_RESTART_COUNT, ANNOTATION_TERMINATION_GRACE, LABEL_CONTAINER_NAME, LABEL_POD_NAME, LABEL_POD_NAMESPACE, LABEL_POD_UID } from '../cri/api.ts';
+import type { ContainerConfig, ContainerStatus as CriStatus, CriRuntime, PodSandboxConfig } from '../../contract/cri.ts';
+import { ANNOTATION_RESTART_COUNT, ANNOTATION_TERMINATION_GRACE, LABEL_CONTAINER_NAME, LABEL_POD_NAME, LABEL_POD_NAMESPACE, LABEL_POD_UID } from '../../contract/cri.ts';
 import type { Scheduler } from '../wiring/virtual-clock.ts';
 import { CrashBackoff } from './backoff.ts';
 import { ProbeWorker, type ProbeKind, type ProbeSpec } from './prober.ts';

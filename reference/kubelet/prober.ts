@@ -16,8 +16,8 @@
  *   tcpSocket, a connection opens; grpc is not supported here (declared by capability).
  *   A probe that outlasts timeoutSeconds fails.
  */
-import type { CriRuntime } from '../cri/api.ts';
-import { CriError, GRPC_DEADLINE_EXCEEDED } from '../cri/api.ts';
+import type { CriRuntime } from '../../contract/cri.ts';
+import { CriError, GRPC_DEADLINE_EXCEEDED } from '../../contract/cri.ts';
 import type { Scheduler } from '../wiring/virtual-clock.ts';
 import type { ProbeNetwork } from './types.ts';
 import { NO_FAULTS, type Faults } from '../faults.ts';

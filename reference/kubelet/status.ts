@@ -3,7 +3,7 @@
  * pkg/kubelet/kubelet_pods.go does (generateAPIPodStatus, convertToAPIContainerStatuses,
  * getPhase) with the conditions of pkg/kubelet/status/generate.go. Pure: no clock, no I/O.
  */
-import type { ContainerStatus as CriContainerStatus } from '../cri/api.ts';
+import type { ContainerStatus as CriContainerStatus } from '../../contract/cri.ts';
 
 export interface ContainerView {
   /** This container's runtime instances, newest (highest attempt) first. */

@@ -4,7 +4,7 @@
  * no I/O of its own, so the suite runs it on virtual time and `kubespec serve` on real time.
  */
 import type { ListWatcher } from '../controllers/informer.ts';
-import type { CriRuntime } from '../cri/api.ts';
+import type { CriRuntime } from '../../contract/cri.ts';
 import type { Scheduler } from '../wiring/virtual-clock.ts';
 import type { Faults } from '../faults.ts';
 

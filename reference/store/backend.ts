@@ -3,7 +3,7 @@
  * store acknowledges a write only after a majority has it. Implemented by the local MVCC
  * store (one member) and by the Raft-replicated store; an etcd-backed one would fit too.
  */
-import type { CompareAndSwap, KeyValue, KvEvent } from '../../adapters/contract.ts';
+import type { CompareAndSwap, KeyValue, KvEvent } from '../../contract/contract.ts';
 
 export interface RangeOptions {
   /** Read as of this revision (0 or absent: current). Fails with CompactedError below the compact revision. */

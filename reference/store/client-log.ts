@@ -6,7 +6,7 @@
  * server talks to etcd" can be read off the log instead of being taken on trust.
  */
 import type { Backend, RangeOptions, WatchHandlers } from './backend.ts';
-import type { CompareAndSwap } from '../../adapters/contract.ts';
+import type { CompareAndSwap } from '../../contract/contract.ts';
 
 export type StoreOp = 'get' | 'range' | 'put' | 'delete' | 'txn' | 'watch' | 'compact';
 

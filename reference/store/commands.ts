@@ -2,8 +2,8 @@
  * The store's write commands and their results: plain JSON data, so a replicated log can
  * carry a command as a string and every member can apply it and compare results.
  */
-import { CompactedError } from '../../adapters/contract.ts';
-import type { CompareAndSwap, KeyValue } from '../../adapters/contract.ts';
+import { CompactedError } from '../../contract/contract.ts';
+import type { CompareAndSwap, KeyValue } from '../../contract/contract.ts';
 
 export type StoreCommand =
   | { op: 'put'; key: string; value: string }

@@ -5,7 +5,7 @@
  * is simply a version whose `tombstone` flag is set, and the next put starts over at
  * version 1 with a fresh createRevision.
  */
-import type { KeyValue } from '../../adapters/contract.ts';
+import type { KeyValue } from '../../contract/contract.ts';
 
 export interface StoredVersion {
   /** For a tombstone: key, empty value, createRevision 0, version 0, modRevision = the delete's revision (as etcd's DELETE event kv). */

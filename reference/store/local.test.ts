@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { CompactedError, type KvEvent } from '../../adapters/contract.ts';
+import { CompactedError, type KvEvent } from '../../contract/contract.ts';
 import type { Backend } from './backend.ts';
 import { LocalBackend } from './local.ts';
 import { FutureRevisionError } from './mvcc.ts';

@@ -11,7 +11,7 @@
  * Every write goes through `submit(command)`; subclasses override it to log (durable.ts) or
  * replicate the command before it is applied.
  */
-import type { CompareAndSwap, KeyValue } from '../../adapters/contract.ts';
+import type { CompareAndSwap, KeyValue } from '../../contract/contract.ts';
 import type { Backend, RangeOptions, RangeResult, TxnResult, WatchHandlers } from './backend.ts';
 import { errorOfResult, MvccStore, type StoreCommand, type StoreResult } from './mvcc.ts';
 

@@ -6,7 +6,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import type { KvEvent } from '../../adapters/contract.ts';
+import type { KvEvent } from '../../contract/contract.ts';
 import { MvccStore, type StoreCommand } from './mvcc.ts';
 
 const keys = ['/a', '/a/1', '/a/2', '/b', '/b/1'];

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { CompactedError, type KvEvent } from '../../adapters/contract.ts';
+import { CompactedError, type KvEvent } from '../../contract/contract.ts';
 import { COMPACTED_REASON, decodeCommand, encodeCommand, FutureRevisionError, MvccStore, type StoreCommand } from './mvcc.ts';
 
 function put(store: MvccStore, key: string, value: string) {

@@ -21,8 +21,8 @@
  * Kubernetes writes, that is etcd's byte order.
  */
 import { NO_FAULTS, type Faults } from '../faults.ts';
-import { CompactedError } from '../../adapters/contract.ts';
-import type { CompareAndSwap, KeyValue, KvEvent } from '../../adapters/contract.ts';
+import { CompactedError } from '../../contract/contract.ts';
+import type { CompareAndSwap, KeyValue, KvEvent } from '../../contract/contract.ts';
 import type { RangeOptions, RangeResult, WatchHandlers } from './backend.ts';
 import {
   compactHistory,

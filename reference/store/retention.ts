@@ -11,7 +11,7 @@
  * compacts by itself; `tick` says which revision to compact to, and the caller applies (or
  * replicates) the compaction — in a Raft cluster only the leader should tick.
  */
-import { CompactedError } from '../../adapters/contract.ts';
+import { CompactedError } from '../../contract/contract.ts';
 import type { Backend } from './backend.ts';
 
 export interface Clock {

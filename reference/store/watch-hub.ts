@@ -10,7 +10,7 @@
  * wants, so an event can never reach it twice (e.g. a watcher registered from inside a
  * handler replays from the log and must not then receive the queued copy).
  */
-import type { KvEvent } from '../../adapters/contract.ts';
+import type { KvEvent } from '../../contract/contract.ts';
 import type { WatchHandlers } from './backend.ts';
 
 interface Watcher {

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { KvEvent } from '../../adapters/contract.ts';
+import type { KvEvent } from '../../contract/contract.ts';
 import type { Backend, WatchHandlers } from '../store/backend.ts';
 import { LocalBackend } from '../store/local.ts';
 import { registryKey } from '../store/registry.ts';

@@ -14,7 +14,7 @@
  * change one would throw instead of corrupting the next request's view.
  */
 import { parseStored } from '../apiserver/storage/codec.ts';
-import type { KvEvent } from '../../adapters/contract.ts';
+import type { KvEvent } from '../../contract/contract.ts';
 import type { Backend } from '../store/backend.ts';
 import { registryPrefix } from '../store/registry.ts';
 import { deepFreeze } from '../apiserver/storage/codec.ts';

@@ -31,7 +31,7 @@ import type { Scheduler } from './virtual-clock.ts';
 import { referenceSecurity, type Security, type SecurityOptions } from './security.ts';
 import type { UserInfo } from '../apiserver/pipeline.ts';
 import { startKubeletHost, startKubeletOn, type ExternalKubeletHost, type KubeletHost, type NodeMachine } from './kubelets.ts';
-import type { CriRuntime } from '../cri/api.ts';
+import type { CriRuntime } from '../../contract/cri.ts';
 
 export interface ReferenceClusterOptions {
   seed: number;

@@ -9,7 +9,7 @@ import { randomBytes } from 'node:crypto';
 import type { UserInfo } from '../apiserver/pipeline.ts';
 import { NODE_USER_PREFIX, NODES_GROUP } from '../apiserver/authz/node.ts';
 import { FakeRuntime } from '../cri/fake/runtime.ts';
-import type { CriRuntime } from '../cri/api.ts';
+import type { CriRuntime } from '../../contract/cri.ts';
 import type { ProbeNetwork } from '../kubelet/types.ts';
 import { Kubelet } from '../kubelet/kubelet.ts';
 import { seededRandom } from '../apiserver/server.ts';

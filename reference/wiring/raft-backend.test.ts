@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { CompactedError, type KvEvent } from '../../adapters/contract.ts';
+import { CompactedError, type KvEvent } from '../../contract/contract.ts';
 import { RaftBackend, RequestTimeoutError } from './raft-backend.ts';
 
 async function started(members = 3, seed = 7): Promise<RaftBackend> {

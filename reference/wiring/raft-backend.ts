@@ -28,7 +28,7 @@
  * member and resumes.
  */
 import type { Faults } from '../faults.ts';
-import type { CompareAndSwap, KeyValue } from '../../adapters/contract.ts';
+import type { CompareAndSwap, KeyValue } from '../../contract/contract.ts';
 import type { Backend, RangeOptions, RangeResult, TxnResult, WatchHandlers } from '../store/backend.ts';
 import { encodeCommand, errorOfResult, type StoreCommand, type StoreResult } from '../store/commands.ts';
 import { SimCluster, type SimClusterOptions } from '../sim/cluster.ts';

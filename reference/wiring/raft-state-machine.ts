@@ -5,7 +5,7 @@
  * exception, because the simulator calls `query` inside its event loop.
  */
 import type { Faults } from '../faults.ts';
-import { CompactedError, type KeyValue } from '../../adapters/contract.ts';
+import { CompactedError, type KeyValue } from '../../contract/contract.ts';
 import type { RangeResult } from '../store/backend.ts';
 import { decodeCommand, FutureRevisionError, type StoreResult } from '../store/commands.ts';
 import { MvccStore } from '../store/mvcc.ts';

@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { Given, Then, When } from '@cucumber/cucumber';
-import type { CloudLoadBalancer } from '../../adapters/contract.ts';
+import type { CloudLoadBalancer } from '../../contract/contract.ts';
 import type { KubespecWorld } from '../support/world.ts';
 
 const UNINITIALIZED = 'node.cloudprovider.kubernetes.io/uninitialized';

@@ -13,7 +13,7 @@ import { Given, Then, When } from '@cucumber/cucumber';
 import type { KubespecWorld } from '../support/world.ts';
 import { collectionPath, expectSuccess } from '../kube/api.ts';
 import { labelsOf, nodePath, podsPath, UNSCHEDULED } from './support.ts';
-import type { ProxyConnectResult } from '../../adapters/contract.ts';
+import type { ProxyConnectResult } from '../../contract/contract.ts';
 import { container, createPod, defaultNode } from '../kubelet/support.ts';
 import { proxy } from '../proxy/support.ts';
 

@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { Given, Then, When } from '@cucumber/cucumber';
-import type { RequestTraceEntry } from '../../adapters/contract.ts';
+import type { RequestTraceEntry } from '../../contract/contract.ts';
 import type { KubespecWorld } from '../support/world.ts';
 import { expectSuccess, traceSinceMark } from '../kube/api.ts';
 import { isControllerManager } from './support.ts';

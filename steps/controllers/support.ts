@@ -11,7 +11,7 @@
  * controller under test.
  */
 import assert from 'node:assert/strict';
-import type { KubeFacet, KubeWatch } from '../../adapters/contract.ts';
+import type { KubeFacet, KubeWatch } from '../../contract/contract.ts';
 import type { KubespecWorld } from '../support/world.ts';
 import { collectionPath, expectSuccess } from '../kube/api.ts';
 

@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { Before, Given, Then, When } from '@cucumber/cucumber';
-import { CompactedError } from '../../adapters/contract.ts';
+import { CompactedError } from '../../contract/contract.ts';
 import type { KubespecWorld } from '../support/world.ts';
 import { currentRevision, revisionOf } from './support.ts';
 

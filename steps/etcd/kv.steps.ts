@@ -6,7 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import { Given, Then, When } from '@cucumber/cucumber';
-import type { KvWatch } from '../../adapters/contract.ts';
+import type { KvWatch } from '../../contract/contract.ts';
 import type { KubespecWorld } from '../support/world.ts';
 import { acknowledge, currentRevision, describeEvents, keyRange, parseEvents, revisionOf } from './support.ts';
 

@@ -10,7 +10,7 @@
  */
 import assert from 'node:assert/strict';
 import { Given, Then, When } from '@cucumber/cucumber';
-import { StoreUnavailableError, type Session, type Waiter } from '../../adapters/contract.ts';
+import { StoreUnavailableError, type Session, type Waiter } from '../../contract/contract.ts';
 import type { KubespecWorld } from '../support/world.ts';
 
 /** term → members seen leading it. */

@@ -6,7 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import { Then, When } from '@cucumber/cucumber';
-import type { FaultScheduleRun, FaultSchedulesFacet } from '../../adapters/contract.ts';
+import type { FaultScheduleRun, FaultSchedulesFacet } from '../../contract/contract.ts';
 import { checkKvHistory, explainKvResult } from '../../lincheck/kv-model.ts';
 import type { KubespecWorld } from '../support/world.ts';
 

@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { setImmediate as nextTurn, setTimeout as delay } from 'node:timers/promises';
 import { Given, Then, When } from '@cucumber/cucumber';
-import { StoreUnavailableError, type MemberInfo } from '../../adapters/contract.ts';
+import { StoreUnavailableError, type MemberInfo } from '../../contract/contract.ts';
 import type { KubespecWorld } from '../support/world.ts';
 import { acknowledge, acknowledged, settleWithin } from './support.ts';
 

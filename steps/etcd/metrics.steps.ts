@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { Given, Then, When } from '@cucumber/cucumber';
-import { StoreUnavailableError } from '../../adapters/contract.ts';
+import { StoreUnavailableError } from '../../contract/contract.ts';
 import type { KubespecWorld } from '../support/world.ts';
 import { parseExposition } from '../kube/metrics.steps.ts';
 

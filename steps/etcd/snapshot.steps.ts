@@ -9,7 +9,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { Given, Then, When } from '@cucumber/cucumber';
-import type { KvFacet } from '../../adapters/contract.ts';
+import type { KvFacet } from '../../contract/contract.ts';
 import type { KubespecWorld } from '../support/world.ts';
 import { currentRevision, keyRange, rangeShape, revisionOf } from './support.ts';
 

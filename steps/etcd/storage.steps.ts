@@ -6,7 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import { Given, Then, When } from '@cucumber/cucumber';
-import type { KubeFacet, KubeWatch } from '../../adapters/contract.ts';
+import type { KubeFacet, KubeWatch } from '../../contract/contract.ts';
 import type { KubespecWorld } from '../support/world.ts';
 import { configMapsPath, createConfigMap, expectSuccess, getConfigMap } from '../kube/api.ts';
 import { currentRevision } from './support.ts';

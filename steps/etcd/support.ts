@@ -3,7 +3,7 @@
  * and bounded attempts for "does not succeed within". Pure functions where they can be, so
  * support.test.ts checks them without a target.
  */
-import type { KvEvent, KvFacet, Waiter } from '../../adapters/contract.ts';
+import type { KvEvent, KvFacet, Waiter } from '../../contract/contract.ts';
 
 /** Probed for the current revision: a key no scenario writes, so the read has no effect. */
 const REVISION_PROBE_KEY = '/.kubespec-revision-probe';

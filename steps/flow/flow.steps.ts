@@ -6,7 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import { Given, Then, When } from '@cucumber/cucumber';
-import type { KubeWatch, RequestTraceEntry } from '../../adapters/contract.ts';
+import type { KubeWatch, RequestTraceEntry } from '../../contract/contract.ts';
 import type { KubespecWorld } from '../support/world.ts';
 import { expandNs, expectSuccess, LAST_RESPONSE, traceSinceMark } from '../kube/api.ts';
 import { runKubectl, type KubectlRun } from '../kube/kubectl.steps.ts';

@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { Then } from '@cucumber/cucumber';
-import type { CriCallRecord } from '../../adapters/contract.ts';
+import type { CriCallRecord } from '../../contract/contract.ts';
 import type { KubespecWorld } from '../support/world.ts';
 import { expandNs, expectSuccess } from '../kube/api.ts';
 import { runKubectl, type KubectlRun } from '../kube/kubectl.steps.ts';

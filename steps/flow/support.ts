@@ -4,7 +4,7 @@
  */
 import assert from 'node:assert/strict';
 import { parse, stringify } from 'yaml';
-import type { RequestTraceEntry } from '../../adapters/contract.ts';
+import type { RequestTraceEntry } from '../../contract/contract.ts';
 import type { KubespecWorld } from '../support/world.ts';
 import { expectSuccess } from '../kube/api.ts';
 import { deployPath, podsPath, rsPath } from '../controllers/support.ts';

@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { Given, Then, When } from '@cucumber/cucumber';
-import type { KubeWatch } from '../../adapters/contract.ts';
+import type { KubeWatch } from '../../contract/contract.ts';
 import type { KubespecWorld } from '../support/world.ts';
 import { COMPONENT, componentOf, componentOfLease, getLease, holderName, leasePath, ms } from './support.ts';
 

@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { Then, When } from '@cucumber/cucumber';
-import type { KubeRawStream, KubeResponse } from '../../adapters/contract.ts';
+import type { KubeRawStream, KubeResponse } from '../../contract/contract.ts';
 import type { KubespecWorld } from '../support/world.ts';
 
 const expand = (world: KubespecWorld, path: string) => path.replace('/namespaces/default/', `/namespaces/${world.kube().namespace}/`);

@@ -1,6 +1,6 @@
 /** Helpers the HA steps share: component names as the features say them, and Lease reads. */
 import assert from 'node:assert/strict';
-import type { KubeFacet } from '../../adapters/contract.ts';
+import type { KubeFacet } from '../../contract/contract.ts';
 import type { KubespecWorld } from '../support/world.ts';
 
 /** "controller manager(s)" → kube-controller-manager, and so on. */

@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { Given, Then, When } from '@cucumber/cucumber';
-import type { KubeRequest, KubeResponse, KubeWatch } from '../../adapters/contract.ts';
+import type { KubeRequest, KubeResponse, KubeWatch } from '../../contract/contract.ts';
 import type { KubespecWorld } from '../support/world.ts';
 import { configMapsPath } from '../kube/api.ts';
 

@@ -1,6 +1,6 @@
 /** Small helpers the Kubernetes API steps share: paths and response checks that explain themselves. */
 import assert from 'node:assert/strict';
-import type { KubeFacet, KubeResponse, RequestTraceEntry } from '../../adapters/contract.ts';
+import type { KubeFacet, KubeResponse, RequestTraceEntry } from '../../contract/contract.ts';
 import type { KubespecWorld } from '../support/world.ts';
 
 export function configMapsPath(kube: KubeFacet, name?: string): string {

@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { Given, Then, When } from '@cucumber/cucumber';
-import type { KubeResponse } from '../../adapters/contract.ts';
+import type { KubeResponse } from '../../contract/contract.ts';
 import type { KubespecWorld } from '../support/world.ts';
 import { configMapsPath, createConfigMap, expectSuccess, getConfigMap, LAST_RESPONSE } from './api.ts';
 

@@ -12,7 +12,7 @@
  */
 import assert from 'node:assert/strict';
 import { Given, Then, When } from '@cucumber/cucumber';
-import type { RequestTraceEntry } from '../../adapters/contract.ts';
+import type { RequestTraceEntry } from '../../contract/contract.ts';
 import type { KubespecWorld } from '../support/world.ts';
 import { collectionPath, expandNs, expectSuccess, traceSinceMark } from './api.ts';
 import { creates, type Kind } from './webhook.steps.ts';

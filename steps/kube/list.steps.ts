@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { Given, Then, When, type DataTable } from '@cucumber/cucumber';
-import type { KubeResponse } from '../../adapters/contract.ts';
+import type { KubeResponse } from '../../contract/contract.ts';
 import type { KubespecWorld } from '../support/world.ts';
 import { collectionPath, configMapsPath, expandNs, expectSuccess, LAST_RESPONSE } from './api.ts';
 

@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { Given, Then, When } from '@cucumber/cucumber';
-import type { KubeCredentials, KubeFacet, KubeRequest, KubeResponse, PipelineStage, RequestTraceEntry } from '../../adapters/contract.ts';
+import type { KubeCredentials, KubeFacet, KubeRequest, KubeResponse, PipelineStage, RequestTraceEntry } from '../../contract/contract.ts';
 import type { KubespecWorld } from '../support/world.ts';
 import { collectionPath, configMapsPath, expandNs, LAST_RESPONSE, traceSinceMark, words } from './api.ts';
 

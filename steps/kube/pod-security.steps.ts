@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { Given, Then, When } from '@cucumber/cucumber';
-import type { KubeResponse } from '../../adapters/contract.ts';
+import type { KubeResponse } from '../../contract/contract.ts';
 import type { KubespecWorld } from '../support/world.ts';
 import { collectionPath, expandNs, expectSuccess, LAST_RESPONSE, traceSinceMark } from './api.ts';
 

@@ -4,7 +4,7 @@
  */
 import assert from 'node:assert/strict';
 import { Then, When } from '@cucumber/cucumber';
-import type { KubeResponse } from '../../adapters/contract.ts';
+import type { KubeResponse } from '../../contract/contract.ts';
 import type { KubespecWorld } from '../support/world.ts';
 import { configMapsPath, LAST_RESPONSE } from './api.ts';
 import { creates } from './webhook.steps.ts';

@@ -6,7 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import { Given, Then, When } from '@cucumber/cucumber';
-import type { Identity, KubeFacet, KubeRequest } from '../../adapters/contract.ts';
+import type { Identity, KubeFacet, KubeRequest } from '../../contract/contract.ts';
 import type { KubespecWorld } from '../support/world.ts';
 import { collectionPath, configMapsPath, expandNs, expectSuccess, groupResource, LAST_RESPONSE, words } from './api.ts';
 

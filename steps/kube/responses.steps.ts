@@ -4,7 +4,7 @@
  */
 import assert from 'node:assert/strict';
 import { Then } from '@cucumber/cucumber';
-import type { KubeResponse } from '../../adapters/contract.ts';
+import type { KubeResponse } from '../../contract/contract.ts';
 import type { KubespecWorld } from '../support/world.ts';
 import { expandNs, LAST_RESPONSE } from './api.ts';
 

@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { Given, Then } from '@cucumber/cucumber';
-import type { KubeFacet, RequestTraceEntry, StoreClientRequest } from '../../adapters/contract.ts';
+import type { KubeFacet, RequestTraceEntry, StoreClientRequest } from '../../contract/contract.ts';
 import type { KubespecWorld } from '../support/world.ts';
 import { expandNs, traceSinceMark } from './api.ts';
 import { isControllerManager } from '../controllers/support.ts';

@@ -6,7 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import { Then, When } from '@cucumber/cucumber';
-import type { KubeRawStream, KubeWatch } from '../../adapters/contract.ts';
+import type { KubeRawStream, KubeWatch } from '../../contract/contract.ts';
 import type { KubespecWorld } from '../support/world.ts';
 import { configMapsPath, createConfigMap, expandNs, expectSuccess } from './api.ts';
 

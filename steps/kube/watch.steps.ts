@@ -1,7 +1,7 @@
 /** Steps for the watch mechanism (features/apiserver/watch.feature). */
 import assert from 'node:assert/strict';
 import { Given, Then, When } from '@cucumber/cucumber';
-import type { KubeWatch } from '../../adapters/contract.ts';
+import type { KubeWatch } from '../../contract/contract.ts';
 import type { KubespecWorld } from '../support/world.ts';
 import { configMapsPath, createConfigMap, expectSuccess, getConfigMap } from './api.ts';
 

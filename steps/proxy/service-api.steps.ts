@@ -4,7 +4,7 @@
  */
 import assert from 'node:assert/strict';
 import { Given, Then, When } from '@cucumber/cucumber';
-import type { KubeResponse } from '../../adapters/contract.ts';
+import type { KubeResponse } from '../../contract/contract.ts';
 import type { KubespecWorld } from '../support/world.ts';
 import { collectionPath, expectSuccess } from '../kube/api.ts';
 import { createService, getService, postService, type ServiceOptions } from './support.ts';

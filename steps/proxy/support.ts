@@ -4,7 +4,7 @@
  * anyone may write them), and readers for the text formats the node tools print.
  */
 import assert from 'node:assert/strict';
-import type { ProxyFacet, ProxyMode } from '../../adapters/contract.ts';
+import type { ProxyFacet, ProxyMode } from '../../contract/contract.ts';
 import type { KubespecWorld } from '../support/world.ts';
 import { collectionPath, expectSuccess } from '../kube/api.ts';
 

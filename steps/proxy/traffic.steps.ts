@@ -6,7 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import { Then, When } from '@cucumber/cucumber';
-import type { ProxyConnectResult } from '../../adapters/contract.ts';
+import type { ProxyConnectResult } from '../../contract/contract.ts';
 import type { KubespecWorld } from '../support/world.ts';
 import { getService, proxy, proxyNode, synced } from './support.ts';
 

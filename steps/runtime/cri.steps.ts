@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { Given, Then, When } from '@cucumber/cucumber';
-import type { CriRuntime } from '../../adapters/contract.ts';
+import type { CriRuntime } from '../../contract/contract.ts';
 import type { KubespecWorld } from '../support/world.ts';
 import { argv, defaultNode, eventually, getPod, seconds } from '../kubelet/support.ts';
 

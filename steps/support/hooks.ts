@@ -7,7 +7,7 @@ import path from 'node:path';
 import { AfterAll, After, Before, BeforeAll, Status, setDefaultTimeout } from '@cucumber/cucumber';
 import { createTargetFromEnv } from '../../adapters/registry.ts';
 import { DEFAULT_RUN_SEED, parseSeed, scenarioSeed } from '../../adapters/seed.ts';
-import type { Target } from '../../adapters/contract.ts';
+import type { Target } from '../../contract/contract.ts';
 import { OUTCOME_MEDIA_TYPE, ruleIdOf, type OutcomeNote } from './outcome.ts';
 import type { KubespecWorld } from './world.ts';
 import { versionMismatch } from './versions.ts';

@@ -5,7 +5,7 @@
 import { World, setWorldConstructor, type IWorldOptions } from '@cucumber/cucumber';
 import type {
   ClockFacet, CloudFacet, HaFacet, KubeFacet, KvFacet, KvMetricsFacet, MembersFacet, NodesFacet, RaftObserver, Session, Target,
-} from '../../adapters/contract.ts';
+} from '../../contract/contract.ts';
 
 export class KubespecWorld extends World {
   target!: Target;

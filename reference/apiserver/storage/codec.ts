@@ -12,7 +12,7 @@
  * character per byte (latin1), which no JSON text can begin with, so a reader tells the two
  * apart by the magic.
  */
-import type { KeyValue } from '../../../adapters/contract.ts';
+import type { KeyValue } from '../../../contract/contract.ts';
 import { decodeObject as decodeEnvelope, encodeObject as encodeEnvelope, hasProtobuf } from '../protobuf/codec.ts';
 
 const MAGIC = 'k8s\u0000';

@@ -4,8 +4,8 @@
  * modRevision so that two concurrent writers can never both win — the contract upstream's
  * GuaranteedUpdate builds on (staging/src/k8s.io/apiserver/pkg/storage/etcd3/store.go).
  */
-import { CompactedError } from '../../../adapters/contract.ts';
-import type { KeyValue } from '../../../adapters/contract.ts';
+import { CompactedError } from '../../../contract/contract.ts';
+import type { KeyValue } from '../../../contract/contract.ts';
 import type { Backend } from '../../store/backend.ts';
 import { registryKey, registryPrefix } from '../../store/registry.ts';
 import type { ResourceDef } from '../resources/registry.ts';

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { KvEvent } from '../../../adapters/contract.ts';
+import type { KvEvent } from '../../../contract/contract.ts';
 import { encodeEvent, toWatchEvent } from './events.ts';
 
 const stored = JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'a', namespace: 'ns', labels: { app: 'web' } }, data: { k: 'v' } });

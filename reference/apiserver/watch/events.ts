@@ -10,7 +10,7 @@
  * (staging/src/k8s.io/apiserver/pkg/storage/cacher/caching_object.go). The shared object is
  * frozen, so a watcher can only read it.
  */
-import type { KeyValue, KvEvent } from '../../../adapters/contract.ts';
+import type { KeyValue, KvEvent } from '../../../contract/contract.ts';
 import { decodeAt, deepFreeze } from '../storage/codec.ts';
 
 export type WatchEventType = 'ADDED' | 'MODIFIED' | 'DELETED' | 'BOOKMARK' | 'ERROR';

@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { VirtualClock } from '../../wiring/virtual-clock.ts';
 import { FakeRuntime } from './runtime.ts';
-import { CriError } from '../api.ts';
+import { CriError } from '../../../contract/cri.ts';
 
 function setup() {
   const clock = new VirtualClock();

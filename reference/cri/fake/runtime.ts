@@ -17,8 +17,8 @@ import type {
   ContainerEvent, ContainerEventType,
   Container, ContainerConfig, ContainerFilter, ContainerState, ContainerStatus, CriRuntime, ExecSyncResponse, Image, ImageSpec,
   PodSandbox, PodSandboxConfig, PodSandboxFilter, PodSandboxState, PodSandboxStatus, VersionResponse,
-} from '../api.ts';
-import { CriError, GRPC_DEADLINE_EXCEEDED, GRPC_NOT_FOUND, GRPC_UNKNOWN, LABEL_POD_UID } from '../api.ts';
+} from '../../../contract/cri.ts';
+import { CriError, GRPC_DEADLINE_EXCEEDED, GRPC_NOT_FOUND, GRPC_UNKNOWN, LABEL_POD_UID } from '../../../contract/cri.ts';
 import type { Scheduler } from '../../wiring/virtual-clock.ts';
 import { imageMissing, programOf, scriptSteps, type Program, type Step } from './program.ts';
 

@@ -10,7 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import * as grpc from '@grpc/grpc-js';
 import * as protoLoader from '@grpc/proto-loader';
-import { CriError, type CriRuntime } from '../api.ts';
+import { CriError, type CriRuntime } from '../../../contract/cri.ts';
 import { LOAD_OPTIONS, PROTO_PATH } from '../proto.ts';
 
 export interface CriServer {

@@ -5,7 +5,7 @@ import { appendFile, mkdtemp, readFile, rm, stat, truncate, writeFile } from 'no
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { KvEvent } from '../../../adapters/contract.ts';
+import type { KvEvent } from '../../../contract/contract.ts';
 import { DurableBackend, SNAPSHOT_FILE_NAME } from './durable.ts';
 import { WAL_FILE_NAME } from './wal.ts';
 

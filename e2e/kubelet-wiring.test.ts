@@ -1,9 +1,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import { KubeHttpClient } from '../../adapters/kube/http-client.ts';
-import { ReferenceCluster } from './cluster.ts';
-import { VirtualClock } from './virtual-clock.ts';
+import { KubeHttpClient } from '../adapters/kube/http-client.ts';
+import { ReferenceCluster } from '../reference/wiring/cluster.ts';
+import { VirtualClock } from '../reference/wiring/virtual-clock.ts';
 
 const TOKEN = 'kubelet-test-admin';
 

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import test from 'node:test';
-import { FakeRuntime } from '../fake/runtime.ts';
-import { VirtualClock } from '../../wiring/virtual-clock.ts';
-import { serveCri } from './grpc-server.ts';
-import { GrpcCriRuntime } from '../../../adapters/cri/grpc-client.ts';
+import { FakeRuntime } from '../../reference/cri/fake/runtime.ts';
+import { VirtualClock } from '../../reference/wiring/virtual-clock.ts';
+import { serveCri } from '../../reference/cri/host/grpc-server.ts';
+import { GrpcCriRuntime } from './grpc-client.ts';
 
 test('the fake runtime served over gRPC answers a CRI client: version, a sandbox, a container, exec, and NOT_FOUND', async () => {
   const clock = new VirtualClock();

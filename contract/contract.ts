@@ -7,9 +7,9 @@
  */
 import type { Capability } from './capabilities.ts';
 // The CRI v1 API as TypeScript: upstream's interface (k8s.io/cri-api), not the reference's code.
-import type { CriRuntime } from '../reference/cri/api.ts';
+import type { CriRuntime } from './cri.ts';
 
-export type { CriRuntime } from '../reference/cri/api.ts';
+export type { CriRuntime } from './cri.ts';
 
 /** One stored key, with etcd's revision bookkeeping. */
 export interface KeyValue {
