@@ -33,8 +33,9 @@ import { EXIT_OK, UsageError } from './usage.ts';
 import { componentsLine, parseDuration_ms, startedComponentsOf } from './serve-banner.ts';
 import { randomBytes } from 'node:crypto';
 import type { TlsOptions } from '../reference/apiserver/host/listen.ts';
-import { CCM_USER, ccmRbacObjects } from '../reference/wiring/cloud.ts';
-import { startServeHa } from '../reference/wiring/serve-ha.ts';
+// The HA plane and the cloud (wiring/serve-ha.ts, wiring/cloud.ts: msw and its interceptors) are
+// loaded only with --ha / --cloud: an idle plain serve does not carry them (issue 4: ≤ 150 MiB).
+const loadCloudWiring = () => import('../reference/wiring/cloud.ts');
 
 export const ADMIN_USER = 'kubespec-admin';
 export const ADMIN_GROUP = 'system:masters';
@@ -194,9 +195,9 @@ async function startLocked(config: ServeConfig, log: (line: string) => void, loc
   const admin = adminCaller(cluster.api);
   if (config.insecureHttp) await ensureObjects(admin, [insecureAnonymousAdmin()]);
   for (const name of nodeNames(config.nodes)) await cluster.addKubelet(name, { leaseRenew_ms: config.leaseRenew_ms });
-  if (config.cloud) await ensureObjects(admin, ccmRbacObjects().map((object) => ({ collection: `/apis/rbac.authorization.k8s.io/v1/${object.kind === 'ClusterRole' ? 'clusterroles' : 'clusterrolebindings'}`, object })));
+  if (config.cloud) await ensureObjects(admin, (await loadCloudWiring()).ccmRbacObjects().map((object) => ({ collection: `/apis/rbac.authorization.k8s.io/v1/${object.kind === 'ClusterRole' ? 'clusterroles' : 'clusterrolebindings'}`, object })));
   const ha = config.ha || config.cloud
-    ? await startServeHa({ cluster, clock, ...(pki ? { tls: serveTls(pki) } : {}), ha: config.ha, ...(ccmToken ? { ccmToken } : {}), nodes: nodeNames(config.nodes), seed: Date.now() >>> 0, log })
+    ? await (await import('../reference/wiring/serve-ha.ts')).startServeHa({ cluster, clock, ...(pki ? { tls: serveTls(pki) } : {}), ha: config.ha, ...(ccmToken ? { ccmToken } : {}), nodes: nodeNames(config.nodes), seed: Date.now() >>> 0, log })
     : undefined;
   const url = ha?.url ?? cluster.url;
   // kube-proxy on every node, watching Services and EndpointSlices as system:kube-proxy.
@@ -234,7 +235,8 @@ function serveTls(pki: Pki): TlsOptions {
   return { cert: pki.server.certPem, key: pki.server.keyPem, ca: pki.ca.certPem };
 }
 
-function startCluster(config: ServeConfig, clock: RealTimeScheduler, store: Store, pki: Pki | undefined, log: (line: string) => void): Promise<ReferenceCluster> {
+async function startCluster(config: ServeConfig, clock: RealTimeScheduler, store: Store, pki: Pki | undefined, log: (line: string) => void): Promise<ReferenceCluster> {
+  const ccmUser = config.cloud ? (await loadCloudWiring()).CCM_USER : undefined;
   return ReferenceCluster.start({
     seed: Date.now() >>> 0,
     clock,
@@ -243,7 +245,9 @@ function startCluster(config: ServeConfig, clock: RealTimeScheduler, store: Stor
     host: config.host,
     ...(pki ? { tls: { cert: pki.server.certPem, key: pki.server.keyPem, ca: pki.ca.certPem } } : {}),
     // Anonymous requests are on unless --anonymous-auth=false, as kube-apiserver's default; RBAC decides what they may do.
-    secure: { anonymous: config.anonymous, ...(config.cloud ? { tokenCsv: `${ccmToken},${CCM_USER},${CCM_USER}\n` } : {}) },
+    secure: { anonymous: config.anonymous, ...(ccmUser ? { tokenCsv: `${ccmToken},${ccmUser},${ccmUser}\n` } : {}) },
+    // Real time: the first HTTP probe may wait for msw to load; an idle serve never loads it.
+    lazyHttpInterceptor: true,
     log,
   });
 }

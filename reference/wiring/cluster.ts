@@ -31,9 +31,15 @@ import type { Scheduler } from './virtual-clock.ts';
 import { referenceSecurity, type Security, type SecurityOptions } from './security.ts';
 import type { UserInfo } from '../apiserver/pipeline.ts';
 import { startKubeletHost, startKubeletOn, type ExternalKubeletHost, type KubeletHost, type NodeMachine } from './kubelets.ts';
+import { loadHttpInterceptor } from './kubelet-network.ts';
 import type { CriRuntime } from '../../contract/cri.ts';
 
 export interface ReferenceClusterOptions {
+  /**
+   * Load msw (the fake containers' HTTP answers) when a container first serves HTTP instead of at
+   * start. On virtual time it is loaded up front, so no probe waits on real time (kubelet-network.ts).
+   */
+  lazyHttpInterceptor?: boolean;
   seed: number;
   /** Virtual time for the suite, real time for `kubespec serve`. */
   clock: Scheduler;
@@ -134,6 +140,7 @@ export class ReferenceCluster {
   }
 
   static async start(opts: ReferenceClusterOptions): Promise<ReferenceCluster> {
+    if (!opts.lazyHttpInterceptor) await loadHttpInterceptor();
     // Fault serviceaccount-controller-idle: the controller manager runs without that controller.
     const controllerFlag = opts.faults?.has('serviceaccount-controller-idle') ? ['-serviceaccount', ...(opts.controllers ?? ['*'])] : opts.controllers;
     const controllers = selectControllers(controllerFlag, opts.faults);

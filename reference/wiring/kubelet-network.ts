@@ -9,10 +9,6 @@
  *   the API clients (node:http) are not affected.
  */
 import net from 'node:net';
-import { http, HttpResponse, passthrough } from 'msw';
-// msw/native assembles msw's server from the fetch (and XMLHttpRequest) interceptors only —
-// unlike msw/node, it leaves node:http alone, which every API client here uses.
-import { setupServer } from 'msw/native';
 import type { FakeRuntime } from '../cri/fake/runtime.ts';
 import type { ProbeNetwork } from '../kubelet/types.ts';
 import { realProbeNetwork } from './probe-network.ts';
@@ -25,12 +21,26 @@ interface Registered {
 
 /** Sandbox IP prefix → runtime; one process-wide msw server serves them all. */
 const byPrefix = new Map<string, Registered>();
-let server: ReturnType<typeof setupServer> | undefined;
+let interceptor: Promise<void> | undefined;
 let nextSlot = 0;
 
-function ensureServer(): void {
-  if (server) return;
-  server = setupServer(
+/**
+ * Installs the msw server that answers the containers' HTTP endpoints, once per process. msw is
+ * loaded on first use, not at import: it is about 20 MiB of resident memory, and an idle
+ * `kubespec serve` runs no container that serves HTTP (issue 4's goal: idle serve ≤ 150 MiB).
+ * A virtual-time harness awaits it up front (ReferenceCluster.start), so a probe's first request
+ * never waits on real time; on real time the first HTTP probe awaits it (a one-off delay).
+ */
+export function loadHttpInterceptor(): Promise<void> {
+  return (interceptor ??= installInterceptor());
+}
+
+async function installInterceptor(): Promise<void> {
+  const { http, HttpResponse, passthrough } = await import('msw');
+  // msw/native assembles msw's server from the fetch (and XMLHttpRequest) interceptors only —
+  // unlike msw/node, it leaves node:http alone, which every API client here uses.
+  const { setupServer } = await import('msw/native');
+  const server = setupServer(
     http.get(/^http:\/\/127\.\d+\.\d+\.\d+(:\d+)?\//, async ({ request }) => {
       const url = new URL(request.url);
       const owner = byPrefix.get(prefixOf(url.hostname));
@@ -42,6 +52,18 @@ function ensureServer(): void {
     }),
   );
   server.listen({ onUnhandledRequest: 'bypass' });
+}
+
+/** The real probe network, with HTTP probes sent once the interceptor is in place. */
+function probeNetwork(): ProbeNetwork {
+  const real = realProbeNetwork();
+  return {
+    httpGet: async (url, headers, onAbort) => {
+      await loadHttpInterceptor();
+      return real.httpGet(url, headers, onAbort);
+    },
+    tcpConnect: (host, port, onAbort) => real.tcpConnect(host, port, onAbort),
+  };
 }
 
 function prefixOf(ip: string): string {
@@ -60,7 +82,6 @@ export interface NodeNetwork {
 
 /** A network for one node: a /24 of loopback of its own (127.<A>.<slot>.0/24). */
 export function nodeNetwork(): NodeNetwork {
-  ensureServer();
   const a = 64 + (process.pid % 128);
   const slot = nextSlot++ % 256;
   const prefix = `127.${a}.${slot}`;
@@ -78,13 +99,15 @@ export function nodeNetwork(): NodeNetwork {
         return;
       }
       if (listeners.has(key)) return;
+      // A container serves: its HTTP answers need the interceptor (loaded once, in the background).
+      void loadHttpInterceptor();
       const srv = net.createServer((socket) => socket.destroy());
       srv.on('error', () => listeners.delete(key));
       srv.listen(port, ip);
       srv.unref();
       listeners.set(key, srv);
     },
-    probes: realProbeNetwork(),
+    probes: probeNetwork(),
     async close() {
       if (byPrefix.get(prefix)) byPrefix.delete(prefix);
       await Promise.all([...listeners.values()].map((s) => new Promise<void>((done) => s.close(() => done()))));
