@@ -199,6 +199,13 @@ async function reapStale(log?: (line: string) => void): Promise<void> {
       continue;
     }
     if (state.ownerPid && alive(state.ownerPid)) continue;
+    // Several workers start at once and may all find the same dead run: the one whose rename of
+    // the state file succeeds cleans it; the others leave it alone (rename is atomic).
+    try {
+      fs.renameSync(file, `${file}.reaped-by-${process.pid}`);
+    } catch {
+      continue;
+    }
     log?.(`cri: cleaning ${state.dir}, left by pid ${state.ownerPid}`);
     if (!(state.containerdPid && alive(state.containerdPid)) && fs.existsSync(path.join(state.dir, 'config.toml'))) {
       const child = spawn('containerd', ['--config', path.join(state.dir, 'config.toml')], { stdio: 'ignore', detached: true });
@@ -266,8 +273,13 @@ export function cgroupParentOf(state: { bridge: string }): string {
 function removeCgroups(parent: string): void {
   const roots = fs.readdirSync('/sys/fs/cgroup').map((c) => path.join('/sys/fs/cgroup', c, parent)).concat([path.join('/sys/fs/cgroup', parent)]);
   for (const root of roots) {
-    if (!fs.existsSync(root)) continue;
-    const dirs = [root, ...(fs.readdirSync(root, { recursive: true, withFileTypes: true }) as fs.Dirent[]).filter((e) => e.isDirectory()).map((e) => path.join(e.parentPath ?? (e as any).path, e.name))];
+    let entries: fs.Dirent[];
+    try {
+      entries = fs.readdirSync(root, { recursive: true, withFileTypes: true }) as fs.Dirent[];
+    } catch {
+      continue; // not there (or removed meanwhile by the kernel or another cleaner)
+    }
+    const dirs = [root, ...entries.filter((e) => e.isDirectory()).map((e) => path.join(e.parentPath ?? (e as any).path, e.name))];
     for (const d of dirs.sort((a, b) => b.length - a.length)) {
       try {
         fs.rmdirSync(d);
