@@ -132,11 +132,16 @@ Given('one of its pods is bound to Node {string} by the test', async function (t
 
 Given('the test marks both of its pods Running, one Ready and one not Ready', async function (this: KubespecWorld) {
   const rs = (await list(this, rsPath(this.kube())))[0];
+  const readyReplicas = (n: number) => eventually(this, `ReplicaSet "${rs.metadata.name}" to report ${n} ready`, async () => (await get(this, rsPath(this.kube(), rs.metadata.name), rs.metadata.name)).status?.readyReplicas === n, 10_000);
   await markPodsReady(this);
+  // The controller's readyReplicas comes from its informer: once it says 2 and then 1, the
+  // controller has seen both marks before the scale-down (on real time it may lag behind the test).
+  await readyReplicas(2);
   const [notReady] = await podsOfReplicaSet(this, rs.metadata.name);
   notReady.status.conditions = [{ type: 'Ready', status: 'False', lastTransitionTime: notReady.status.conditions[0].lastTransitionTime }];
   expectSuccess(await this.kube().request({ method: 'PUT', path: `${podsPath(this.kube(), notReady.metadata.name)}/status`, body: notReady }), 'mark a pod not ready');
   this.note('not-ready pod', notReady.metadata.name);
+  await readyReplicas(1);
 });
 
 Then(/^within (\d+) s the (pod without a node|not-ready pod) is deleted or marked for deletion$/, async function (this: KubespecWorld, seconds: string, which: string) {
