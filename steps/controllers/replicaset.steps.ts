@@ -3,6 +3,7 @@
  * reconcile-loop.feature): creating and scaling ReplicaSets, what they own, what was created for
  * them, and the controller manager's writes in the request trace.
  */
+import { passSeconds } from '../kubelet/support.ts';
 import assert from 'node:assert/strict';
 import { Given, Then, When } from '@cucumber/cucumber';
 import type { KubespecWorld } from '../support/world.ts';
@@ -128,6 +129,9 @@ Given('one of its pods is bound to Node {string} by the test', async function (t
   this.note('pod without a node', other?.metadata.name);
   const binding = { apiVersion: 'v1', kind: 'Binding', metadata: { name: pod.metadata.name }, target: { apiVersion: 'v1', kind: 'Node', name: node } };
   expectSuccess(await this.kube().request({ method: 'POST', path: `${podsPath(this.kube(), pod.metadata.name)}/binding`, body: binding }), `bind Pod "${pod.metadata.name}"`);
+  // The controller ranks pods from its informer, which on real time may not have seen the binding
+  // yet, and no status of the ReplicaSet reflects it: let one second pass (virtual on the reference).
+  await passSeconds(this, 1);
 });
 
 Given('the test marks both of its pods Running, one Ready and one not Ready', async function (this: KubespecWorld) {
