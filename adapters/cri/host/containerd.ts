@@ -15,6 +15,7 @@
  * needs `restrict_oom_score_adj` (root lacks CAP_SYS_RESOURCE here) and the pause image present
  * locally under `sandbox_image`.
  */
+import { processAlive } from '../../../reference/host/processes.ts';
 import { execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
@@ -175,7 +176,7 @@ async function removeSandboxes(endpoint: string): Promise<void> {
 
 /** Everything `start` did, undone; safe to run twice and on a half-started host. */
 async function teardown(state: HostState): Promise<void> {
-  if (state.containerdPid && alive(state.containerdPid)) {
+  if (state.containerdPid && processAlive(state.containerdPid)) {
     await removeSandboxes(`unix://${state.socket}`).catch(() => undefined);
     await endProcess(state.containerdPid);
   }
@@ -198,7 +199,7 @@ async function reapStale(log?: (line: string) => void): Promise<void> {
     } catch {
       continue;
     }
-    if (state.ownerPid && alive(state.ownerPid)) continue;
+    if (state.ownerPid && processAlive(state.ownerPid)) continue;
     // Several workers start at once and may all find the same dead run: the one whose rename of
     // the state file succeeds cleans it; the others leave it alone (rename is atomic).
     try {
@@ -207,7 +208,7 @@ async function reapStale(log?: (line: string) => void): Promise<void> {
       continue;
     }
     log?.(`cri: cleaning ${state.dir}, left by pid ${state.ownerPid}`);
-    if (!(state.containerdPid && alive(state.containerdPid)) && fs.existsSync(path.join(state.dir, 'config.toml'))) {
+    if (!(state.containerdPid && processAlive(state.containerdPid)) && fs.existsSync(path.join(state.dir, 'config.toml'))) {
       const child = spawn('containerd', ['--config', path.join(state.dir, 'config.toml')], { stdio: 'ignore', detached: true });
       child.unref();
       state.containerdPid = child.pid;
@@ -217,14 +218,6 @@ async function reapStale(log?: (line: string) => void): Promise<void> {
   }
 }
 
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 async function endProcess(pid: number): Promise<void> {
   try {
@@ -232,8 +225,8 @@ async function endProcess(pid: number): Promise<void> {
   } catch {
     return;
   }
-  for (let i = 0; i < 50 && alive(pid); i++) await new Promise((r) => setTimeout(r, 100));
-  if (alive(pid)) {
+  for (let i = 0; i < 50 && processAlive(pid); i++) await new Promise((r) => setTimeout(r, 100));
+  if (processAlive(pid)) {
     try {
       process.kill(pid, 'SIGKILL');
     } catch {

@@ -8,6 +8,7 @@
  *
  * I/O lives here (a host/ folder), never in the pure cores next to it.
  */
+import { processAlive } from '../../host/processes.ts';
 import { execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_process';
 
 export interface KernelSupport {
@@ -72,7 +73,7 @@ export class KernelNetwork {
       const ns = line.split(' ')[0];
       if (!ns?.startsWith(stalePrefix)) continue;
       const pid = Number(/^ks-(?:px|pb)(\d+)-/.exec(ns)?.[1]);
-      if (Number.isFinite(pid) && pid !== process.pid && !alive(pid)) spawnSync('ip', ['netns', 'del', ns]);
+      if (Number.isFinite(pid) && pid !== process.pid && !processAlive(pid)) spawnSync('ip', ['netns', 'del', ns]);
     }
   }
 
@@ -160,11 +161,3 @@ export class KernelNetwork {
   }
 }
 
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}

@@ -1,0 +1,11 @@
+/** Host helpers about processes, shared by the parts that start and reap real ones (netns, containerd). */
+
+/** Whether a process with this pid exists (signal 0 checks without signalling). */
+export function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
