@@ -64,6 +64,17 @@ export interface KubeletOptions {
   log?: (line: string) => void;
   /** Fault models (reference/faults.ts); default none. */
   faults?: Faults;
+  /**
+   * `--eviction-hard`, e.g. { 'memory.available': '100Mi' }: node-pressure eviction runs only
+   * when given (eviction/memory.ts). Upstream's default is memory.available<100Mi; off here
+   * unless asked, so scenarios that do not care never see an eviction.
+   */
+  evictionHard?: Record<string, string>;
+  /**
+   * The machine's memory working set in bytes — every process on it, in pods or not (cadvisor's
+   * root cgroup) — read by the eviction manager against the node's memory capacity.
+   */
+  machineMemory?: () => number | Promise<number>;
 }
 
 export const KUBELET_VERSION = 'v1.31.0-kubespec';

@@ -15,7 +15,7 @@
  */
 import type {
   ContainerEvent, ContainerEventType,
-  Container, ContainerConfig, ContainerFilter, ContainerState, ContainerStatus, CriRuntime, ExecSyncResponse, Image, ImageSpec,
+  Container, ContainerConfig, ContainerFilter, ContainerState, ContainerStats, ContainerStatus, CriRuntime, ExecSyncResponse, Image, ImageSpec,
   PodSandbox, PodSandboxConfig, PodSandboxFilter, PodSandboxState, PodSandboxStatus, VersionResponse,
 } from '../../../contract/cri.ts';
 import { CriError, GRPC_DEADLINE_EXCEEDED, GRPC_NOT_FOUND, GRPC_UNKNOWN, LABEL_POD_UID } from '../../../contract/cri.ts';
@@ -69,6 +69,8 @@ interface ContainerRec {
   files: Set<string>;
   log: { at_ms: number; stream: 'stdout' | 'stderr'; text: string }[];
   listening: Map<number, { status?: number; delay_s?: number }>;
+  /** Memory the process holds (its cgroup's working set): what `alloc` took, 0 once it ends. */
+  memory_bytes: number;
   cancel?: () => void;
   killTimer?: () => void;
 }
@@ -173,7 +175,7 @@ export class FakeRuntime implements CriRuntime {
     const rec: ContainerRec = {
       id, sandboxId: sandbox.id, config: req.config, imageRef: image.id, state: 'CONTAINER_CREATED', createdAt: ns(this.opts.clock.now_ms()),
       startedAt: 0, finishedAt: 0, exitCode: 0, reason: '', pidns: shared ? `pid:${sandbox.id}` : `pid:${id}`,
-      program: programOf(req.config.image.image, argv), files: new Set(), log: [], listening: new Map(),
+      program: programOf(req.config.image.image, argv), files: new Set(), log: [], listening: new Map(), memory_bytes: 0,
     };
     this.containers.set(id, rec);
     this.containersByPod.add(req.config.labels?.[LABEL_POD_UID], id);
@@ -246,6 +248,22 @@ export class FakeRuntime implements CriRuntime {
         labels: { ...(c.config.labels ?? {}) }, annotations: { ...(c.config.annotations ?? {}) }, logPath: c.config.logPath ?? '',
       },
     };
+  }
+
+  async listContainerStats(req: { filter?: { id?: string; podSandboxId?: string; labelSelector?: Record<string, string> } }): Promise<{ stats: ContainerStats[] }> {
+    this.record('RuntimeService/ListContainerStats');
+    const f = req.filter ?? {};
+    const stats = candidates(this.containers, this.containersByPod, f.labelSelector)
+      .filter((c) => (!f.id || c.id === f.id) && (!f.podSandboxId || c.sandboxId === f.podSandboxId) && labelsMatch(c.config.labels, f.labelSelector))
+      .map((c) => ({ attributes: { id: c.id, metadata: { ...c.config.metadata }, labels: { ...(c.config.labels ?? {}) } }, memory: { timestamp: ns(this.opts.clock.now_ms()), workingSetBytes: { value: c.memory_bytes } } }));
+    return { stats };
+  }
+
+  /** The memory every container on the node holds now (the pods' share of the machine's working set). */
+  memoryInUse(): number {
+    let sum = 0;
+    for (const c of this.containers.values()) sum += c.memory_bytes;
+    return sum;
   }
 
   async execSync(req: { containerId: string; cmd: string[]; timeout: number }): Promise<ExecSyncResponse> {
@@ -435,6 +453,7 @@ export class FakeRuntime implements CriRuntime {
         // The cgroup's memory.max is the CRI's memoryLimitInBytes; 0 or absent means no limit.
         const limit = c.config.linux?.resources?.memoryLimitInBytes ?? 0;
         if (limit > 0 && step.bytes > limit) return this.terminate(c, 137, 'OOMKilled');
+        c.memory_bytes = step.bytes;
         continue;
       }
       const code = this.apply(c, step);
@@ -506,6 +525,7 @@ export class FakeRuntime implements CriRuntime {
     if (c.state !== 'CONTAINER_RUNNING') return;
     c.cancel?.();
     c.state = 'CONTAINER_EXITED';
+    c.memory_bytes = 0;
     c.exitCode = exitCode;
     c.reason = reason;
     c.finishedAt = ns(this.opts.clock.now_ms());
