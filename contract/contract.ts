@@ -442,6 +442,12 @@ export interface NodesFacet {
   containerdContainers?(node: string, namespace: string): Promise<string[]>;
   /** `cri.containerd`: `ctr --namespace k8s.io images tag SOURCE TARGET` on the node (CRI has no tag call). */
   tagImage?(node: string, source: string, target: string): Promise<void>;
+  /**
+   * `cri.images.retag`: the tag `ref` names a rebuilt image (new content, new digest) from now on
+   * — pushed to the registry under the same tag and pulled again on the node, or retagged there
+   * (`ctr images tag --force`). Content pulled by digest before stays reachable by its digest.
+   */
+  retagImage?(node: string, ref: string): Promise<void>;
 }
 
 /** One leader-elected control-plane process, as its own /healthz and /metrics report it. */

@@ -44,6 +44,9 @@ export function referenceNodes(cluster: ReferenceCluster, clock: Scheduler, opts
       const capacity = config.memory ? { cpu: '4', memory: config.memory, pods: '110' } : undefined;
       await cluster.addKubelet(name, { ...(opts.server ? { server: opts.server } : {}), ...(capacity ? { capacity } : {}), ...(config.evictionHard ? { evictionHard: config.evictionHard } : {}) });
     },
+    async retagImage(name, ref) {
+      host(name).runtime.retagImage(ref);
+    },
     async holdNodeMemory(name, bytes) {
       host(name).outsidePods_bytes = bytes;
     },

@@ -21,6 +21,7 @@ import type {
 import { CriError, GRPC_DEADLINE_EXCEEDED, GRPC_NOT_FOUND, GRPC_UNKNOWN, LABEL_POD_UID } from '../../../contract/cri.ts';
 import type { Scheduler } from '../../wiring/virtual-clock.ts';
 import { imageMissing, programOf, scriptSteps, type Program, type Step } from './program.ts';
+import { ImageStore } from './images.ts';
 
 export interface FakeRuntimeOptions {
   clock: Scheduler;
@@ -90,7 +91,7 @@ export class FakeRuntime implements CriRuntime {
   private readonly sandboxesByPod = new IdIndex();
   private readonly containersByPod = new IdIndex();
   private readonly containersBySandbox = new IdIndex();
-  private readonly images = new Map<string, Image>();
+  private readonly images = new ImageStore((key) => this.newId(`image:${key}`));
   private nextId = 1;
   private sandboxCount = 0;
   /** Hold RunPodSandbox until released (a scenario looks at the pod while its sandbox is being made). */
@@ -99,7 +100,7 @@ export class FakeRuntime implements CriRuntime {
   private readonly subscribers = new Set<(event: ContainerEvent) => void>();
 
   constructor(private readonly opts: FakeRuntimeOptions) {
-    for (const image of PRELOADED) this.addImage(image);
+    for (const image of PRELOADED) this.images.pull(normalise(image));
   }
 
   // ---- RuntimeService ----------------------------------------------------------------------
@@ -173,7 +174,8 @@ export class FakeRuntime implements CriRuntime {
     const argv = [...(req.config.command ?? []), ...(req.config.args ?? [])];
     const shared = sandbox.config.linux?.securityContext?.namespaceOptions?.pid === 'POD';
     const rec: ContainerRec = {
-      id, sandboxId: sandbox.id, config: req.config, imageRef: image.id, state: 'CONTAINER_CREATED', createdAt: ns(this.opts.clock.now_ms()),
+      // containerd's ContainerStatus.imageRef: the image's repo digest when it has one (images.ts).
+      id, sandboxId: sandbox.id, config: req.config, imageRef: image.repoDigests[0] ?? image.id, state: 'CONTAINER_CREATED', createdAt: ns(this.opts.clock.now_ms()),
       startedAt: 0, finishedAt: 0, exitCode: 0, reason: '', pidns: shared ? `pid:${sandbox.id}` : `pid:${id}`,
       program: programOf(req.config.image.image, argv), files: new Set(), log: [], listening: new Map(), memory_bytes: 0,
     };
@@ -280,24 +282,25 @@ export class FakeRuntime implements CriRuntime {
     this.record('ImageService/PullImage');
     const name = req.image.image;
     if (imageMissing(name)) throw new CriError(GRPC_NOT_FOUND, `failed to pull and unpack image "${name}": failed to resolve reference "${name}": not found`);
-    return { imageRef: (this.findImage(name) ?? this.addImage(name)).id };
+    const image = this.findImage(name) ?? this.images.pull(normalise(name));
+    if (!image) throw new CriError(GRPC_NOT_FOUND, `failed to pull and unpack image "${name}": failed to resolve reference "${normalise(name)}": not found`);
+    return { imageRef: image.id };
   }
 
   async listImages(_req: { filter?: { image?: ImageSpec } }): Promise<{ images: Image[] }> {
     this.record('ImageService/ListImages');
-    return { images: [...new Set(this.images.values())].map((i) => ({ ...i, repoTags: [...i.repoTags] })) };
+    return { images: this.images.list() };
   }
 
   async imageStatus(req: { image: ImageSpec }): Promise<{ image?: Image }> {
     this.record('ImageService/ImageStatus');
     const image = this.findImage(req.image.image);
-    return image ? { image: { ...image, repoTags: [...image.repoTags] } } : {};
+    return image ? { image } : {};
   }
 
   async removeImage(req: { image: ImageSpec }): Promise<Record<string, never>> {
     this.record('ImageService/RemoveImage');
-    const image = this.findImage(req.image.image);
-    if (image) for (const [k, v] of [...this.images]) if (v === image) this.images.delete(k);
+    this.images.remove(this.findImage(req.image.image)?.id ?? normalise(req.image.image));
     return {};
   }
 
@@ -381,15 +384,16 @@ export class FakeRuntime implements CriRuntime {
     return out.slice(0, 64);
   }
 
-  private addImage(name: string): Image {
-    const id = `sha256:${this.newId(`image:${normalise(name)}`)}`;
-    const image: Image = { id, repoTags: [normalise(name)], repoDigests: [], size: 1_000_000 };
-    this.images.set(normalise(name), image);
-    return image;
+  private findImage(name: string): Image | undefined {
+    return this.images.find(name.startsWith('sha256:') ? name : normalise(name));
   }
 
-  private findImage(name: string): Image | undefined {
-    return this.images.get(normalise(name)) ?? [...this.images.values()].find((i) => i.id === name);
+  /**
+   * The tag names a rebuilt image from now on, in the registry and on this node (images.ts
+   * retag); what was pulled by digest before keeps its content.
+   */
+  retagImage(ref: string): Image {
+    return this.images.retag(normalise(ref));
   }
 
   private containersOf(sandboxId: string): ContainerRec[] {
