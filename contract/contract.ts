@@ -639,4 +639,4 @@ export class StoreUnavailableError extends Error {
  * The version of this contract: major changes break targets written against an older one;
  * minor ones add optional facets or capabilities. Every report states it.
  */
-export const CONTRACT_VERSION = '1.0';
+export const CONTRACT_VERSION = '1.1';
