@@ -35,6 +35,12 @@ export interface ProbeNetwork {
   httpGet(url: string, headers: Record<string, string>, onAbort: (abort: () => void) => void): Promise<{ status: number; location?: string }>;
   /** Opens and closes a TCP connection; rejects when it cannot connect. */
   tcpConnect(host: string, port: number, onAbort: (abort: () => void) => void): Promise<void>;
+  /**
+   * One grpc.health.v1.Health/Check call over a plaintext connection: the ServingStatus the
+   * server answered (1 SERVING), or the gRPC error it ended with (code 14 UNAVAILABLE when no
+   * connection could be made). Absent: this kubelet's network has no gRPC client.
+   */
+  grpcHealthCheck?(host: string, port: number, service: string, onAbort: (abort: () => void) => void): Promise<{ status: number } | { error: { code: number; details: string } }>;
 }
 
 export interface KubeletOptions {

@@ -69,7 +69,7 @@ interface ContainerRec {
   program: Program;
   files: Set<string>;
   log: { at_ms: number; stream: 'stdout' | 'stderr'; text: string }[];
-  listening: Map<number, { status?: number; delay_s?: number }>;
+  listening: Map<number, { status?: number; delay_s?: number; grpc?: string }>;
   /** Memory the process holds (its cgroup's working set): what `alloc` took, 0 once it ends. */
   memory_bytes: number;
   cancel?: () => void;
@@ -320,6 +320,16 @@ export class FakeRuntime implements CriRuntime {
     return undefined;
   }
 
+  /** The status the gRPC health server listening on ip:port answers (SERVING, …), or undefined when none does. */
+  grpcHealth(ip: string, port: number): string | undefined {
+    for (const c of this.containers.values()) {
+      if (c.state !== 'CONTAINER_RUNNING' || this.sandboxes.get(c.sandboxId)?.ip !== ip) continue;
+      const served = c.listening.get(port)?.grpc;
+      if (served) return served;
+    }
+    return undefined;
+  }
+
   /** Sandbox IP → whether a running container of it listens on the port. */
   listens(ip: string, port: number): boolean {
     return [...this.containers.values()].some((c) => c.state === 'CONTAINER_RUNNING' && c.listening.has(port) && this.sandboxes.get(c.sandboxId)?.ip === ip);
@@ -447,7 +457,7 @@ export class FakeRuntime implements CriRuntime {
         return;
       }
       if (step.op === 'serve') {
-        c.listening.set(step.port, step.http ?? {});
+        c.listening.set(step.port, step.grpc ? { grpc: step.grpc } : (step.http ?? {}));
         this.opts.onListen?.(this.mustSandbox(c.sandboxId).ip, step.port, true);
         return;
       }
