@@ -37,6 +37,8 @@ const BASE_CAPABILITIES: Capability[] = [
   'cluster.scheduler',
   'kubelet', 'kubelet.probes',
   'cri', 'cri.grpc', 'cri.containerd', 'kubelet.runtime-endpoint',
+  // kubespec/grpc-health images: the machine's node binary serving grpc.health.v1 (host/images.ts).
+  'kubelet.probes.grpc',
 ];
 
 /** containerd serves CRI's GetContainerEvents from 1.7 (containerd/containerd pkg/cri/server/events.go). */
@@ -110,6 +112,7 @@ async function openSession(seed: number, tags: readonly string[], hostFor: (key:
     const runtime = host ? client(host) : new GrpcCriRuntime({ endpoint: endpoint!, now_ms: () => clock.now_ms() });
     if (!host) clients.push(runtime);
     if (host) usedHosts.add(host);
+    if (host && tags.includes('@requires:kubelet.probes.grpc')) host.importGrpcHealthImages();
     const podLogsDir = host ? path.join(host.dir, 'pods') : undefined;
     await cluster.addKubeletOn(name, { runtime, network: realProbeNetwork(), readLog: (id) => criLogLines(runtime.logPathOf(id)), ...(podLogsDir ? { podLogsDir } : {}) });
     if (host) nodes.set(name, { host, runtime });

@@ -32,7 +32,9 @@ export function realProbeNetwork(): ProbeNetwork {
     grpcHealthCheck(host, port, service, onAbort) {
       // A generic client with hand-written codecs: HealthCheckRequest is field 1 (service, a
       // string), HealthCheckResponse field 1 (status, a varint) — grpc/grpc-proto health.proto.
-      const client = new grpc.Client(`${host}:${port}`, grpc.credentials.createInsecure());
+      // A channel of its own rather than grpc-js's process-wide subchannel pool: closing it ends
+      // its connection, which would otherwise outlive the probe (and the pod) in the pool.
+      const client = new grpc.Client(`${host}:${port}`, grpc.credentials.createInsecure(), { 'grpc.use_local_subchannel_pool': 1 });
       return new Promise((resolve) => {
         const call = client.makeUnaryRequest<string, number>(
           '/grpc.health.v1.Health/Check',
