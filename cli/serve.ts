@@ -198,7 +198,10 @@ async function startLocked(config: ServeConfig, log: (line: string) => void, loc
   }
   const admin = adminCaller(cluster.api);
   if (config.insecureHttp) await ensureObjects(admin, [insecureAnonymousAdmin()]);
-  for (const name of nodeNames(config.nodes)) await cluster.addKubelet(name, { leaseRenew_ms: config.leaseRenew_ms });
+  // --cloud: the kubelets run as with --cloud-provider=external, registering their Node with the
+  // uninitialized taint that the cloud-controller-manager's node controller removes.
+  const registerWithTaints = config.cloud ? [(await loadCloudWiring()).uninitializedTaint()] : undefined;
+  for (const name of nodeNames(config.nodes)) await cluster.addKubelet(name, { leaseRenew_ms: config.leaseRenew_ms, ...(registerWithTaints ? { registerWithTaints } : {}) });
   if (config.cloud) await ensureObjects(admin, (await loadCloudWiring()).ccmRbacObjects().map((object) => ({ collection: `/apis/rbac.authorization.k8s.io/v1/${object.kind === 'ClusterRole' ? 'clusterroles' : 'clusterrolebindings'}`, object })));
   const ha = config.ha || config.cloud
     ? await (await import('../reference/wiring/serve-ha.ts')).startServeHa({ cluster, clock, ...(store.raft ? { raft: store.raft } : {}), ...(pki ? { tls: serveTls(pki) } : {}), ha: config.ha, ...(config.cloud ? { ccmToken } : {}), nodes: nodeNames(config.nodes), seed: Date.now() >>> 0, log })
