@@ -39,6 +39,8 @@ const BASE_CAPABILITIES: Capability[] = [
   'cri', 'cri.grpc', 'cri.containerd', 'kubelet.runtime-endpoint',
   // kubespec/grpc-health images: the machine's node binary serving grpc.health.v1 (host/images.ts).
   'kubelet.probes.grpc',
+  // A rebuilt image imported under a tag (host/images.ts retaggedArchive).
+  'cri.images.retag',
 ];
 
 /** containerd serves CRI's GetContainerEvents from 1.7 (containerd/containerd pkg/cri/server/events.go). */
@@ -174,6 +176,16 @@ async function openSession(seed: number, tags: readonly string[], hostFor: (key:
       },
       async containerdContainers(name, namespace) {
         return ctr(node(name).host, ['--namespace', namespace, 'containers', 'list', '--quiet']).split('\n').filter(Boolean);
+      },
+      async retagImage(name, ref) {
+        const n = node(name);
+        const digest = n.host.retagImage(normalise(ref));
+        // The CRI plugin learns of the import from containerd's events: wait until ImageStatus shows it.
+        const deadline_ms = Date.now() + 10_000;
+        while (!(await n.runtime.imageStatus({ image: { image: ref } })).image?.repoDigests.some((d: string) => d.endsWith(digest))) {
+          if (Date.now() > deadline_ms) throw new Error(`after importing ${normalise(ref)} as ${digest}, CRI ImageStatus does not show that digest`);
+          await new Promise((done) => setTimeout(done, 100));
+        }
       },
       async tagImage(name, source, target) {
         ctr(node(name).host, ['--namespace', 'k8s.io', 'images', 'tag', '--force', normalise(source), normalise(target)]);

@@ -22,7 +22,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { GrpcCriRuntime } from '../grpc-client.ts';
-import { buildGrpcHealthArchive, buildImageArchive, vocabulary, BUSYBOX } from './images.ts';
+import { buildGrpcHealthArchive, buildImageArchive, retaggedArchive, vocabulary, BUSYBOX } from './images.ts';
 
 export const PAUSE_IMAGE = 'registry.k8s.io/pause:3.6-kubespec';
 const DIR_PREFIX = 'kubespec-cri-';
@@ -143,6 +143,20 @@ export class ContainerdHost {
       return '(no log)';
     }
   }
+
+  /**
+   * The tag `name` (normalised) names a rebuilt image from now on (host/images.ts retaggedArchive),
+   * imported as a pull of the moved tag would record it; returns the new manifest digest.
+   */
+  retagImage(name: string): string {
+    const work = path.join(this.state.dir, 'images');
+    const { archive, digest } = retaggedArchive(work, name, ++this.retags);
+    execFileSync('ctr', ['--address', this.state.socket, '--namespace', 'k8s.io', 'images', 'import', archive], { stdio: 'pipe' });
+    fs.rmSync(archive, { force: true });
+    return digest;
+  }
+
+  private retags = 0;
 
   /** Makes the `kubespec/grpc-health:*` images present (host/images.ts), for scenarios that run gRPC probes. */
   importGrpcHealthImages(): void {

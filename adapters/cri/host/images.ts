@@ -31,6 +31,8 @@ export function vocabulary(pauseImage: string): Record<string, string[]> {
     'docker.io/kubespec/tcp:9000': ['/bin/sh', '-c', 'exec nc -ll -p 9000 -e /bin/true'],
     'docker.io/kubespec/tcp:latest': ['/bin/sh', '-c', 'exec nc -ll -p 9000 -e /bin/true'],
     'docker.io/kubespec/hang:latest': ['/bin/sleep', '2147483647'],
+    // Also named by its digest, as a pull records it (DIGEST_NAMED): the image whose tag moves (retaggedArchive).
+    'docker.io/kubespec/app:latest': ['/bin/sleep', '2147483647'],
   };
 }
 
@@ -91,14 +93,54 @@ export function buildImageArchive(work: string, images: Record<string, string[]>
       config: { mediaType: 'application/vnd.oci.image.config.v1+json', ...config },
       layers: [{ mediaType: 'application/vnd.oci.image.layer.v1.tar', ...layer }],
     })));
-    // io.containerd.image.name: the full name ctr import gives the image.
-    return { mediaType: 'application/vnd.oci.image.manifest.v1+json', ...manifest, annotations: { 'io.containerd.image.name': name, 'org.opencontainers.image.ref.name': name.split(':').pop() } };
-  });
+    return indexEntries(name, manifest, DIGEST_NAMED.includes(name));
+  }).flat();
   fs.writeFileSync(path.join(layout, 'oci-layout'), JSON.stringify({ imageLayoutVersion: '1.0.0' }));
   fs.writeFileSync(path.join(layout, 'index.json'), JSON.stringify({ schemaVersion: 2, manifests }));
   const archive = path.join(work, 'images.tar');
   execFileSync('tar', ['--sort=name', '--owner=0', '--group=0', '--numeric-owner', '--mtime=@0', '-cf', archive, '-C', layout, '.']);
   return archive;
+}
+
+/**
+ * Images recorded under `repo@<manifest digest>` too, as containerd's CRI plugin records an image
+ * it pulled (pkg/cri/server/image_pull.go): CRI then reports the digest in repoDigests and as
+ * ContainerStatus.imageRef, and a pod can name the image by digest.
+ */
+const DIGEST_NAMED = ['docker.io/kubespec/app:latest'];
+
+/** The index entries naming one manifest: `name` (io.containerd.image.name is the name ctr import gives it), and `repo@digest` if asked. */
+function indexEntries(name: string, manifest: Blob, byDigest: boolean): object[] {
+  const entry = (n: string) => ({ mediaType: 'application/vnd.oci.image.manifest.v1+json', ...manifest, annotations: { 'io.containerd.image.name': n, 'org.opencontainers.image.ref.name': n.split(/[:@]/).pop() } });
+  return byDigest ? [entry(name), entry(`${name.replace(/:[^/:]+$/, '')}@${manifest.digest}`)] : [entry(name)];
+}
+
+/**
+ * A rebuilt image under an existing tag (the `cri.images.retag` facet): the same layer as the
+ * vocabulary (`work/layer.tar`, built by buildImageArchive) and a config that differs by one
+ * environment variable, so config and manifest digests are new. Named by the tag and by its
+ * digest. Returns the archive and the manifest digest.
+ */
+export function retaggedArchive(work: string, name: string, generation: number): { archive: string; digest: string } {
+  const layout = path.join(work, `retag-${generation}`);
+  fs.mkdirSync(path.join(layout, 'blobs', 'sha256'), { recursive: true });
+  const layer = writeBlob(layout, fs.readFileSync(path.join(work, 'layer.tar')));
+  const config = writeBlob(layout, Buffer.from(JSON.stringify({
+    architecture: 'amd64', os: 'linux',
+    config: { Env: ['PATH=/bin', `KUBESPEC_BUILD=${generation}`], Cmd: ['/bin/sleep', '2147483647'], WorkingDir: '/' },
+    rootfs: { type: 'layers', diff_ids: [layer.digest] },
+  })));
+  const manifest = writeBlob(layout, Buffer.from(JSON.stringify({
+    schemaVersion: 2, mediaType: 'application/vnd.oci.image.manifest.v1+json',
+    config: { mediaType: 'application/vnd.oci.image.config.v1+json', ...config },
+    layers: [{ mediaType: 'application/vnd.oci.image.layer.v1.tar', ...layer }],
+  })));
+  fs.writeFileSync(path.join(layout, 'oci-layout'), JSON.stringify({ imageLayoutVersion: '1.0.0' }));
+  fs.writeFileSync(path.join(layout, 'index.json'), JSON.stringify({ schemaVersion: 2, manifests: indexEntries(name, manifest, true) }));
+  const archive = path.join(work, `retag-${generation}.tar`);
+  execFileSync('tar', ['--sort=name', '--owner=0', '--group=0', '--numeric-owner', '--mtime=@0', '-cf', archive, '-C', layout, '.']);
+  fs.rmSync(layout, { recursive: true, force: true });
+  return { archive, digest: manifest.digest };
 }
 
 // ---- the gRPC health image -------------------------------------------------------------------
