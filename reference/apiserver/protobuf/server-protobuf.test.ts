@@ -37,11 +37,11 @@ test('an error to a protobuf client is a protobuf Status; a kind with no protobu
   assert.equal(missing.status, 404);
   const status = decodeObject(missing.body as Uint8Array);
   assert.deepEqual([status.kind, status.reason, status.code, status.message], ['Status', 'NotFound', 404, 'rolebindings.rbac.authorization.k8s.io "nope" not found']);
-  const pods = await raw(h, 'GET', '/api/v1/namespaces/default/pods', new Uint8Array(), { accept: `${PROTOBUF_MEDIA_TYPE}, application/json` });
-  assert.equal(pods.status, 200);
-  assert.equal((pods.body as any).kind, 'PodList');
-  const podsOnly = await raw(h, 'GET', '/api/v1/namespaces/default/pods', new Uint8Array(), { accept: PROTOBUF_MEDIA_TYPE });
-  assert.equal(podsOnly.status, 406);
+  const endpoints = await raw(h, 'GET', '/api/v1/namespaces/default/endpoints', new Uint8Array(), { accept: `${PROTOBUF_MEDIA_TYPE}, application/json` });
+  assert.equal(endpoints.status, 200);
+  assert.equal((endpoints.body as any).kind, 'EndpointsList');
+  const endpointsOnly = await raw(h, 'GET', '/api/v1/namespaces/default/endpoints', new Uint8Array(), { accept: PROTOBUF_MEDIA_TYPE });
+  assert.equal(endpointsOnly.status, 406);
 });
 
 test('a malformed protobuf body is 400, not a crash', async () => {
