@@ -169,11 +169,12 @@ test('field numbers are upstream\'s: Pod.spec(2) → PodSpec.nodeName(10), conta
 // = 2, IntOrString.type = 1 / intVal = 2 / strVal = 3), to read the codec's bytes independently.
 const wire = protobuf.parse(`
 syntax = "proto2";
-message Unknown { optional bytes raw = 2; }
+message TypeMeta { optional string apiVersion = 1; optional string kind = 2; }
+message Unknown { optional TypeMeta typeMeta = 1; optional bytes raw = 2; }
 message Time { optional int64 seconds = 1; optional int32 nanos = 2; }
 message Meta { optional Time creationTimestamp = 8; }
 message IntOrString { optional int64 type = 1; optional int32 intVal = 2; optional string strVal = 3; }
-message HTTPGet { optional IntOrString port = 2; }
+message HTTPGet { optional string path = 1; optional IntOrString port = 2; }
 message Handler { optional HTTPGet httpGet = 2; }
 message Probe { optional Handler handler = 1; }
 message Container { optional Probe livenessProbe = 10; }
@@ -196,6 +197,16 @@ test('on the wire a Time is seconds (+ nanos), and an IntOrString is its type wi
   const p = readPod(bytes);
   assert.deepEqual(p.metadata.creationTimestamp, { seconds: Date.UTC(2024, 0, 1, 0, 0, 5) / 1000, nanos: 0 });
   assert.deepEqual(p.spec.containers.map((c: any) => c.livenessProbe.handler.httpGet.port), [{ type: 1, strVal: 'http' }, { type: 0, intVal: 8080 }]);
+});
+
+test('an IntOrString as upstream\'s Go writes it (all three fields, the unused ones zero) is read by its type', () => {
+  const Pod = wire.lookupType('Pod');
+  const Unknown = wire.lookupType('Unknown');
+  const port = (p: object) => ({ livenessProbe: { handler: { httpGet: { path: '', port: p } } } });
+  const raw = Pod.encode(Pod.fromObject({ spec: { containers: [port({ type: 1, intVal: 0, strVal: 'http' }), port({ type: 0, intVal: 8080, strVal: '' })] } })).finish();
+  const body = Buffer.concat([Buffer.from('k8s\u0000', 'latin1'), Unknown.encode(Unknown.fromObject({ typeMeta: { apiVersion: 'v1', kind: 'Pod' }, raw })).finish()]);
+  const pod = decodeObject(body);
+  assert.deepEqual(pod.spec.containers.map((c: any) => c.livenessProbe.httpGet), [{ port: 'http' }, { port: 8080 }], 'the empty path Go writes is left out too');
 });
 
 test('a Service, a Deployment, a ReplicaSet and a Job come back equal', () => {
