@@ -57,3 +57,16 @@ test('a watch asked for in protobuf streams length-prefixed WatchEvent frames', 
   assert.deepEqual(w.events.map((e) => `${e.type} ${e.object.kind} ${e.object.metadata.name}`), ['ADDED RoleBinding w1']);
   w.stop();
 });
+
+test('a Pod written as JSON reads back in protobuf, and its watch streams protobuf frames the JSON reader agrees with', async () => {
+  const h = await harness();
+  const PODS = '/api/v1/namespaces/default/pods';
+  const w = await h.watch(`${PODS}?watch=true`, { accept: PROTOBUF_MEDIA_TYPE });
+  const created = await h.call('POST', PODS, { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p' }, spec: { containers: [{ name: 'c', image: 'nginx', readinessProbe: { httpGet: { port: 'http' } } }] } });
+  assert.equal(created.status, 201);
+  const r = await raw(h, 'GET', `${PODS}/p`, new Uint8Array(), { accept: `${PROTOBUF_MEDIA_TYPE},application/json` });
+  assert.equal(r.type, PROTOBUF_MEDIA_TYPE);
+  assert.deepEqual(decodeObject(r.body as Uint8Array), created.json);
+  assert.deepEqual(w.events.map((e) => [e.type, e.object]), [['ADDED', created.json]]);
+  w.stop();
+});
