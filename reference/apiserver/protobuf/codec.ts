@@ -37,9 +37,9 @@ for (const kind of ['Role', 'ClusterRole', 'RoleBinding', 'ClusterRoleBinding'])
   KIND_MESSAGES[`rbac.authorization.k8s.io/v1/${kind}List`] = `k8s.io.api.rbac.v1.${kind}List`;
 }
 const GROUP_KINDS: [apiVersion: string, pkg: string, kinds: string[]][] = [
-  ['v1', 'k8s.io.api.core.v1', ['ConfigMap', 'Secret', 'Namespace', 'ServiceAccount', 'Pod', 'Service']],
-  ['apps/v1', 'k8s.io.api.apps.v1', ['Deployment', 'ReplicaSet']],
-  ['batch/v1', 'k8s.io.api.batch.v1', ['Job']],
+  ['v1', 'k8s.io.api.core.v1', ['ConfigMap', 'Secret', 'Namespace', 'ServiceAccount', 'Pod', 'Service', 'PersistentVolumeClaim']],
+  ['apps/v1', 'k8s.io.api.apps.v1', ['Deployment', 'ReplicaSet', 'DaemonSet', 'StatefulSet']],
+  ['batch/v1', 'k8s.io.api.batch.v1', ['Job', 'CronJob']],
 ];
 for (const [apiVersion, pkg, kinds] of GROUP_KINDS) {
   for (const kind of kinds) {

@@ -1,11 +1,12 @@
 /**
- * Protobuf messages for the Pod, the Service and the workload kinds (Deployment, ReplicaSet, Job),
+ * Protobuf messages for the Pod, the Service and the workload kinds (Deployment, ReplicaSet,
+ * DaemonSet, StatefulSet, Job, CronJob; and the PersistentVolumeClaim a StatefulSet templates),
  * written for this project in a compact form (one message a line, no comments) from the field tags
  * of upstream's API types: the field numbers and types are the wire contract, so they are
  * upstream's, taken from
- *   kubernetes/api core/v1/generated.proto   (Pod, PodSpec and everything under it; Service)
- *   kubernetes/api apps/v1/generated.proto   (Deployment, ReplicaSet)
- *   kubernetes/api batch/v1/generated.proto  (Job)
+ *   kubernetes/api core/v1/generated.proto   (Pod, PodSpec and everything under it; Service; PersistentVolumeClaim)
+ *   kubernetes/api apps/v1/generated.proto   (Deployment, ReplicaSet, DaemonSet, StatefulSet)
+ *   kubernetes/api batch/v1/generated.proto  (Job, CronJob)
  *   kubernetes/apimachinery pkg/api/resource/generated.proto (Quantity),
  *   pkg/util/intstr/generated.proto (IntOrString)
  * as of kubernetes/api 10b39a39b (fields newer than the clients here are harmless: absent on the
@@ -177,6 +178,12 @@ message HostIP { optional string ip = 1; }
 message PodCondition { optional string type = 1; optional int64 observedGeneration = 7; optional string status = 2; optional k8s.io.apimachinery.pkg.apis.meta.v1.Time lastProbeTime = 3; optional k8s.io.apimachinery.pkg.apis.meta.v1.Time lastTransitionTime = 4; optional string reason = 5; optional string message = 6; }
 message PodList { optional k8s.io.apimachinery.pkg.apis.meta.v1.ListMeta metadata = 1; repeated Pod items = 2; }
 message ServiceList { optional k8s.io.apimachinery.pkg.apis.meta.v1.ListMeta metadata = 1; repeated Service items = 2; }
+message PersistentVolumeClaim { optional k8s.io.apimachinery.pkg.apis.meta.v1.ObjectMeta metadata = 1; optional PersistentVolumeClaimSpec spec = 2; optional PersistentVolumeClaimStatus status = 3; }
+message PersistentVolumeClaimStatus { optional string phase = 1; repeated string accessModes = 2; map<string, k8s.io.apimachinery.pkg.api.resource.Quantity> capacity = 3; repeated PersistentVolumeClaimCondition conditions = 4; map<string, k8s.io.apimachinery.pkg.api.resource.Quantity> allocatedResources = 5; map<string, string> allocatedResourceStatuses = 7; optional string currentVolumeAttributesClassName = 8; optional ModifyVolumeStatus modifyVolumeStatus = 9; optional VolumeHealthStatus healthStatus = 10; }
+message VolumeHealthStatus { repeated VolumeHealthCondition healthConditions = 1; optional k8s.io.apimachinery.pkg.apis.meta.v1.Time lastTransitionTime = 2; }
+message ModifyVolumeStatus { optional string targetVolumeAttributesClassName = 1; optional string status = 2; }
+message PersistentVolumeClaimCondition { optional string type = 1; optional string status = 2; optional k8s.io.apimachinery.pkg.apis.meta.v1.Time lastProbeTime = 3; optional k8s.io.apimachinery.pkg.apis.meta.v1.Time lastTransitionTime = 4; optional string reason = 5; optional string message = 6; }
+message PersistentVolumeClaimList { optional k8s.io.apimachinery.pkg.apis.meta.v1.ListMeta metadata = 1; repeated PersistentVolumeClaim items = 2; }
 `;
 
 export const APPS_V1_PROTO = `
@@ -194,6 +201,22 @@ message DeploymentStrategy { optional string type = 1; optional RollingUpdateDep
 message RollingUpdateDeployment { optional k8s.io.apimachinery.pkg.util.intstr.IntOrString maxUnavailable = 1; optional k8s.io.apimachinery.pkg.util.intstr.IntOrString maxSurge = 2; }
 message DeploymentList { optional k8s.io.apimachinery.pkg.apis.meta.v1.ListMeta metadata = 1; repeated Deployment items = 2; }
 message ReplicaSetList { optional k8s.io.apimachinery.pkg.apis.meta.v1.ListMeta metadata = 1; repeated ReplicaSet items = 2; }
+message StatefulSet { optional k8s.io.apimachinery.pkg.apis.meta.v1.ObjectMeta metadata = 1; optional StatefulSetSpec spec = 2; optional StatefulSetStatus status = 3; }
+message StatefulSetStatus { optional int64 observedGeneration = 1; optional int32 replicas = 2; optional int32 readyReplicas = 3; optional int32 currentReplicas = 4; optional int32 updatedReplicas = 5; optional string currentRevision = 6; optional string updateRevision = 7; optional int32 collisionCount = 9; repeated StatefulSetCondition conditions = 10; optional int32 availableReplicas = 11; }
+message StatefulSetCondition { optional string type = 1; optional string status = 2; optional k8s.io.apimachinery.pkg.apis.meta.v1.Time lastTransitionTime = 3; optional string reason = 4; optional string message = 5; }
+message StatefulSetSpec { optional int32 replicas = 1; optional k8s.io.apimachinery.pkg.apis.meta.v1.LabelSelector selector = 2; optional k8s.io.api.core.v1.PodTemplateSpec template = 3; repeated k8s.io.api.core.v1.PersistentVolumeClaim volumeClaimTemplates = 4; optional string serviceName = 5; optional string podManagementPolicy = 6; optional StatefulSetUpdateStrategy updateStrategy = 7; optional int32 revisionHistoryLimit = 8; optional int32 minReadySeconds = 9; optional StatefulSetPersistentVolumeClaimRetentionPolicy persistentVolumeClaimRetentionPolicy = 10; optional StatefulSetOrdinals ordinals = 11; }
+message StatefulSetOrdinals { optional int32 start = 1; }
+message StatefulSetPersistentVolumeClaimRetentionPolicy { optional string whenDeleted = 1; optional string whenScaled = 2; }
+message StatefulSetUpdateStrategy { optional string type = 1; optional RollingUpdateStatefulSetStrategy rollingUpdate = 2; }
+message RollingUpdateStatefulSetStrategy { optional int32 partition = 1; optional k8s.io.apimachinery.pkg.util.intstr.IntOrString maxUnavailable = 2; }
+message DaemonSet { optional k8s.io.apimachinery.pkg.apis.meta.v1.ObjectMeta metadata = 1; optional DaemonSetSpec spec = 2; optional DaemonSetStatus status = 3; }
+message DaemonSetStatus { optional int32 currentNumberScheduled = 1; optional int32 numberMisscheduled = 2; optional int32 desiredNumberScheduled = 3; optional int32 numberReady = 4; optional int64 observedGeneration = 5; optional int32 updatedNumberScheduled = 6; optional int32 numberAvailable = 7; optional int32 numberUnavailable = 8; optional int32 collisionCount = 9; repeated DaemonSetCondition conditions = 10; }
+message DaemonSetCondition { optional string type = 1; optional string status = 2; optional k8s.io.apimachinery.pkg.apis.meta.v1.Time lastTransitionTime = 3; optional string reason = 4; optional string message = 5; }
+message DaemonSetSpec { optional k8s.io.apimachinery.pkg.apis.meta.v1.LabelSelector selector = 1; optional k8s.io.api.core.v1.PodTemplateSpec template = 2; optional DaemonSetUpdateStrategy updateStrategy = 3; optional int32 minReadySeconds = 4; optional int32 revisionHistoryLimit = 6; }
+message DaemonSetUpdateStrategy { optional string type = 1; optional RollingUpdateDaemonSet rollingUpdate = 2; }
+message RollingUpdateDaemonSet { optional k8s.io.apimachinery.pkg.util.intstr.IntOrString maxUnavailable = 1; optional k8s.io.apimachinery.pkg.util.intstr.IntOrString maxSurge = 2; }
+message DaemonSetList { optional k8s.io.apimachinery.pkg.apis.meta.v1.ListMeta metadata = 1; repeated DaemonSet items = 2; }
+message StatefulSetList { optional k8s.io.apimachinery.pkg.apis.meta.v1.ListMeta metadata = 1; repeated StatefulSet items = 2; }
 `;
 
 export const BATCH_V1_PROTO = `
@@ -211,4 +234,9 @@ message PodFailurePolicyRule { optional string action = 1; optional PodFailurePo
 message PodFailurePolicyOnPodConditionsPattern { optional string type = 1; optional string status = 2; }
 message PodFailurePolicyOnExitCodesRequirement { optional string containerName = 1; optional string operator = 2; repeated int32 values = 3; }
 message JobList { optional k8s.io.apimachinery.pkg.apis.meta.v1.ListMeta metadata = 1; repeated Job items = 2; }
+message CronJob { optional k8s.io.apimachinery.pkg.apis.meta.v1.ObjectMeta metadata = 1; optional CronJobSpec spec = 2; optional CronJobStatus status = 3; }
+message CronJobStatus { repeated k8s.io.api.core.v1.ObjectReference active = 1; optional k8s.io.apimachinery.pkg.apis.meta.v1.Time lastScheduleTime = 4; optional k8s.io.apimachinery.pkg.apis.meta.v1.Time lastSuccessfulTime = 5; }
+message CronJobSpec { optional string schedule = 1; optional string timeZone = 8; optional int64 startingDeadlineSeconds = 2; optional string concurrencyPolicy = 3; optional bool suspend = 4; optional JobTemplateSpec jobTemplate = 5; optional int32 successfulJobsHistoryLimit = 6; optional int32 failedJobsHistoryLimit = 7; }
+message JobTemplateSpec { optional k8s.io.apimachinery.pkg.apis.meta.v1.ObjectMeta metadata = 1; optional JobSpec spec = 2; }
+message CronJobList { optional k8s.io.apimachinery.pkg.apis.meta.v1.ListMeta metadata = 1; repeated CronJob items = 2; }
 `;

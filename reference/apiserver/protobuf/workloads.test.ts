@@ -288,3 +288,38 @@ test('what a message cannot carry makes the object lossy: the store keeps it as 
   assert.equal(encodeObject(wrongType, { lossless: true }), undefined);
   assert.notEqual(encodeObject(pod, { lossless: true }), undefined);
 });
+
+test('a DaemonSet, a StatefulSet (with a claim template) and a CronJob come back equal', () => {
+  const template = { metadata: { labels: { app: 'db' } }, spec: { containers: [{ name: 'db', image: 'postgres:16', volumeMounts: [{ name: 'data', mountPath: '/var/lib/postgresql' }] }] } };
+  const daemonSet = {
+    apiVersion: 'apps/v1',
+    kind: 'DaemonSet',
+    metadata: { name: 'agent', namespace: 'kube-system' },
+    spec: { selector: { matchLabels: { app: 'db' } }, template, updateStrategy: { type: 'RollingUpdate', rollingUpdate: { maxUnavailable: 1, maxSurge: 0 } }, revisionHistoryLimit: 10 },
+    status: { currentNumberScheduled: 2, numberMisscheduled: 0, desiredNumberScheduled: 2, numberReady: 1, observedGeneration: 1 },
+  };
+  const statefulSet = {
+    apiVersion: 'apps/v1',
+    kind: 'StatefulSet',
+    metadata: { name: 'db', namespace: 'default' },
+    spec: {
+      replicas: 3,
+      selector: { matchLabels: { app: 'db' } },
+      template,
+      serviceName: 'db',
+      podManagementPolicy: 'OrderedReady',
+      updateStrategy: { type: 'RollingUpdate', rollingUpdate: { partition: 0 } },
+      persistentVolumeClaimRetentionPolicy: { whenDeleted: 'Retain', whenScaled: 'Delete' },
+      volumeClaimTemplates: [{ metadata: { name: 'data' }, spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } }, storageClassName: 'standard', volumeMode: 'Filesystem' } }],
+    },
+    status: { replicas: 3, readyReplicas: 3, currentRevision: 'db-7f', updateRevision: 'db-7f', collisionCount: 0, availableReplicas: 3 },
+  };
+  const cronJob = {
+    apiVersion: 'batch/v1',
+    kind: 'CronJob',
+    metadata: { name: 'hourly', namespace: 'default' },
+    spec: { schedule: '0 * * * *', timeZone: 'Etc/UTC', concurrencyPolicy: 'Forbid', suspend: false, successfulJobsHistoryLimit: 3, failedJobsHistoryLimit: 1, jobTemplate: { metadata: { labels: { job: 'hourly' } }, spec: { backoffLimit: 2, template: { spec: { containers: [{ name: 'c', image: 'busybox' }], restartPolicy: 'OnFailure' } } } } },
+    status: { active: [{ kind: 'Job', namespace: 'default', name: 'hourly-1', uid: 'u-j', apiVersion: 'batch/v1', resourceVersion: '9' }], lastScheduleTime: '2024-01-01T01:00:00Z', lastSuccessfulTime: '2024-01-01T00:00:07Z' },
+  };
+  for (const obj of [daemonSet, statefulSet, cronJob]) assert.deepEqual(roundTrip(obj), obj, obj.kind);
+});
