@@ -28,6 +28,8 @@ const CAPABILITIES: Capability[] = [
   // A working cluster schedules pods onto its nodes and runs them (kube-scheduler, kubelets).
   'cluster.workloads',
   'controllers.endpointslice', 'controllers.endpoint', 'controllers.namespace', 'controllers.clusterrole-aggregation',
+  // kube-controller-manager's --leader-elect defaults to true (kubeadm and kind keep it).
+  'controllers.leader-elect',
 ];
 
 export interface KubeTargetOptions {
