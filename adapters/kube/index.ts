@@ -30,6 +30,8 @@ const CAPABILITIES: Capability[] = [
   'controllers.endpointslice', 'controllers.endpoint', 'controllers.namespace', 'controllers.clusterrole-aggregation',
   // kube-controller-manager's --leader-elect defaults to true (kubeadm and kind keep it).
   'controllers.leader-elect',
+  // pod-garbage-collector-controller is on by default (--controllers `*`).
+  'controllers.podgc',
 ];
 
 export interface KubeTargetOptions {

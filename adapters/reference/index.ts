@@ -45,7 +45,7 @@ const CAPABILITIES: Capability[] = [
   'controllers.disruption',
   'controllers.stoppable',
   // One elected kube-controller-manager process (reference/wiring/controller-manager-process.ts), restartable with --controllers.
-  'controllers.leader-elect', 'controllers.flags',
+  'controllers.leader-elect', 'controllers.flags', 'controllers.podgc',
   'controllers.endpointslice', 'controllers.endpoint', 'controllers.namespace', 'controllers.clusterrole-aggregation',
   // The scheduler (reference/wiring/scheduler.ts); scenarios register their own Node objects.
   'cluster.scheduler', 'cluster.nodes', 'scheduler.recorder-profile',
