@@ -63,7 +63,7 @@ Feature: Common pitfalls
     Scenario: a scheduler identity that may not create pods/binding leaves pods Pending
       Given a cluster with node "n1"
       And the scheduler's user "system:kube-scheduler" lost its permission to create "pods/binding"
-      When I create pod "web" with one container "app" running "sleep 3600"
+      When I create pod "web" with one container "app" running "sleep 3600", left to the scheduler
       Then pod "web" still has an empty spec.nodeName after 10 seconds
       And the scheduler's binding attempts were answered 403 Forbidden
 

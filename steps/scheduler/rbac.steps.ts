@@ -5,7 +5,8 @@
  * were answered.
  */
 import assert from 'node:assert/strict';
-import { Given, Then } from '@cucumber/cucumber';
+import { Given, Then, When } from '@cucumber/cucumber';
+import { container, createPod } from '../kubelet/support.ts';
 import type { KubespecWorld } from '../support/world.ts';
 import { expectSuccess, traceSinceMark } from '../kube/api.ts';
 
@@ -29,6 +30,10 @@ Given('the scheduler\'s user {string} lost its permission to create {string}', a
     return kube.request({ method: 'PUT', path: clusterRolePath(user), body: { ...now, rules: original } });
   });
   this.note('trace mark', Math.max(0, ...((await kube.traces?.()) ?? []).map((t) => t.id)));
+});
+
+When('I create pod {string} with one container {string} running {string}, left to the scheduler', async function (this: KubespecWorld, pod: string, name: string, command: string) {
+  await createPod(this, pod, { containers: [container(name, command)] }, { node: null });
 });
 
 Then('pod {string} still has an empty spec.nodeName after {int} seconds', async function (this: KubespecWorld, pod: string, seconds: number) {
