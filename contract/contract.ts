@@ -517,7 +517,8 @@ export interface CloudFacet {
  */
 export interface ControllerManagerFacet {
   stop(): Promise<void>;
-  start(): Promise<void>;
+  /** `controllers`: kube-controller-manager's --controllers list for the new process (`controllers.flags`); default the target's own. */
+  start(opts?: { controllers?: readonly string[] }): Promise<void>;
 }
 
 /** Everything one scenario sees of a target. Facets are present iff their capability is declared. */

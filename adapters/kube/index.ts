@@ -28,6 +28,10 @@ const CAPABILITIES: Capability[] = [
   // A working cluster schedules pods onto its nodes and runs them (kube-scheduler, kubelets).
   'cluster.workloads',
   'controllers.endpointslice', 'controllers.endpoint', 'controllers.namespace', 'controllers.clusterrole-aggregation',
+  // kube-controller-manager's --leader-elect defaults to true (kubeadm and kind keep it).
+  'controllers.leader-elect',
+  // pod-garbage-collector-controller is on by default (--controllers `*`).
+  'controllers.podgc',
 ];
 
 export interface KubeTargetOptions {

@@ -44,6 +44,8 @@ const CAPABILITIES: Capability[] = [
   'controllers.ttlafterfinished',
   'controllers.disruption',
   'controllers.stoppable',
+  // One elected kube-controller-manager process (reference/wiring/controller-manager-process.ts), restartable with --controllers.
+  'controllers.leader-elect', 'controllers.flags', 'controllers.podgc',
   'controllers.endpointslice', 'controllers.endpoint', 'controllers.namespace', 'controllers.clusterrole-aggregation',
   // The scheduler (reference/wiring/scheduler.ts); scenarios register their own Node objects.
   'cluster.scheduler', 'cluster.nodes', 'scheduler.recorder-profile',
@@ -230,7 +232,7 @@ async function openSession(seed: number, tags: readonly string[]): Promise<Sessi
       ...(ha && withHa && !machines ? { ha: ha.ha } : {}),
       ...(machines ? { ha: machinesWithProcesses(machines.ha, ha) } : {}),
       ...(cloud ? { cloud: cloud.cloud } : {}),
-      controllerManager: { stop: async () => cluster.stopControllers(), start: () => cluster.startControllers() },
+      controllerManager: { stop: () => cluster.stopControllers(), start: (o) => cluster.startControllers(o?.controllers) },
       proxy: referenceProxyFacet(cluster, clock),
       nodes: nodes.facet,
       describe: () => ({ url: cluster.url, revision: cluster.backend.currentRevision(), virtual_ms: clock.now_ms(), ...store.describe() }),
