@@ -59,8 +59,8 @@ test('a packet that is not a query the server can read gets FORMERR, and two que
   const socket = dgram.createSocket('udp4');
   try {
     const { host, port } = (await c.startDns()).address;
-    const ask = (packet: Buffer) => new Promise<dnsPacket.DecodedPacket>((done) => {
-      socket.once('message', (m) => done(dnsPacket.decode(m)));
+    const ask = (packet: Buffer) => new Promise<dnsPacket.DecodedPacket & { rcode?: string }>((done) => {
+      socket.once('message', (m) => done(dnsPacket.decode(m) as dnsPacket.DecodedPacket & { rcode?: string }));
       socket.send(packet, port, host);
     });
     const garbage = Buffer.from([0x12, 0x34, 0x01, 0x00, 0x00, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0xff]);
