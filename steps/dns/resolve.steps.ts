@@ -1,7 +1,8 @@
 /**
  * Service discovery through the cluster DNS: the steps write Services and EndpointSlices through
  * the API and ask the cluster's DNS server (DnsFacet.server) with a real resolver — Node's
- * dns.promises.Resolver (c-ares) over UDP, a fresh one per query so no answer comes from its cache.
+ * dns.promises.Resolver (c-ares) over UDP (TCP when an answer comes back truncated), one per
+ * wait (Node's resolver keeps no answer cache).
  * Every check waits (virtual time on the reference, real time elsewhere) until the DNS server's
  * informers have seen the write.
  */
@@ -21,11 +22,16 @@ function dns(world: KubespecWorld): DnsFacet {
   return d;
 }
 
-/** One query with a real resolver: the records as text ("10.96.0.10", "80 web.ns.svc.cluster.local"), or the error's rcode. */
-async function query(world: KubespecWorld, type: string, name: string): Promise<Answer> {
+/** A real resolver pointed at the cluster DNS server only. */
+async function resolverFor(world: KubespecWorld): Promise<Resolver> {
   const { host, port } = await dns(world).server();
   const resolver = new Resolver({ timeout: 1000, tries: 2 });
   resolver.setServers([host.includes(':') ? `[${host}]:${port}` : `${host}:${port}`]);
+  return resolver;
+}
+
+/** One query: the records as text ("10.96.0.10", "80 web.ns.svc.cluster.local"), or the error's rcode. */
+async function query(resolver: Resolver, type: string, name: string): Promise<Answer> {
   try {
     if (type === 'SRV') return { rcode: 'NOERROR', records: (await resolver.resolveSrv(name)).map((r) => `${r.port} ${r.name}`).sort() };
     const records = type === 'AAAA' ? await resolver.resolve6(name) : type === 'A' ? await resolver.resolve4(name) : (await resolver.resolveTxt(name)).map((t) => t.join(''));
@@ -42,13 +48,16 @@ async function answersWithin(world: KubespecWorld, seconds: number, type: string
   const name = expandNs(world.kube(), rawName);
   let last: Answer | undefined;
   const show = (a: Answer | undefined) => (a ? `${a.rcode} [${a.records.join(', ')}]` : 'no answer');
+  const resolver = await resolverFor(world);
   try {
     await world.eventually(`${type} ${name} answers ${show(wanted)}`, async () => {
-      last = await query(world, type, name);
+      last = await query(resolver, type, name);
       return last.rcode === wanted.rcode && JSON.stringify(last.records) === JSON.stringify([...wanted.records].sort());
     }, seconds * 1000);
   } catch {
     assert.fail(`a query for ${type} ${name} answered ${show(last)}, wanted ${show(wanted)}`);
+  } finally {
+    resolver.cancel();
   }
 }
 
