@@ -74,3 +74,22 @@ test('a packet that is not a query the server can read gets FORMERR, and two que
     await c.stop();
   }
 });
+
+test('an answer too big for 512 bytes of UDP comes back truncated and the resolver gets it whole over TCP', async () => {
+  const clock = new VirtualClock();
+  const c = await ReferenceCluster.start({ seed: 9, clock });
+  try {
+    const dns = await c.startDns();
+    const ips = Array.from({ length: 40 }, (_, k) => `10.244.3.${k + 1}`);
+    assert.equal(await post(c, '/api/v1/namespaces/default/services', { apiVersion: 'v1', kind: 'Service', metadata: { name: 'many' }, spec: { clusterIP: 'None', ports: [{ name: 'http', port: 80 }] } }), 201);
+    const slice = { apiVersion: 'discovery.k8s.io/v1', kind: 'EndpointSlice', metadata: { name: 'many-1', labels: { 'kubernetes.io/service-name': 'many' } }, addressType: 'IPv4', ports: [{ name: 'http', port: 80, protocol: 'TCP' }], endpoints: ips.map((ip) => ({ addresses: [ip], conditions: { ready: true } })) };
+    assert.equal(await post(c, '/apis/discovery.k8s.io/v1/namespaces/default/endpointslices', slice), 201);
+    const got = await eventually(clock, 'many resolves', async () => {
+      const a = await resolverFor(dns.address).resolve4('many.default.svc.cluster.local');
+      return a.length === ips.length ? a : undefined;
+    });
+    assert.deepEqual([...got].sort(), [...ips].sort());
+  } finally {
+    await c.stop();
+  }
+});

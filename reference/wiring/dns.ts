@@ -7,14 +7,15 @@
  *
  * - It serves only once its informers have listed (CoreDNS delays serving until its watches have
  *   synced: plugin README, "Startup").
- * - A query with EDNS gets an OPT back and up to the advertised payload size; without, 512 bytes
- *   (RFC 1035 4.2.1). An answer that does not fit is sent truncated (TC) and empty, for the
- *   resolver to retry over TCP — which this server does not serve.
+ * - It listens on UDP and on TCP at the same port, as CoreDNS's `.:53` server block does. Over UDP
+ *   a query with EDNS gets an OPT back and up to the advertised payload size; without, 512 bytes
+ *   (RFC 1035 4.2.1). An answer that does not fit is sent truncated (TC) and empty, and the
+ *   resolver asks again over TCP (RFC 7766), where messages carry a two-byte length.
  * - More than one question, or an opcode other than QUERY, is refused as CoreDNS refuses it
  *   (FORMERR, NOTIMP); an undecodable packet with at least a header gets FORMERR.
  */
 import dgram from 'node:dgram';
-import { isIP } from 'node:net';
+import net, { isIP } from 'node:net';
 import dnsPacket from 'dns-packet';
 import { Informer } from '../controllers/informer.ts';
 import type { ResourceRef } from '../controllers/types.ts';
@@ -37,6 +38,10 @@ const RCODES = { NOERROR: 0, FORMERR: 1, SERVFAIL: 2, NXDOMAIN: 3, NOTIMP: 4, RE
 const PLAIN_UDP_LIMIT = 512;
 /** What this server advertises in its OPT (the DNS flag day 2020 size). */
 const EDNS_PAYLOAD = 1232;
+/** A DNS message over TCP is at most 65535 bytes (its length prefix is 16 bits). */
+const TCP_LIMIT = 65_535;
+/** Tries at binding TCP to the port UDP got when that port was picked (port 0) and TCP finds it taken. */
+const BIND_TRIES = 5;
 
 /** kubeadm's ClusterRole system:coredns and its binding to kube-system/coredns (manifests.go, CoreDNSClusterRole). */
 export function coreDnsRbacObjects(): any[] {
@@ -69,9 +74,11 @@ export interface ClusterDnsOptions {
 
 export class ClusterDns {
   private serial = 1;
+  private readonly connections = new Set<net.Socket>();
   private constructor(
     private readonly informers: { services: Informer; slices: Informer; namespaces: Informer },
     private readonly socket: dgram.Socket,
+    private readonly tcp: net.Server,
     private readonly zone: string,
     private readonly ttl_s: number,
   ) {}
@@ -88,16 +95,12 @@ export class ClusterDns {
     const stopInformers = () => Object.values(informers).forEach((i) => i.stop());
     try {
       await Promise.all(Object.values(informers).map((i) => i.start()));
-      const host = opts.host ?? '127.0.0.1';
-      const socket = dgram.createSocket(isIP(host) === 6 ? 'udp6' : 'udp4');
-      await new Promise<void>((done, fail) => {
-        socket.once('error', fail);
-        socket.bind(opts.port ?? 0, host, () => (socket.off('error', fail), done()));
-      });
-      dns = new ClusterDns(informers, socket, opts.zone ?? DEFAULT_ZONE, opts.ttl_s ?? DEFAULT_TTL_S);
+      const { socket, tcp } = await bindBoth(opts.host ?? '127.0.0.1', opts.port ?? 0);
+      dns = new ClusterDns(informers, socket, tcp, opts.zone ?? DEFAULT_ZONE, opts.ttl_s ?? DEFAULT_TTL_S);
       socket.on('message', (msg, from) => dns!.reply(msg, from));
       // A send that fails (the client went away) is the client's loss, never the server's crash.
       socket.on('error', () => {});
+      tcp.on('connection', (conn) => dns!.serveTcp(conn));
       return dns;
     } catch (error) {
       stopInformers();
@@ -114,6 +117,8 @@ export class ClusterDns {
   async stop(): Promise<void> {
     for (const i of Object.values(this.informers)) i.stop();
     await new Promise<void>((done) => this.socket.close(() => done()));
+    for (const conn of this.connections) conn.destroy();
+    await new Promise<void>((done) => this.tcp.close(() => done()));
   }
 
   /** The answer to one question from the informers' caches (exposed for the wiring's tests). */
@@ -127,11 +132,31 @@ export class ClusterDns {
   }
 
   private reply(msg: Buffer, from: dgram.RemoteInfo): void {
-    const response = this.respond(msg);
+    const response = this.respond(msg, 'udp');
     if (response) this.socket.send(response, from.port, from.address);
   }
 
-  private respond(msg: Buffer): Buffer | undefined {
+  /** RFC 1035 4.2.2: each message on the connection is preceded by its length in two bytes; several may follow each other. */
+  private serveTcp(conn: net.Socket): void {
+    let pending = Buffer.alloc(0);
+    this.connections.add(conn);
+    conn.on('close', () => this.connections.delete(conn));
+    conn.on('error', () => {});
+    conn.on('data', (chunk: Buffer) => {
+      pending = Buffer.concat([pending, chunk]);
+      while (pending.length >= 2 && pending.length >= 2 + pending.readUInt16BE(0)) {
+        const msg = pending.subarray(2, 2 + pending.readUInt16BE(0));
+        pending = pending.subarray(2 + msg.length);
+        const response = this.respond(msg, 'tcp');
+        if (!response) continue;
+        const length = Buffer.alloc(2);
+        length.writeUInt16BE(response.length);
+        conn.write(Buffer.concat([length, response]));
+      }
+    });
+  }
+
+  private respond(msg: Buffer, transport: 'udp' | 'tcp'): Buffer | undefined {
     let query: dnsPacket.Packet;
     try {
       query = dnsPacket.decode(msg);
@@ -147,7 +172,8 @@ export class ClusterDns {
     const question = query.questions[0]!;
     const answer = this.answer(question.name, question.type);
     const opt = (query.additionals ?? []).find((r) => r.type === 'OPT') as { udpPayloadSize?: number } | undefined;
-    const limit = opt ? Math.max(PLAIN_UDP_LIMIT, Math.min(opt.udpPayloadSize ?? PLAIN_UDP_LIMIT, EDNS_PAYLOAD)) : PLAIN_UDP_LIMIT;
+    const udpLimit = opt ? Math.max(PLAIN_UDP_LIMIT, Math.min(opt.udpPayloadSize ?? PLAIN_UDP_LIMIT, EDNS_PAYLOAD)) : PLAIN_UDP_LIMIT;
+    const limit = transport === 'tcp' ? TCP_LIMIT : udpLimit;
     const optRecords = opt ? [{ type: 'OPT', name: '.', udpPayloadSize: EDNS_PAYLOAD, flags: 0 } as any] : [];
     const flags = dnsPacket.AUTHORITATIVE_ANSWER | rd | RCODES[answer.rcode];
     const full = dnsPacket.encode({
@@ -156,6 +182,28 @@ export class ClusterDns {
     });
     if (full.length <= limit) return full;
     return dnsPacket.encode({ type: 'response', id, flags: flags | dnsPacket.TRUNCATED_RESPONSE, questions: [question], additionals: optRecords });
+  }
+}
+
+/** A UDP socket and a TCP server on one port (any free one for port 0: UDP picks, TCP follows, tried again if TCP finds it taken). */
+async function bindBoth(host: string, port: number): Promise<{ socket: dgram.Socket; tcp: net.Server }> {
+  for (let attempt = 1; ; attempt++) {
+    const socket = dgram.createSocket(isIP(host) === 6 ? 'udp6' : 'udp4');
+    await new Promise<void>((done, fail) => {
+      socket.once('error', fail);
+      socket.bind(port, host, () => (socket.off('error', fail), done()));
+    });
+    const tcp = net.createServer();
+    try {
+      await new Promise<void>((done, fail) => {
+        tcp.once('error', fail);
+        tcp.listen(socket.address().port, host, () => (tcp.off('error', fail), done()));
+      });
+      return { socket, tcp };
+    } catch (error) {
+      socket.close();
+      if (port !== 0 || attempt >= BIND_TRIES) throw error;
+    }
   }
 }
 
