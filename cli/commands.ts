@@ -113,6 +113,7 @@ export const COMMANDS: readonly CommandSpec[] = [
       { flags: '--cloud', help: 'a simulated cloud (msw-served API) and a leader-elected cloud-controller-manager' },
       { flags: '--anonymous-auth <bool>', help: 'false: a request without credentials is 401, not system:anonymous', choices: ['true', 'false'] },
       { flags: '--proxy-mode <M>', help: "kube-proxy's mode on every node", choices: ['iptables', 'ipvs', 'nftables'] },
+      { flags: '--dns-port <P>', help: "run the cluster DNS (CoreDNS's kubernetes plugin) on UDP and TCP port P of 127.0.0.1; 0: any free port" },
     ],
     async run(v) {
       const { serve } = await import('./serve.ts');
