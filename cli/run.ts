@@ -30,6 +30,8 @@ export interface RunOptions {
   parallel?: string;
   etcdEndpoints?: string;
   kubeconfig?: string;
+  /** kube target: the cluster DNS server, HOST:PORT (declares cluster.dns). */
+  dnsServer?: string;
   coverage?: boolean;
   /** Seconds of wall time one scenario may take before the watchdog ends the run. */
   scenarioBudget?: string;
@@ -147,6 +149,7 @@ function targetEnv(opts: RunOptions, seed: number): NodeJS.ProcessEnv {
     KUBESPEC_FAULTS: opts.fault ?? '',
     ...(opts.etcdEndpoints ? { KUBESPEC_ETCD_ENDPOINTS: opts.etcdEndpoints } : {}),
     ...(opts.kubeconfig ? { KUBESPEC_KUBECONFIG: path.resolve(process.env.KUBESPEC_CWD ?? '.', opts.kubeconfig) } : {}),
+    ...(opts.dnsServer ? { KUBESPEC_DNS_SERVER: opts.dnsServer } : {}),
   };
 }
 
