@@ -28,6 +28,7 @@
  */
 import { isIP } from 'node:net';
 import type { KubeObject } from '../controllers/types.ts';
+import type { Faults } from '../faults.ts';
 
 export type RecordType = 'A' | 'AAAA' | 'SRV' | 'CNAME' | 'SOA' | 'TXT';
 
@@ -60,6 +61,8 @@ export interface DnsConfig {
   ttl_s: number;
   /** The SOA serial: CoreDNS uses the time of the last change it saw; the wiring passes a counter. */
   serial: number;
+  /** Fault models (reference/faults.ts, `kubespec selftest`); default none. */
+  faults?: Faults;
 }
 
 export const DEFAULT_ZONE = 'cluster.local';
@@ -79,7 +82,8 @@ export function answerQuestion(view: ClusterView, question: { name: string; type
   const ask = question.type.toUpperCase();
   if (found === undefined) return negative('NXDOMAIN', config);
   const answers = found.records.filter((r) => r.type === ask || (r.type === 'CNAME' && ask !== 'SRV'));
-  if (answers.length === 0) return negative('NOERROR', config);
+  // Fault dns-nxdomain-for-missing-type: an existing name without the asked type is NXDOMAIN.
+  if (answers.length === 0) return negative(config.faults?.has('dns-nxdomain-for-missing-type') ? 'NXDOMAIN' : 'NOERROR', config);
   const additionals = ask === 'SRV' ? found.additionals : [];
   return { rcode: 'NOERROR', answers: dedupe(answers), authorities: [], additionals: dedupe(additionals) };
 }
@@ -127,13 +131,16 @@ function serviceRecords(view: ClusterView, namespace: string, name: string, port
     return { records: [{ name: svcName, type: 'CNAME', class: 'IN', ttl, data: String(spec.externalName ?? '').replace(/\.$/, '') }], additionals: [] };
   }
   const qname = port ? `_${port.name}._${port.protocol}.${svcName}` : svcName;
-  if (spec.clusterIP === 'None') return headlessRecords(view, svc, qname, svcName, port, config);
+  // Fault dns-headless-as-clusterip: the headless branch is never taken.
+  if (spec.clusterIP === 'None' && !config.faults?.has('dns-headless-as-clusterip')) return headlessRecords(view, svc, qname, svcName, port, config);
   const ports = ((spec.ports ?? []) as any[]).filter((p) => portMatches(port, p.name, p.protocol));
+  // Fault dns-srv-target-port: the SRV record carries the port the Pods listen on.
+  const srvPort = (p: any) => Number(config.faults?.has('dns-srv-target-port') && typeof p.targetPort === 'number' ? p.targetPort : p.port);
   // CoreDNS answers a ClusterIP Service only through its ports: no matching port, no such name.
   if (ports.length === 0) return undefined;
   const ips = clusterIPs(spec);
   const addresses = ips.map((ip) => addressRecord(qname, ip, ttl));
-  const srv = ports.map((p) => srvRecord(qname, Number(p.port), svcName, ports.length, ttl));
+  const srv = ports.map((p) => srvRecord(qname, srvPort(p), svcName, ports.length, ttl));
   return { records: [...addresses, ...srv], additionals: ips.map((ip) => addressRecord(svcName, ip, ttl)) };
 }
 
@@ -144,7 +151,7 @@ function headlessRecords(view: ClusterView, svc: KubeObject, qname: string, svcN
   const additionals: DnsRecord[] = [];
   for (const slice of slicesOf(view, svc)) {
     const ports = slicePorts(slice).filter((p) => portMatches(port, p.name, p.protocol));
-    for (const ep of readyEndpoints(slice)) {
+    for (const ep of readyEndpoints(slice, config.faults?.has('dns-includes-not-ready'))) {
       const target = `${endpointHostname(ep.hostname, ep.address)}.${svcName}`;
       for (const p of ports) {
         if (p.port >= 0) records.push(srvRecord(qname, p.port, target, 0, ttl));
@@ -196,9 +203,10 @@ function slicePorts(slice: KubeObject): { name: string; protocol: string; port: 
 }
 
 /** Endpoints whose ready condition is true or unset ("nil should be interpreted as ready", discovery/v1 EndpointConditions). */
-function readyEndpoints(slice: KubeObject): { address: string; hostname?: string }[] {
+function readyEndpoints(slice: KubeObject, includeNotReady = false): { address: string; hostname?: string }[] {
   return (((slice as any).endpoints ?? []) as any[])
-    .filter((ep) => ep.conditions?.ready !== false)
+    // Fault dns-includes-not-ready (includeNotReady): the ready condition is not read.
+    .filter((ep) => includeNotReady || ep.conditions?.ready !== false)
     .flatMap((ep) => ((ep.addresses ?? []) as string[]).map((address) => ({ address, ...(ep.hostname ? { hostname: String(ep.hostname).toLowerCase() } : {}) })));
 }
 

@@ -235,7 +235,7 @@ export class ReferenceCluster {
     cluster.scheduler = scheduler;
     cluster.storeClients = storeClients;
     cluster.schedulerCredentials = { ...(schedulerToken ? { token: schedulerToken } : {}), ...(opts.tls?.ca ? { ca: opts.tls.ca } : {}) };
-    cluster.dnsContext = { clock: opts.clock, seed: opts.seed, client: () => new ApiClient({ server: loopbackUrl(http, opts), userAgent: COREDNS_AGENT, ...(dnsToken ? { token: dnsToken } : {}), ...(opts.tls?.ca ? { ca: opts.tls.ca } : {}) }) };
+    cluster.dnsContext = { clock: opts.clock, seed: opts.seed, ...(opts.faults ? { faults: opts.faults } : {}), client: () => new ApiClient({ server: loopbackUrl(http, opts), userAgent: COREDNS_AGENT, ...(dnsToken ? { token: dnsToken } : {}), ...(opts.tls?.ca ? { ca: opts.tls.ca } : {}) }) };
     return cluster;
   }
 
@@ -251,7 +251,7 @@ export class ReferenceCluster {
     return this.http.url;
   }
 
-  private dnsContext?: { clock: Scheduler; seed: number; client: () => ApiClient };
+  private dnsContext?: { clock: Scheduler; seed: number; client: () => ApiClient; faults?: Faults };
   /** The cluster DNS, once started (dns.ts). */
   dns?: ClusterDns;
   private dnsClient?: ApiClient;
@@ -275,7 +275,7 @@ export class ReferenceCluster {
     }
     const ctx = this.dnsContext!;
     this.dnsClient = ctx.client();
-    this.dns = await ClusterDns.start({ client: this.dnsClient, clock: ctx.clock, seed: ctx.seed, ...opts });
+    this.dns = await ClusterDns.start({ client: this.dnsClient, clock: ctx.clock, seed: ctx.seed, ...(ctx.faults ? { faults: ctx.faults } : {}), ...opts });
     return this.dns;
   }
 

@@ -23,6 +23,7 @@ import { answerQuestion, DEFAULT_TTL_S, DEFAULT_ZONE, type DnsAnswer } from '../
 import { seededRandom } from '../apiserver/server.ts';
 import type { ApiClient } from './api-client.ts';
 import type { Scheduler } from './virtual-clock.ts';
+import { NO_FAULTS, type Faults } from '../faults.ts';
 
 const SERVICES: ResourceRef = { group: '', version: 'v1', resource: 'services' };
 const ENDPOINT_SLICES: ResourceRef = { group: 'discovery.k8s.io', version: 'v1', resource: 'endpointslices' };
@@ -70,6 +71,8 @@ export interface ClusterDnsOptions {
   port?: number;
   zone?: string;
   ttl_s?: number;
+  /** Fault models (reference/faults.ts); default none. */
+  faults?: Faults;
 }
 
 export class ClusterDns {
@@ -81,6 +84,7 @@ export class ClusterDns {
     private readonly tcp: net.Server,
     private readonly zone: string,
     private readonly ttl_s: number,
+    private readonly faults: Faults,
   ) {}
 
   static async start(opts: ClusterDnsOptions): Promise<ClusterDns> {
@@ -96,7 +100,7 @@ export class ClusterDns {
     try {
       await Promise.all(Object.values(informers).map((i) => i.start()));
       const { socket, tcp } = await bindBoth(opts.host ?? '127.0.0.1', opts.port ?? 0);
-      dns = new ClusterDns(informers, socket, tcp, opts.zone ?? DEFAULT_ZONE, opts.ttl_s ?? DEFAULT_TTL_S);
+      dns = new ClusterDns(informers, socket, tcp, opts.zone ?? DEFAULT_ZONE, opts.ttl_s ?? DEFAULT_TTL_S, opts.faults ?? NO_FAULTS);
       socket.on('message', (msg, from) => dns!.reply(msg, from));
       // A send that fails (the client went away) is the client's loss, never the server's crash.
       socket.on('error', () => {});
@@ -128,7 +132,7 @@ export class ClusterDns {
       endpointSlices: this.informers.slices.list(),
       namespaces: new Set(this.informers.namespaces.list().map((n) => n.metadata.name.toLowerCase())),
     };
-    return answerQuestion(view, { name, type }, { zone: this.zone, ttl_s: this.ttl_s, serial: this.serial });
+    return answerQuestion(view, { name, type }, { zone: this.zone, ttl_s: this.ttl_s, serial: this.serial, faults: this.faults });
   }
 
   private reply(msg: Buffer, from: dgram.RemoteInfo): void {
