@@ -62,7 +62,7 @@ export const COMMANDS: readonly CommandSpec[] = [
     async run(v) {
       if (v.repeat !== undefined) {
         const { runRepeated } = await import('./repeat.ts');
-        return (await runRepeated({ ...v, target: v.target, etcdEndpoints: v['etcd-endpoints'], scenarioBudget: v['scenario-budget'] }, v.repeat)).exitCode;
+        return (await runRepeated({ ...v, target: v.target, etcdEndpoints: v['etcd-endpoints'], dnsServer: v['dns-server'], scenarioBudget: v['scenario-budget'] }, v.repeat)).exitCode;
       }
       const result = await run({ ...v, target: v.target, etcdEndpoints: v['etcd-endpoints'], dnsServer: v['dns-server'], coverage: !v['no-coverage'], scenarioBudget: v['scenario-budget'], dryRun: v['dry-run'] });
       return result.exitCode;
