@@ -83,6 +83,8 @@ export const CAPABILITIES = {
   'proxy.nftables': 'kube-proxy in nftables mode',
   'proxy.traffic': 'connections to a Service IP are really forwarded and can be counted per backend',
   'proxy.dataplane': 'new connections can be sent through a node\'s proxy rules and the chosen backend read back (the reference evaluates the rules it generated in a model of the kernel\'s tables; a real node sends packets)',
+  // Service discovery.
+  'cluster.dns': 'a cluster DNS server (CoreDNS with its kubernetes plugin, or kube-dns) answers for Services and Pods under the cluster domain, and the suite can send it queries over UDP (DnsFacet.server)',
 } as const;
 
 export type Capability = keyof typeof CAPABILITIES;

@@ -72,6 +72,8 @@ const CAPABILITIES: Capability[] = [
   // The fake runtime serves CRI's GetContainerEvents stream (reference/cri/fake/runtime.ts),
   // and a CRI v1 gRPC socket (reference/cri/host/grpc-server.ts) a kubelet can be pointed at (nodes.ts).
   'cri.events', 'cri.grpc', 'kubelet.runtime-endpoint',
+  // The cluster DNS (CoreDNS's kubernetes plugin) on real UDP, started by a scenario's first query (reference/wiring/dns.ts).
+  'cluster.dns',
 ];
 
 /**
@@ -234,6 +236,7 @@ async function openSession(seed: number, tags: readonly string[]): Promise<Sessi
       ...(cloud ? { cloud: cloud.cloud } : {}),
       controllerManager: { stop: () => cluster.stopControllers(), start: (o) => cluster.startControllers(o?.controllers) },
       proxy: referenceProxyFacet(cluster, clock),
+      dns: { clusterDomain: 'cluster.local', server: async () => (await cluster.startDns()).address },
       nodes: nodes.facet,
       describe: () => ({ url: cluster.url, revision: cluster.backend.currentRevision(), virtual_ms: clock.now_ms(), ...store.describe() }),
       close: stopAll,

@@ -27,6 +27,7 @@ import { ApiClient } from './api-client.ts';
 import { ControllerManager } from './controllers.ts';
 import { ControllerManagerProcess } from './controller-manager-process.ts';
 import { ProxyHost } from './proxy.ts';
+import { ClusterDns, COREDNS_AGENT, COREDNS_GROUPS, COREDNS_USER, coreDnsRbacObjects } from './dns.ts';
 import { SchedulerHost } from './scheduler.ts';
 import type { Scheduler } from './virtual-clock.ts';
 import { referenceSecurity, type Security, type SecurityOptions } from './security.ts';
@@ -170,8 +171,11 @@ export class ReferenceCluster {
     const managerToken = opts.secure ? randomBytes(32).toString('base64url') : undefined;
     const proxyToken = opts.secure ? randomBytes(32).toString('base64url') : undefined;
     const schedulerToken = opts.secure ? randomBytes(32).toString('base64url') : undefined;
+    const dnsToken = opts.secure ? randomBytes(32).toString('base64url') : undefined;
     const liveTokens = opts.secure ? new Map<string, UserInfo>() : undefined;
-    const tokenCsv = opts.secure && withToken(withToken(withControllerManagerToken(opts.secure.tokenCsv, managerToken!), proxyToken!, KUBE_PROXY_USER), schedulerToken!, KUBE_SCHEDULER_USER);
+    const tokenCsv = opts.secure && withToken(withToken(withControllerManagerToken(opts.secure.tokenCsv, managerToken!), proxyToken!, KUBE_PROXY_USER), schedulerToken!, KUBE_SCHEDULER_USER)
+      // CoreDNS's ServiceAccount token (kube-system/coredns), with the groups a ServiceAccount has.
+      + `${dnsToken},${COREDNS_USER},${COREDNS_USER},"${COREDNS_GROUPS.join(',')}"\n`;
     const secure = opts.secure && { ...opts.secure, tokenCsv: tokenCsv as string, liveTokens };
     const security = secure ? referenceSecurity({ backend: apiServerStore, clock: opts.clock, random, ...secure, ...(opts.faults ? { faults: opts.faults } : {}) }) : undefined;
     // The API server reaches kubelets (pods/log) the way upstream dials a node's :10250: by node name.
@@ -259,6 +263,7 @@ export class ReferenceCluster {
     cluster.scheduler = scheduler;
     cluster.storeClients = storeClients;
     cluster.schedulerCredentials = { ...(schedulerToken ? { token: schedulerToken } : {}), ...(opts.tls?.ca ? { ca: opts.tls.ca } : {}) };
+    cluster.dnsContext = { clock: opts.clock, seed: opts.seed, ...(opts.faults ? { faults: opts.faults } : {}), client: () => new ApiClient({ server: loopbackUrl(http, opts), userAgent: COREDNS_AGENT, ...(dnsToken ? { token: dnsToken } : {}), ...(opts.tls?.ca ? { ca: opts.tls.ca } : {}) }) };
     return cluster;
   }
 
@@ -274,7 +279,37 @@ export class ReferenceCluster {
     return this.http.url;
   }
 
+  private dnsContext?: { clock: Scheduler; seed: number; client: () => ApiClient; faults?: Faults };
+  /** The cluster DNS, once started (dns.ts). */
+  dns?: ClusterDns;
+  private dnsClient?: ApiClient;
+
+  /**
+   * Starts the cluster DNS (CoreDNS's kubernetes plugin, dns.ts) on UDP host:port (default
+   * 127.0.0.1, any free port), first installing its RBAC as kubeadm's addon phase does (as an
+   * admin: system:masters). Started once; a second call returns the running one.
+   */
+  async startDns(opts: { host?: string; port?: number } = {}): Promise<ClusterDns> {
+    if (this.dns) return this.dns;
+    for (const object of coreDnsRbacObjects()) {
+      const collection = object.kind === 'ClusterRole' ? 'clusterroles' : 'clusterrolebindings';
+      const { status } = await this.api.handle({
+        method: 'POST', url: `/apis/rbac.authorization.k8s.io/v1/${collection}`,
+        headers: { accept: 'application/json', 'content-type': 'application/json' },
+        body: Buffer.from(JSON.stringify(object)),
+        clientCert: { subjectCN: 'kubeadm', subjectO: ['system:masters'] },
+      });
+      if (status !== 201 && status !== 409) throw new Error(`could not create ${object.kind} ${object.metadata.name} for the cluster DNS: ${status}`);
+    }
+    const ctx = this.dnsContext!;
+    this.dnsClient = ctx.client();
+    this.dns = await ClusterDns.start({ client: this.dnsClient, clock: ctx.clock, seed: ctx.seed, ...(ctx.faults ? { faults: ctx.faults } : {}), ...opts });
+    return this.dns;
+  }
+
   async stop(): Promise<void> {
+    await this.dns?.stop();
+    this.dnsClient?.close();
     for (const host of this.kubelets.values()) await host.stop();
     for (const host of this.externalKubelets.values()) await host.stop();
     await this.manager.stop();
