@@ -403,9 +403,26 @@ export interface CriCallRecord {
  * scenario must reach what the API cannot. A real cluster can offer each of these: a node by
  * joining one, exec by `kubectl exec` (pods/exec), the runtime by its CRI socket on the node.
  */
+/**
+ * How a node and its kubelet are set up, where a scenario depends on it (`kubelet.eviction`). A
+ * target that starts nodes configures them so; one whose nodes already run checks the node
+ * matches and fails the step if it does not.
+ */
+export interface NodeConfig {
+  /** The node's memory capacity, e.g. "1Gi". */
+  memory?: string;
+  /** The kubelet's --eviction-hard, e.g. { 'memory.available': '100Mi' }. */
+  evictionHard?: Record<string, string>;
+}
+
 export interface NodesFacet {
   /** Node `name` exists with a kubelet behind it (the target starts one, or it is already there). */
-  ensureNode(name: string): Promise<void>;
+  ensureNode(name: string, config?: NodeConfig): Promise<void>;
+  /**
+   * `kubelet.eviction`: processes outside any pod on the node hold `bytes` of memory from now
+   * on (replacing what an earlier call held); a real cluster runs a memory hog on the node.
+   */
+  holdNodeMemory?(name: string, bytes: number): Promise<void>;
   /**
    * `cluster.nodes`: the node is powered off — its kubelet stops (no Lease renewal, no status
    * update, nothing more done for its pods) and stays stopped; a real cluster does this by stopping a VM.
@@ -437,6 +454,12 @@ export interface NodesFacet {
   containerdContainers?(node: string, namespace: string): Promise<string[]>;
   /** `cri.containerd`: `ctr --namespace k8s.io images tag SOURCE TARGET` on the node (CRI has no tag call). */
   tagImage?(node: string, source: string, target: string): Promise<void>;
+  /**
+   * `cri.images.retag`: the tag `ref` names a rebuilt image (new content, new digest) from now on
+   * — pushed to the registry under the same tag and pulled again on the node, or retagged there
+   * (`ctr images tag --force`). Content pulled by digest before stays reachable by its digest.
+   */
+  retagImage?(node: string, ref: string): Promise<void>;
 }
 
 /** One leader-elected control-plane process, as its own /healthz and /metrics report it. */
@@ -630,4 +653,4 @@ export class StoreUnavailableError extends Error {
  * The version of this contract: major changes break targets written against an older one;
  * minor ones add optional facets or capabilities. Every report states it.
  */
-export const CONTRACT_VERSION = '1.0';
+export const CONTRACT_VERSION = '1.1';

@@ -132,7 +132,7 @@ export class ReferenceCluster {
   }
 
   /** Starts a kubelet (and its fake runtime) for a node, which it registers. */
-  async addKubelet(name: string, opts: { leaseRenew_ms?: number; /** Where it reaches the API server, e.g. an HA load balancer (default: this cluster's). */ server?: string; registerWithTaints?: KubeletHostOptions['registerWithTaints'] } = {}): Promise<KubeletHost> {
+  async addKubelet(name: string, opts: { leaseRenew_ms?: number; /** Where it reaches the API server, e.g. an HA load balancer (default: this cluster's). */ server?: string; registerWithTaints?: KubeletHostOptions['registerWithTaints']; capacity?: Record<string, string>; evictionHard?: Record<string, string> } = {}): Promise<KubeletHost> {
     const existing = this.kubelets.get(name);
     if (existing) return existing;
     const ctx = this.kubeletContext!;
