@@ -328,3 +328,20 @@ Then(/^within (\d+) s(?: of virtual time)? the other three members agree on a ne
     return leader !== undefined && !minority.includes(leader);
   }, Number(seconds) * 1000);
 });
+
+When('the leader and the term it leads in are noted', async function (this: KubespecWorld) {
+  const leader = await currentLeader(this);
+  const term = (await this.members().list()).find((m) => m.id === leader)?.term;
+  assert.ok(term !== undefined, `${leader} reports the term it leads`);
+  this.note('noted leader', leader);
+  this.note('noted term', term);
+});
+
+Then('the noted leader still leads, in the noted term, and every live member is in that term', async function (this: KubespecWorld) {
+  const leader = this.recall<string>('noted leader');
+  const term = this.recall<number>('noted term');
+  await this.eventually(`every live member to name ${leader} again`, async () => (await this.members().leader()) !== undefined, 5_000);
+  const members = (await this.members().list()).filter((m) => m.alive);
+  assert.equal(await this.members().leader(), leader, 'the leader the members name');
+  assert.deepEqual(members.map((m) => `${m.id}:${m.term}`), members.map((m) => `${m.id}:${term}`), 'every live member\'s term');
+});
