@@ -26,6 +26,7 @@ export const COMPONENTS = {
   // The MVCC store each member applies to (revisions, key index, watches, compaction).
   store: {
     mutate: ['reference/store/mvcc.ts', 'reference/store/key-index.ts', 'reference/store/watch-hub.ts'],
-    features: ['features/etcd/mvcc-watch.feature', 'features/etcd/key-layout.feature', 'features/etcd/backup-restore.feature', 'features/etcd/consistency.feature'],
+    // Not key-layout.feature: it is about the API server's keys, and its Pod row is a known deviation.
+    features: ['features/etcd/mvcc-watch.feature', 'features/etcd/backup-restore.feature', 'features/etcd/consistency.feature'],
   },
 };

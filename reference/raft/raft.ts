@@ -235,11 +235,9 @@ export class RaftNode {
     }
     if (m.term > this.currentTerm) {
       if (m.type === 'MsgPreVote' && this.inLease()) return; // §9.6: we still hear from a leader; no answer at all
-      if (!isPreVoteQuestion(m)) {
-        // §5.1: a higher term always wins. Only a leader's own messages name the new leader.
-        const fromLeader = m.type === 'MsgApp' || m.type === 'MsgHeartbeat';
-        this.becomeFollower(m.term, fromLeader ? m.from : null);
-      }
+      // §5.1: a higher term always wins. The leader is not known yet: if this message is the
+      // leader's own, stepFollower below names it.
+      if (!isPreVoteQuestion(m)) this.becomeFollower(m.term, null);
     } else if (m.term < this.currentTerm) {
       this.stepStale(m);
       return;
