@@ -66,7 +66,8 @@ export interface KvFacet {
   snapshotRestore?(path: string): Promise<void>;
 }
 
-export type RaftRole = 'leader' | 'follower' | 'candidate';
+/** 'pre-candidate': asking for pre-votes before a real election (Raft §9.6 PreVote; etcd's StatePreCandidate). */
+export type RaftRole = 'leader' | 'follower' | 'pre-candidate' | 'candidate';
 
 export interface MemberInfo {
   id: string;

@@ -64,6 +64,11 @@ export const FAULTS = {
     description: 'A new leader commits an entry of an older term by counting its replicas (the Figure 8 bug): an entry that can still be overwritten is reported committed.',
     features: RAFT,
   },
+  'no-pre-vote': {
+    component: 'raft',
+    description: 'No PreVote (etcd 3.4\'s default): a member cut off from the others bumps its term at every election timeout, and when it rejoins its higher term forces a healthy leader to step down.',
+    features: RAFT,
+  },
   // ---- MVCC store (reference/store) ---------------------------------------------------------
   'compaction-keeps-history': {
     component: 'store',
