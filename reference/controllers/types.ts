@@ -122,8 +122,11 @@ export interface ControllerDef {
   reconcile(key: string, cache: Cache, ctx: ReconcileContext): Action[] | SyncResult;
   /** A write it asked for failed: lower what it expected of it (expectations.ts). */
   onActionFailed?(action: Action): void;
-  /** Whether each reconcile needs the server's namespaced resources (ReconcileContext.discovery). */
-  discovery?: boolean;
+  /**
+   * Whether a reconcile needs the server's namespaced resources (ReconcileContext.discovery):
+   * always, or only for the keys this says (discovery costs a GET per API group).
+   */
+  discovery?: boolean | ((key: string, cache: Cache) => boolean);
   /** How many workers drain its queue (upstream's --concurrent-*-syncs); 1 by default. */
   workers?: number;
 }

@@ -187,7 +187,8 @@ export class ControllerManager {
 
   private async sync(r: Running, key: string): Promise<void> {
     try {
-      const discovery = r.def.discovery ? await this.discover() : undefined;
+      const wantsDiscovery = typeof r.def.discovery === 'function' ? r.def.discovery(key, this.cache) : r.def.discovery;
+      const discovery = wantsDiscovery ? await this.discover() : undefined;
       const result = normalize(r.def.reconcile(key, this.cache, { now_ms: () => this.opts.clock.now_ms(), ...(discovery ? { discovery } : {}) }));
       await this.applyAll(r.def, result.actions);
       r.backoff.forget(key);
