@@ -33,6 +33,7 @@ import { EXIT_OK, UsageError } from './usage.ts';
 import { componentsLine, parseDuration_ms, startedComponentsOf } from './serve-banner.ts';
 import { randomBytes } from 'node:crypto';
 import type { TlsOptions } from '../reference/apiserver/host/listen.ts';
+import type { OidcOptions } from '../reference/apiserver/authn/oidc.ts';
 // The HA plane and the cloud (wiring/serve-ha.ts, wiring/cloud.ts: msw and its interceptors) are
 // loaded only with --ha / --cloud: an idle plain serve does not carry them (issue 4: ≤ 150 MiB).
 const loadCloudWiring = () => import('../reference/wiring/cloud.ts');
@@ -56,6 +57,13 @@ export interface ServeFlags {
   /** kube-apiserver's --anonymous-auth: 'true' (default) or 'false'. */
   'anonymous-auth'?: string;
   'proxy-mode'?: string;
+  'oidc-issuer-url'?: string;
+  'oidc-client-id'?: string;
+  'oidc-username-claim'?: string;
+  'oidc-username-prefix'?: string;
+  'oidc-groups-claim'?: string;
+  'oidc-groups-prefix'?: string;
+  'oidc-ca-file'?: string;
 }
 
 export interface ServeConfig {
@@ -76,6 +84,8 @@ export interface ServeConfig {
   cloud: boolean;
   /** kube-proxy's --proxy-mode on every node (reference/wiring/proxy.ts). */
   proxyMode: 'iptables' | 'ipvs' | 'nftables';
+  /** kube-apiserver's --oidc-* flags (reference/apiserver/authn/oidc.ts); caFile is read at start. */
+  oidc?: Omit<OidcOptions, 'caBundlePem'> & { caFile?: string };
 }
 
 /** Flags to a config (env only says where the user was: KUBESPEC_CWD); a bad value is a UsageError (exit 2). */
@@ -99,7 +109,37 @@ export function parseServeFlags(flags: ServeFlags, env: NodeJS.ProcessEnv = proc
     throw new UsageError('--insecure-http needs anonymous authentication: over plain HTTP no request carries credentials', 'drop --anonymous-auth=false, or serve HTTPS');
   }
   if (flags['data-dir'] !== undefined) config.dataDir = resolve(base, nonEmpty('--data-dir', flags['data-dir']));
+  const oidc = oidcFlags(flags, base);
+  if (oidc) config.oidc = oidc;
   return config;
+}
+
+/**
+ * The --oidc-* flags, checked as kube-apiserver checks them (pkg/kubeapiserver/options/authentication.go,
+ * Validate): the issuer URL and the client ID go together, and the issuer is https. The other
+ * flags mean nothing without an issuer.
+ */
+function oidcFlags(flags: ServeFlags, base: string): ServeConfig['oidc'] {
+  const issuerUrl = flags['oidc-issuer-url'] ?? '';
+  const clientId = flags['oidc-client-id'] ?? '';
+  if (issuerUrl === '' && clientId === '') return undefined;
+  if (issuerUrl === '' || clientId === '') throw new UsageError('oidc-issuer-url and oidc-client-id must be specified together', 'e.g. --oidc-issuer-url https://idp.example.com --oidc-client-id kubernetes');
+  let scheme: string;
+  try {
+    scheme = new URL(issuerUrl).protocol;
+  } catch {
+    throw new UsageError(`--oidc-issuer-url is not a URL: "${issuerUrl}"`, 'e.g. --oidc-issuer-url https://idp.example.com');
+  }
+  if (scheme !== 'https:') throw new UsageError(`--oidc-issuer-url must use https scheme, got "${issuerUrl}"`, 'e.g. --oidc-issuer-url https://idp.example.com');
+  const optional = (name: keyof ServeFlags) => (typeof flags[name] === 'string' && flags[name] !== '' ? (flags[name] as string) : undefined);
+  const picked = {
+    usernameClaim: optional('oidc-username-claim'),
+    usernamePrefix: optional('oidc-username-prefix'),
+    groupsClaim: optional('oidc-groups-claim'),
+    groupsPrefix: optional('oidc-groups-prefix'),
+    caFile: flags['oidc-ca-file'] !== undefined ? resolve(base, nonEmpty('--oidc-ca-file', flags['oidc-ca-file'])) : undefined,
+  };
+  return { issuerUrl, clientId, ...Object.fromEntries(Object.entries(picked).filter(([, v]) => v !== undefined)) };
 }
 
 /** --retention: a duration with a unit, at least 1 ms, at most what a timer can wait (2^31-1 ms). */
@@ -245,11 +285,15 @@ async function startCluster(config: ServeConfig, clock: RealTimeScheduler, store
     host: config.host,
     ...(pki ? { tls: { cert: pki.server.certPem, key: pki.server.keyPem, ca: pki.ca.certPem } } : {}),
     // Anonymous requests are on unless --anonymous-auth=false, as kube-apiserver's default; RBAC decides what they may do.
-    secure: { anonymous: config.anonymous, ...(ccmUser ? { tokenCsv: `${ccmToken},${ccmUser},${ccmUser}\n` } : {}) },
+    secure: { anonymous: config.anonymous, ...(ccmUser ? { tokenCsv: `${ccmToken},${ccmUser},${ccmUser}\n` } : {}), ...(config.oidc ? { oidc: await oidcOptions(config.oidc) } : {}) },
     // Real time: the first HTTP probe may wait for msw to load; an idle serve never loads it.
     lazyHttpInterceptor: true,
     log,
   });
+}
+
+async function oidcOptions({ caFile, ...flags }: NonNullable<ServeConfig['oidc']>): Promise<OidcOptions> {
+  return { ...flags, ...(caFile ? { caBundlePem: await readFile(caFile, 'utf8') } : {}) };
 }
 
 function announce(config: ServeConfig, url: string, log: (line: string) => void): void {

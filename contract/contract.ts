@@ -301,10 +301,27 @@ export interface KubeFacet {
    * what --authentication-token-webhook-config-file sets on a real cluster. caBundle: base64 PEM.
    */
   configureTokenWebhook?(config: { url: string; caBundle: string }): Promise<void>;
+  /**
+   * Point the API server's OIDC token authentication at an issuer the suite hosts (`kube.authn.oidc`):
+   * what the --oidc-* flags set on a real cluster. A prefix left out is upstream's default;
+   * caBundle: base64 PEM of the CA for the issuer's serving certificate (--oidc-ca-file).
+   */
+  configureOidc?(config: OidcConfig): Promise<void>;
   /** The API server's --max-mutating-requests-inflight, when the target knows it (`kube.inflight-limit`). */
   readonly maxMutatingInFlight?: number;
   /** `http2`: over an HTTP/2 stream (TLS with ALPN h2) instead of HTTP/1.1 (`kube.http2`). */
   stream?(path: string, opts?: { http2?: boolean }): Promise<KubeRawStream>;
+}
+
+/** kube-apiserver's --oidc-* flags. */
+export interface OidcConfig {
+  issuerUrl: string;
+  clientId: string;
+  usernameClaim?: string;
+  usernamePrefix?: string;
+  groupsClaim?: string;
+  groupsPrefix?: string;
+  caBundle: string;
 }
 
 export type ProxyMode = 'iptables' | 'ipvs' | 'nftables';

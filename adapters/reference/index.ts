@@ -49,7 +49,7 @@ const CAPABILITIES: Capability[] = [
   'cluster.scheduler', 'cluster.nodes', 'scheduler.recorder-profile',
   'kv.fault-schedules',
   'disk.latency',
-  'kube.http2', 'kube.inflight-limit', 'kube.metrics', 'kube.authn.webhook',
+  'kube.http2', 'kube.inflight-limit', 'kube.metrics', 'kube.authn.webhook', 'kube.authn.oidc',
   'kube.podsecurity',
   'kube.admission.quota',
   // Leader-elected control-plane processes (reference/wiring/ha.ts).

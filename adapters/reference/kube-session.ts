@@ -67,6 +67,7 @@ export async function openKubeSession(cluster: ReferenceCluster, namespace: stri
     requestWithCredentials: (creds, req) => credentialed.request(creds, req),
     traces: async () => cluster.api.traces.map(traceEntry),
     configureTokenWebhook: async ({ url, caBundle }) => cluster.security?.tokenWebhook.configure({ url, caBundlePem: Buffer.from(caBundle, 'base64').toString('utf8') }),
+    configureOidc: async ({ caBundle, ...flags }) => cluster.security?.oidc.configure({ ...flags, caBundlePem: Buffer.from(caBundle, 'base64').toString('utf8') }),
     ...(kubeconfig ? { kubeconfigPath: kubeconfig.path } : {}),
   };
   return {

@@ -52,7 +52,7 @@ export interface ReferenceClusterOptions {
    * Run the full pipeline: authentication, RBAC, admission (see security.ts). Without it every
    * request is an allowed admin and only defaulting happens — the bare REST layer.
    */
-  secure?: Pick<SecurityOptions, 'tokenCsv' | 'anonymous' | 'signingKey'>;
+  secure?: Pick<SecurityOptions, 'tokenCsv' | 'anonymous' | 'signingKey' | 'oidc'>;
   /**
    * kube-controller-manager's --controllers list: default `['*']` (every controller);
    * `['*', '-serviceaccount']` runs all but that one; `[]` runs none.
