@@ -157,7 +157,10 @@ function clientCert(cn: string, o: string[], untrusted: boolean): Promise<CertAn
   if (!cert) {
     untrustedCa ??= untrusted ? createCa({ commonName: 'not-the-cluster-ca' }) : undefined;
     const issuer = untrusted ? untrustedCa! : workerPki().then(({ ca }) => ca);
-    cert = issuer.then((ca) => issueClientCert(ca, { commonName: cn, organizations: o }));
+    // Valid from before the virtual clock's start (2026-01-01) to a year past the wall clock:
+    // the API server checks the dates at its own clock, which is virtual in the suite.
+    const validity = { notBefore: new Date(Date.UTC(2025, 0, 1)), notAfter: new Date(Date.now() + 365 * 86_400_000) };
+    cert = issuer.then((ca) => issueClientCert(ca, { commonName: cn, organizations: o, validity }));
     clientCerts.set(key, cert);
   }
   return cert;

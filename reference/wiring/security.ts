@@ -79,7 +79,7 @@ export function referenceSecurity(opts: SecurityOptions): Security {
   // ServiceAccount tokens, then OIDC, then the webhook; the union tries them all.
   const oidc = oidcAuthenticator({ now_ms: () => opts.clock.now_ms(), fetch: httpOidcFetch() });
   oidc.configure(opts.oidc);
-  const authenticators: Authenticator[] = [x509Authenticator(opts.faults), tokens.authenticator, oidc, tokenWebhook];
+  const authenticators: Authenticator[] = [x509Authenticator(opts.faults, () => opts.clock.now_ms()), tokens.authenticator, oidc, tokenWebhook];
   if (opts.tokenCsv || opts.liveTokens) {
     const tokens = opts.liveTokens ?? new Map<string, UserInfo>();
     for (const [token, user] of opts.tokenCsv ? parseTokenFile(opts.tokenCsv) : []) tokens.set(token, user);
