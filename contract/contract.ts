@@ -436,6 +436,13 @@ export interface NodesFacet {
    * set to `criEndpoint`; rejects with the kubelet's own error when it exits at start.
    */
   startKubelet?(name: string, opts: { criEndpoint: string }): Promise<void>;
+  /**
+   * `kubelet.cert-rotation`: start the kubelet of node `name` authenticating with a client
+   * certificate (CN=system:node:<name>, O=system:nodes) from the cluster's CA, valid from now for
+   * `lifetime_ms`, with the kubelet's rotateCertificates as given. A real cluster does this by
+   * joining a node with such a certificate and that kubelet configuration.
+   */
+  startKubeletWithClientCertificate?(name: string, opts: { lifetime_ms: number; rotateCertificates: boolean }): Promise<void>;
   /** `kubelet.runtime-endpoint`: a CRI client to any endpoint on the machine (as crictl --runtime-endpoint). */
   runtimeAt?(endpoint: string): CriRuntime;
   /** `cri.containerd`: the ids `ctr --namespace NS containers list --quiet` prints on the node. */

@@ -36,6 +36,8 @@ export function adminTokenCsv(token: string): string {
 
 export interface KubeSession {
   readonly kube: KubeFacet;
+  /** The HTTPS listener client certificates go to, and the CA that signs them (a node's kubelet with a certificate). */
+  tls(): Promise<{ url: string; ca: CertAndKey }>;
   close(): Promise<void>;
 }
 
@@ -72,6 +74,7 @@ export async function openKubeSession(cluster: ReferenceCluster, namespace: stri
   };
   return {
     kube,
+    tls: async () => ({ url: await credentialed.tlsUrl(), ca: (await workerPki()).ca }),
     async close() {
       client.close();
       await credentialed.close();
@@ -139,6 +142,11 @@ class CredentialedRequests {
 
 let pki: Promise<{ ca: CertAndKey; server: CertAndKey }> | undefined;
 const clientCerts = new Map<string, Promise<CertAndKey>>();
+
+/** The worker's CA: it signs the suite's client certificates, and is the clusters' CSR signing CA. */
+export async function workerCa(): Promise<CertAndKey> {
+  return (await workerPki()).ca;
+}
 
 function workerPki(): Promise<{ ca: CertAndKey; server: CertAndKey }> {
   pki ??= (async () => {

@@ -63,6 +63,12 @@ export function certificateDates(certPem: string): { notBefore_ms: number; notAf
 export class CertificateManager {
   private current: KeyPair;
   private cancel: (() => void) | undefined;
+  /**
+   * The key and request for the next rotation, made ahead of time: when the key is generated is
+   * not observable, and the host's key generation (a subprocess) then never runs while virtual
+   * time is being advanced towards the deadline.
+   */
+  private prepared: Promise<{ keyPem: string; csrPem: string }> | undefined;
   private stopped = false;
   /** When the current certificate is due for rotation (for status and tests). */
   deadline_ms = 0;
@@ -76,7 +82,14 @@ export class CertificateManager {
   }
 
   start(): void {
+    this.prepare();
     this.schedule();
+  }
+
+  private prepare(): void {
+    const user = `system:node:${this.opts.nodeName}`;
+    this.prepared = this.opts.newKeyAndCsr({ commonName: user, organizations: ['system:nodes'] });
+    this.prepared.catch(() => undefined);
   }
 
   stop(): void {
@@ -112,8 +125,10 @@ export class CertificateManager {
   }
 
   private async requestCertificate(): Promise<KeyPair> {
-    const user = `system:node:${this.opts.nodeName}`;
-    const { keyPem, csrPem } = await this.opts.newKeyAndCsr({ commonName: user, organizations: ['system:nodes'] });
+    const next = this.prepared;
+    // A fresh key for every request, retries included: a used one is never sent twice.
+    this.prepare();
+    const { keyPem, csrPem } = await next!;
     const created = await this.opts.api.createCsr({
       apiVersion: 'certificates.k8s.io/v1', kind: 'CertificateSigningRequest',
       metadata: { generateName: 'csr-' },

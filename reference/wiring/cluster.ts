@@ -30,7 +30,8 @@ import { SchedulerHost } from './scheduler.ts';
 import type { Scheduler } from './virtual-clock.ts';
 import { referenceSecurity, type Security, type SecurityOptions } from './security.ts';
 import type { UserInfo } from '../apiserver/pipeline.ts';
-import { startKubeletHost, startKubeletOn, type ExternalKubeletHost, type KubeletHost, type NodeMachine } from './kubelets.ts';
+import { signCsr } from '../apiserver/pki/host/openssl.ts';
+import { startKubeletHost, startKubeletOn, type ExternalKubeletHost, type KubeletHost, type KubeletHostOptions, type NodeMachine } from './kubelets.ts';
 import { loadHttpInterceptor } from './kubelet-network.ts';
 import type { CriRuntime } from '../../contract/cri.ts';
 
@@ -58,6 +59,12 @@ export interface ReferenceClusterOptions {
    * `['*', '-serviceaccount']` runs all but that one; `[]` runs none.
    */
   controllers?: readonly string[];
+  /**
+   * The controller manager's --cluster-signing-cert-file/--cluster-signing-key-file: the CA the
+   * CSR signer signs kubelet client certificates with (the one the API server trusts for client
+   * certificates). None: no csrsigning.
+   */
+  clusterSigningCa?: () => Promise<{ certPem: string; keyPem: string }>;
   /** Nodes to start a kubelet (with the fake runtime) for; more can be added with addKubelet. */
   kubelets?: readonly string[];
   /** Where the controller manager reports failed reconciles. */
@@ -115,7 +122,7 @@ export class ReferenceCluster {
   }
 
   /** Starts a kubelet (and its fake runtime) for a node, which it registers. */
-  async addKubelet(name: string, opts: { leaseRenew_ms?: number; /** Where it reaches the API server, e.g. an HA load balancer (default: this cluster's). */ server?: string } = {}): Promise<KubeletHost> {
+  async addKubelet(name: string, opts: Pick<KubeletHostOptions, 'leaseRenew_ms' | 'clientCertificate' | 'ca'> & { /** Where it reaches the API server, e.g. an HA load balancer (default: this cluster's). */ server?: string } = {}): Promise<KubeletHost> {
     const existing = this.kubelets.get(name);
     if (existing) return existing;
     const ctx = this.kubeletContext!;
@@ -193,7 +200,7 @@ export class ReferenceCluster {
     let scheduler: SchedulerHost | undefined;
     const managerRandom = seededRandom(opts.seed ^ 0x6b636d);
     // Fresh controller objects each time: their bookkeeping (expectations) is per process.
-    const startManager = () => ControllerManager.start({ client, clock: opts.clock, random: managerRandom, controllers: selectControllers(controllerFlag, opts.faults), changedAt: tap.changedAt, ...(opts.log ? { log: opts.log } : {}) });
+    const startManager = () => ControllerManager.start({ client, clock: opts.clock, random: managerRandom, controllers: selectControllers(controllerFlag, opts.faults), changedAt: tap.changedAt, ...(opts.log ? { log: opts.log } : {}), ...(opts.clusterSigningCa ? { signCsr: signWith(opts.clusterSigningCa) } : {}) });
     try {
       manager = await startManager();
       // The first clients find what the controllers make of the bootstrap objects (`default` in
@@ -309,4 +316,9 @@ function storeChangeTap(backend: Backend, controllers: readonly Pick<ControllerD
       for (const cancel of cancels.splice(0)) cancel();
     },
   };
+}
+
+/** The CSR signer's signing with the cluster CA (openssl: the key never leaves the host). */
+function signWith(ca: () => Promise<{ certPem: string; keyPem: string }>) {
+  return async (requestPem: string, validity: { notBefore: Date; notAfter: Date }) => signCsr(await ca(), requestPem, validity);
 }
