@@ -6,7 +6,8 @@
  *
  * A second key, never published, signs the tokens a forger would present.
  */
-import { generateKeyPairSync, sign, type KeyObject } from 'node:crypto';
+import { generateKeyPair, sign, type KeyObject } from 'node:crypto';
+import { promisify } from 'node:util';
 import { webhookServer } from './webhook-server.ts';
 
 interface KeyPair {
@@ -23,17 +24,21 @@ export interface TestIssuer {
   close(): void;
 }
 
-let keys: { issuer: KeyPair; forger: KeyPair } | undefined;
+let keys: Promise<{ issuer: KeyPair; forger: KeyPair }> | undefined;
 
-/** RSA keys are slow to make: one pair each per worker. */
-function workerKeys(): { issuer: KeyPair; forger: KeyPair } {
-  keys ??= { issuer: generateKeyPairSync('rsa', { modulusLength: 2048 }), forger: generateKeyPairSync('rsa', { modulusLength: 2048 }) };
+/**
+ * RSA keys are slow to make: one pair each per worker, made off the event loop (a synchronous
+ * generation stalls every connection of the worker's clusters for a second under load).
+ */
+function workerKeys(): Promise<{ issuer: KeyPair; forger: KeyPair }> {
+  const rsa = () => promisify(generateKeyPair)('rsa', { modulusLength: 2048 }) as Promise<KeyPair>;
+  keys ??= Promise.all([rsa(), rsa()]).then(([issuer, forger]) => ({ issuer, forger }));
   return keys;
 }
 
 export async function startIssuer(id: string): Promise<TestIssuer> {
   const server = await webhookServer();
-  const { issuer, forger } = workerKeys();
+  const { issuer, forger } = await workerKeys();
   const base = `/issuers/${id.replace(/[^a-z0-9-]/gi, "-")}`;
   const url = `${server.baseUrl}${base}`;
   const jwksUri = server.publish(`${base}/keys`, { keys: [{ ...issuer.publicKey.export({ format: 'jwk' }), kid: 'issuer-key', use: 'sig', alg: 'RS256' }] });
