@@ -59,6 +59,9 @@ export const CAPABILITIES = {
   'controllers.endpoint': 'the legacy Endpoints controller runs: every Service with a selector gets an Endpoints object of its name, ready pods under addresses and the others under notReadyAddresses',
   'controllers.namespace': 'the namespace controller runs: a deleted namespace is Terminating (finalizer `kubernetes`) until everything in it is deleted, then it goes',
   'controllers.clusterrole-aggregation': 'the clusterrole-aggregation controller runs: a ClusterRole with an aggregationRule holds the union of the rules of the ClusterRoles its selectors match, kept current (admin, edit and view are built this way)',
+  'controllers.leader-elect': 'kube-controller-manager runs with --leader-elect (upstream\'s default): its one process holds the Lease kube-system/kube-controller-manager while its controllers run',
+  'controllers.flags': 'the controller manager can be restarted through the control API with another --controllers list (`*`, `foo`, `-foo`)',
+  'controllers.podgc': 'the pod garbage collector runs: pods bound to a node that no longer exists are marked Failed (DisruptionTarget, DeletionByPodGC) and force-deleted after a 40 s quarantine; terminated pods beyond --terminated-pod-gc-threshold and terminating unscheduled pods are force-deleted',
   'controllers.stoppable': 'the controller manager can be stopped and started again through the control API (a fresh process: new lists and watches)',
   'cluster.scheduler': 'the scheduler runs and binds pods',
   // What any working cluster offers without a control API: the steps use a node it already has.
@@ -84,6 +87,8 @@ export const CAPABILITIES = {
   'proxy.nftables': 'kube-proxy in nftables mode',
   'proxy.traffic': 'connections to a Service IP are really forwarded and can be counted per backend',
   'proxy.dataplane': 'new connections can be sent through a node\'s proxy rules and the chosen backend read back (the reference evaluates the rules it generated in a model of the kernel\'s tables; a real node sends packets)',
+  // Service discovery.
+  'cluster.dns': 'a cluster DNS server (CoreDNS with its kubernetes plugin, or kube-dns) answers for Services and Pods under the cluster domain, and the suite can send it queries over UDP (DnsFacet.server)',
 } as const;
 
 export type Capability = keyof typeof CAPABILITIES;

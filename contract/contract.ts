@@ -384,6 +384,18 @@ export interface ProxyFacet {
 }
 
 /**
+ * Facet `cluster.dns`: the cluster's DNS server (CoreDNS / kube-dns), the `nameserver` a pod's
+ * resolv.conf names. Steps query it with a real resolver over UDP; a real cluster gives an address
+ * the suite can reach (the kube-dns Service's ClusterIP from inside the cluster, or a forwarded port).
+ */
+export interface DnsFacet {
+  /** Where the server answers: an IP address and a UDP port. */
+  server(): Promise<{ host: string; port: number }>;
+  /** The cluster domain (kubelet's --cluster-domain), e.g. cluster.local. */
+  readonly clusterDomain: string;
+}
+
+/**
  * Waiting. On a virtual clock a wait drives simulated time forward until the condition holds;
  * on a real target it polls in real time. Either way the budget bounds it, and running out
  * fails the step with the description.
@@ -541,7 +553,8 @@ export interface CloudFacet {
  */
 export interface ControllerManagerFacet {
   stop(): Promise<void>;
-  start(): Promise<void>;
+  /** `controllers`: kube-controller-manager's --controllers list for the new process (`controllers.flags`); default the target's own. */
+  start(opts?: { controllers?: readonly string[] }): Promise<void>;
 }
 
 /** Everything one scenario sees of a target. Facets are present iff their capability is declared. */
@@ -560,6 +573,7 @@ export interface Session {
   readonly cloud?: CloudFacet;
   readonly controllerManager?: ControllerManagerFacet;
   readonly proxy?: ProxyFacet;
+  readonly dns?: DnsFacet;
   /** Free-form facts for the failure report (member ids, ports, data dirs). */
   describe(): Record<string, unknown>;
   close(): Promise<void>;

@@ -54,18 +54,16 @@ Feature: Common pitfalls
       When "system:serviceaccount:{ns}:narrow" lists secrets in the scenario's namespace
       Then the response status is 200
 
-  # pending: needs the scheduler (cluster.scheduler)
-  @pending
   Rule: PITFALL-RBAC-TOO-STRICT — a component without the permissions it needs stops working
     Source: 000_1662d8c5cea2447f.txt § 常见陷阱与最佳实践 / 陷阱
     Claim: RBAC that is too strict keeps components from working.
     Quote: "过于严格导致组件无法工作。"
 
-    @requires:kube.api @requires:kube.rbac @requires:cluster.scheduler
+    @requires:kube.api @requires:kube.rbac @requires:kube.audit @requires:cluster.scheduler @requires:kubelet
     Scenario: a scheduler identity that may not create pods/binding leaves pods Pending
       Given a cluster with node "n1"
       And the scheduler's user "system:kube-scheduler" lost its permission to create "pods/binding"
-      When I create pod "web" with one container "app" running "sleep 3600"
+      When I create pod "web" with one container "app" running "sleep 3600", left to the scheduler
       Then pod "web" still has an empty spec.nodeName after 10 seconds
       And the scheduler's binding attempts were answered 403 Forbidden
 

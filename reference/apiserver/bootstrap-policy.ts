@@ -209,6 +209,12 @@ export const CONTROLLER_ROLES: Readonly<Record<string, PolicyRule[]>> = {
     resourceRule(['create'], ['authorization.k8s.io'], ['subjectaccessreviews']),
     events,
   ],
+  // The pod garbage collector (reference/controllers/podgc/): force-deletes pods, marks them Failed first.
+  'pod-garbage-collector': [
+    resourceRule(['delete', 'list', 'watch'], [''], ['pods']),
+    resourceRule(['get', 'list'], [''], ['nodes']),
+    resourceRule(['patch'], [''], ['pods/status']),
+  ],
   'generic-garbage-collector': [
     resourceRule(['delete', 'get', 'list', 'patch', 'update', 'watch'], ['*'], ['*']),
     events,

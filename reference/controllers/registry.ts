@@ -21,6 +21,7 @@ import { endpointsController } from './endpoint/index.ts';
 import { namespaceController } from './namespace/index.ts';
 import { clusterRoleAggregationController } from './clusterroleaggregation/index.ts';
 import { csrApprovingController, csrSigningController } from './certificates/index.ts';
+import { podGcController } from './podgc/index.ts';
 import type { ControllerDef } from './types.ts';
 
 /** A flat map from name to factory, in start order. */
@@ -41,6 +42,7 @@ export const CONTROLLER_FACTORIES: ReadonlyArray<(faults: Faults) => ControllerD
   () => clusterRoleAggregationController(),
   () => csrApprovingController(),
   () => csrSigningController(),
+  () => podGcController(),
 ];
 
 /** The capabilities (contract/capabilities.ts) the controllers `flag` enables offer. */

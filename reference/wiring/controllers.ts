@@ -297,10 +297,10 @@ export class ControllerManager {
     }
     if (action.verb === 'sign') return this.signCsr(action);
     if (action.verb === 'update' && action.ifAllowed && !(await this.allowed(action.ifAllowed))) return;
-    if (action.verb === 'delete' && action.unlessExists) {
+    if ((action.verb === 'delete' || action.verb === 'patch') && action.unlessExists) {
       for (const o of action.unlessExists) {
         const found = await this.opts.client.send('GET', objectPath(o.resource, o.namespace, o.name), undefined);
-        if (found.status === 200 && found.uid === o.uid) return;
+        if (found.status === 200 && (o.uid === undefined || found.uid === o.uid)) return;
         if (found.status !== 404 && found.status !== 200) throw new Error(`GET ${objectPath(o.resource, o.namespace, o.name)} answered ${found.status}`);
       }
     }
@@ -367,7 +367,7 @@ function requestFor(action: Exclude<Action, { verb: 'create' | 'deletecollection
     case 'patch':
       return {
         method: 'PATCH',
-        path: objectPath(action.resource, action.namespace, action.name),
+        path: `${objectPath(action.resource, action.namespace, action.name)}${action.subresource ? `/${action.subresource}` : ''}`,
         body: action.patch,
         contentType: action.type === 'strategic' ? 'application/strategic-merge-patch+json' : 'application/merge-patch+json',
         ok: [],
@@ -376,6 +376,7 @@ function requestFor(action: Exclude<Action, { verb: 'create' | 'deletecollection
       const options: Record<string, unknown> = { apiVersion: 'v1', kind: 'DeleteOptions' };
       if (action.uid) options.preconditions = { uid: action.uid };
       if (action.propagationPolicy) options.propagationPolicy = action.propagationPolicy;
+      if (action.gracePeriodSeconds !== undefined) options.gracePeriodSeconds = action.gracePeriodSeconds;
       // 404: already gone. 409: the uid precondition failed, so the object we meant is gone too.
       return { method: 'DELETE', path: objectPath(action.resource, action.namespace, action.name), body: options, ok: [404, 409] };
     }
