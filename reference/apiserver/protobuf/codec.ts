@@ -221,20 +221,26 @@ function toPlain(type: protobuf.Type, json: any, losses: Losses, embedded = fals
 }
 
 function fieldToPlain(field: protobuf.Field, sub: protobuf.Type | undefined, v: any, losses: Losses): unknown {
-  const one = (x: unknown): unknown => {
-    if (sub) return toPlain(sub, x, losses);
-    if (!scalarFits(field.type, x)) losses.lost = true;
-    return x;
-  };
   if (field.map) {
     if (typeof v !== 'object' || Array.isArray(v)) return (losses.lost = true), undefined;
-    return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, one(x)]));
+    const out: Record<string, unknown> = {};
+    for (const k in v) out[k] = valueToPlain(field, sub, v[k], losses);
+    return out;
   }
   if (field.repeated) {
     if (!Array.isArray(v)) return (losses.lost = true), undefined;
-    return v.map(one);
+    const out = new Array<unknown>(v.length);
+    for (let i = 0; i < v.length; i++) out[i] = valueToPlain(field, sub, v[i], losses);
+    return out;
   }
-  return one(v);
+  return valueToPlain(field, sub, v, losses);
+}
+
+/** One value of a field (an element of a list or map, or the field's single value). */
+function valueToPlain(field: protobuf.Field, sub: protobuf.Type | undefined, x: unknown, losses: Losses): unknown {
+  if (sub) return toPlain(sub, x, losses);
+  if (!scalarFits(field.type, x)) losses.lost = true;
+  return x;
 }
 
 /**
@@ -277,8 +283,13 @@ function fromPlain(type: protobuf.Type, plain: any): any {
   return out;
 }
 
+/**
+ * toPlain's output is already what protobufjs' encoder reads (numbers, strings, base64 bytes,
+ * nested plain objects; these protos have no enums), so it goes to `encode` without the extra
+ * copy `fromObject` would make.
+ */
 function encodeMessage(type: protobuf.Type, json: unknown, losses: Losses): Uint8Array {
-  return type.encode(type.fromObject(toPlain(type, json, losses))).finish();
+  return type.encode(toPlain(type, json, losses)).finish();
 }
 
 function decodeMessage(type: protobuf.Type, bytes: Uint8Array): any {
