@@ -114,6 +114,13 @@ export const COMMANDS: readonly CommandSpec[] = [
       { flags: '--cloud', help: 'a simulated cloud (msw-served API) and a leader-elected cloud-controller-manager' },
       { flags: '--anonymous-auth <bool>', help: 'false: a request without credentials is 401, not system:anonymous', choices: ['true', 'false'] },
       { flags: '--proxy-mode <M>', help: "kube-proxy's mode on every node", choices: ['iptables', 'ipvs', 'nftables'] },
+      { flags: '--oidc-issuer-url <URL>', help: 'accept ID tokens of this OpenID Connect issuer (https; keys from its discovery document)' },
+      { flags: '--oidc-client-id <ID>', help: 'the audience ID tokens must be issued to (with --oidc-issuer-url)' },
+      { flags: '--oidc-username-claim <C>', help: 'the claim naming the user (default sub)' },
+      { flags: '--oidc-username-prefix <P>', help: 'prefix for usernames (default: "<issuer>#" unless the claim is email; "-": none)' },
+      { flags: '--oidc-groups-claim <C>', help: "the claim naming the user's groups (a string or a list)" },
+      { flags: '--oidc-groups-prefix <P>', help: 'prefix for group names' },
+      { flags: '--oidc-ca-file <path>', help: "CA for the issuer's serving certificate (default: the system roots)" },
       { flags: '--dns-port <P>', help: "run the cluster DNS (CoreDNS's kubernetes plugin) on UDP and TCP port P of 127.0.0.1; 0: any free port" },
     ],
     async run(v) {

@@ -1,7 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, readdirSync, statSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { parse as parseYaml, stringify as stringifyYaml } from 'yaml';
 import { join, resolve } from 'node:path';
 import { KubeHttpClient } from '../adapters/kube/http-client.ts';
 import { clientFor, kubectl, kubectlMissing, KUBESPEC_BIN, PROJECT_DIR, rssMiB, startServeProcess, tempDir } from '../e2e/harness.ts';
@@ -298,5 +299,41 @@ test('an idle serve with one node stays within 150 MiB of resident memory', asyn
     assert.ok(rss <= 150, `idle RSS ${rss.toFixed(1)} MiB`);
   } finally {
     assert.equal(await running.stop(), 0, running.output());
+  }
+});
+
+test('--oidc-* flags: the real kubectl with an ID token of the issuer is <issuer>#sub with its groups; a forged one is 401; the flags are checked as kube-apiserver checks them', kubectlMissing() ? { skip: kubectlMissing() } : {}, async () => {
+  assert.throws(() => parseServeFlags({ 'oidc-issuer-url': 'https://idp.example.com' }, {}), UsageError, 'the client ID goes with the issuer');
+  assert.throws(() => parseServeFlags({ 'oidc-issuer-url': 'http://idp.example.com', 'oidc-client-id': 'k' }, {}), UsageError, 'the issuer is https');
+  const { startIssuer } = await import('../steps/support/oidc-issuer.ts');
+  const issuer = await startIssuer('serve-test');
+  const dir = tempDir('serve-oidc');
+  const caFile = join(dir.path, 'oidc-ca.pem');
+  writeFileSync(caFile, Buffer.from(issuer.caBundle, 'base64'));
+  const flags = parseServeFlags({ port: '0', kubeconfig: join(dir.path, 'kubeconfig'), 'oidc-issuer-url': issuer.url, 'oidc-client-id': 'kubernetes', 'oidc-groups-claim': 'groups', 'oidc-ca-file': caFile }, {});
+  const running = await startServe({ ...flags, nodes: 0 });
+  const now_s = Math.floor(Date.now() / 1000);
+  const claims = { iss: issuer.url, aud: 'kubernetes', sub: 'erin', groups: ['idp-users'], iat: now_s, exp: now_s + 600 };
+  const whoami = (token: string) => {
+    const kubeconfig = parseYaml(readFileSync(running.kubeconfigPath, 'utf8'));
+    kubeconfig.users = [{ name: 'oidc', user: { token } }];
+    kubeconfig.contexts[0].context.user = 'oidc';
+    const path = join(dir.path, `kubeconfig-${token.length}-${Math.random()}`);
+    writeFileSync(path, stringifyYaml(kubeconfig));
+    return kubectl(['auth', 'whoami', '-o', 'json'], { kubeconfig: path, cacheDir: join(dir.path, 'cache') });
+  };
+  try {
+    const me = await whoami(issuer.sign(claims));
+    assert.equal(me.code, 0, me.stderr);
+    const info = JSON.parse(me.stdout).status.userInfo;
+    assert.equal(info.username, `${issuer.url}#erin`);
+    assert.deepEqual(info.groups, ['idp-users', 'system:authenticated']);
+    const forged = await whoami(issuer.sign(claims, 'forger'));
+    assert.notEqual(forged.code, 0);
+    assert.match(forged.stderr, /Unauthorized/);
+  } finally {
+    await running.stop();
+    issuer.close();
+    dir.remove();
   }
 });

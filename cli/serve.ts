@@ -34,6 +34,7 @@ import { EXIT_OK, UsageError } from './usage.ts';
 import { componentsLine, parseDuration_ms, startedComponentsOf } from './serve-banner.ts';
 import { randomBytes } from 'node:crypto';
 import type { TlsOptions } from '../reference/apiserver/host/listen.ts';
+import type { OidcOptions } from '../reference/apiserver/authn/oidc.ts';
 // The HA plane and the cloud (wiring/serve-ha.ts, wiring/cloud.ts: msw and its interceptors) are
 // loaded only with --ha / --cloud: an idle plain serve does not carry them (issue 4: ≤ 150 MiB).
 const loadCloudWiring = () => import('../reference/wiring/cloud.ts');
@@ -57,6 +58,13 @@ export interface ServeFlags {
   /** kube-apiserver's --anonymous-auth: 'true' (default) or 'false'. */
   'anonymous-auth'?: string;
   'proxy-mode'?: string;
+  'oidc-issuer-url'?: string;
+  'oidc-client-id'?: string;
+  'oidc-username-claim'?: string;
+  'oidc-username-prefix'?: string;
+  'oidc-groups-claim'?: string;
+  'oidc-groups-prefix'?: string;
+  'oidc-ca-file'?: string;
   /** The cluster DNS's port (UDP and TCP); unset: no cluster DNS. */
   'dns-port'?: string;
 }
@@ -79,6 +87,8 @@ export interface ServeConfig {
   cloud: boolean;
   /** kube-proxy's --proxy-mode on every node (reference/wiring/proxy.ts). */
   proxyMode: 'iptables' | 'ipvs' | 'nftables';
+  /** kube-apiserver's --oidc-* flags (reference/apiserver/authn/oidc.ts); caFile is read at start. */
+  oidc?: Omit<OidcOptions, 'caBundlePem'> & { caFile?: string };
   /** --dns-port: the cluster DNS (CoreDNS's kubernetes plugin, reference/wiring/dns.ts) on this port, 0 any free one; unset: none. */
   dnsPort?: number;
 }
@@ -107,8 +117,38 @@ export function parseServeFlags(flags: ServeFlags, env: NodeJS.ProcessEnv = proc
   if (config.ha && config.dataDir !== undefined) {
     throw new UsageError('--ha keeps its store in three Raft members in memory (one per machine); it cannot use --data-dir', 'drop --data-dir to run HA, or drop --ha to keep the store on disk');
   }
+  const oidc = oidcFlags(flags, base);
+  if (oidc) config.oidc = oidc;
   if (flags['dns-port'] !== undefined) config.dnsPort = integerFlag('--dns-port', flags['dns-port'], 0, 65535, 'e.g. --dns-port 5353, or --dns-port 0 for any free port (53 needs root)');
   return config;
+}
+
+/**
+ * The --oidc-* flags, checked as kube-apiserver checks them (pkg/kubeapiserver/options/authentication.go,
+ * Validate): the issuer URL and the client ID go together, and the issuer is https. The other
+ * flags mean nothing without an issuer.
+ */
+function oidcFlags(flags: ServeFlags, base: string): ServeConfig['oidc'] {
+  const issuerUrl = flags['oidc-issuer-url'] ?? '';
+  const clientId = flags['oidc-client-id'] ?? '';
+  if (issuerUrl === '' && clientId === '') return undefined;
+  if (issuerUrl === '' || clientId === '') throw new UsageError('oidc-issuer-url and oidc-client-id must be specified together', 'e.g. --oidc-issuer-url https://idp.example.com --oidc-client-id kubernetes');
+  let scheme: string;
+  try {
+    scheme = new URL(issuerUrl).protocol;
+  } catch {
+    throw new UsageError(`--oidc-issuer-url is not a URL: "${issuerUrl}"`, 'e.g. --oidc-issuer-url https://idp.example.com');
+  }
+  if (scheme !== 'https:') throw new UsageError(`--oidc-issuer-url must use https scheme, got "${issuerUrl}"`, 'e.g. --oidc-issuer-url https://idp.example.com');
+  const optional = (name: keyof ServeFlags) => (typeof flags[name] === 'string' && flags[name] !== '' ? (flags[name] as string) : undefined);
+  const picked = {
+    usernameClaim: optional('oidc-username-claim'),
+    usernamePrefix: optional('oidc-username-prefix'),
+    groupsClaim: optional('oidc-groups-claim'),
+    groupsPrefix: optional('oidc-groups-prefix'),
+    caFile: flags['oidc-ca-file'] !== undefined ? resolve(base, nonEmpty('--oidc-ca-file', flags['oidc-ca-file'])) : undefined,
+  };
+  return { issuerUrl, clientId, ...Object.fromEntries(Object.entries(picked).filter(([, v]) => v !== undefined)) };
 }
 
 /** --retention: a duration with a unit, at least 1 ms, at most what a timer can wait (2^31-1 ms). */
@@ -261,12 +301,18 @@ async function startCluster(config: ServeConfig, clock: RealTimeScheduler, store
     port: config.port,
     host: config.host,
     ...(pki ? { tls: { cert: pki.server.certPem, key: pki.server.keyPem, ca: pki.ca.certPem } } : {}),
+    // --cluster-signing-cert-file: the CSR signer signs with the CA client certificates are verified against.
+    ...(pki ? { clusterSigningCa: async () => pki.ca } : {}),
     // Anonymous requests are on unless --anonymous-auth=false, as kube-apiserver's default; RBAC decides what they may do.
-    secure: { anonymous: config.anonymous, ...(ccmUser ? { tokenCsv: `${ccmToken},${ccmUser},${ccmUser}\n` } : {}) },
+    secure: { anonymous: config.anonymous, ...(ccmUser ? { tokenCsv: `${ccmToken},${ccmUser},${ccmUser}\n` } : {}), ...(config.oidc ? { oidc: await oidcOptions(config.oidc) } : {}) },
     // Real time: the first HTTP probe may wait for msw to load; an idle serve never loads it.
     lazyHttpInterceptor: true,
     log,
   });
+}
+
+async function oidcOptions({ caFile, ...flags }: NonNullable<ServeConfig['oidc']>): Promise<OidcOptions> {
+  return { ...flags, ...(caFile ? { caBundlePem: await readFile(caFile, 'utf8') } : {}) };
 }
 
 function announce(config: ServeConfig, url: string, log: (line: string) => void): void {

@@ -36,6 +36,10 @@ export const CAPABILITIES = {
   'kube.inflight-limit': 'the API server\'s max-in-flight limit for mutating requests is known and small enough to reach (KubeFacet.maxMutatingInFlight)',
   'kv.metrics': 'the store serves its own Prometheus metrics (etcd\'s /metrics: etcd_disk_wal_fsync_duration_seconds, etcd_server_leader_changes_seen_total, …)',
   'kube.authn.webhook': 'the API server\'s webhook token authentication can be pointed at a TokenReview service the suite hosts',
+  'kubelet.cert-rotation': 'a kubelet can be started with a client certificate of a given lifetime from the cluster CA and rotateCertificates on or off (NodesFacet.startKubeletWithClientCertificate)',
+  'controllers.csrapproving': 'the CSR approving controller runs: a node\'s request for its own kubelet client certificate is approved when a SubjectAccessReview allows certificatesigningrequests/selfnodeclient',
+  'controllers.csrsigning': 'the CSR signing controller runs: approved kubernetes.io/kube-apiserver-client-kubelet requests are signed with the cluster CA',
+  'kube.authn.oidc': 'the API server\'s OIDC token authentication (--oidc-issuer-url, --oidc-client-id, …) can be pointed at an issuer the suite hosts',
   'kube.metrics': 'GET /metrics on the API server answers its Prometheus metrics (apiserver_request_total, apiserver_request_duration_seconds, etcd_request_duration_seconds)',
   'kube.http2': 'the API is served over HTTP/2 too (TLS with ALPN h2), and a watch can be read as one HTTP/2 stream',
   // Cluster behaviour.

@@ -302,10 +302,27 @@ export interface KubeFacet {
    * what --authentication-token-webhook-config-file sets on a real cluster. caBundle: base64 PEM.
    */
   configureTokenWebhook?(config: { url: string; caBundle: string }): Promise<void>;
+  /**
+   * Point the API server's OIDC token authentication at an issuer the suite hosts (`kube.authn.oidc`):
+   * what the --oidc-* flags set on a real cluster. A prefix left out is upstream's default;
+   * caBundle: base64 PEM of the CA for the issuer's serving certificate (--oidc-ca-file).
+   */
+  configureOidc?(config: OidcConfig): Promise<void>;
   /** The API server's --max-mutating-requests-inflight, when the target knows it (`kube.inflight-limit`). */
   readonly maxMutatingInFlight?: number;
   /** `http2`: over an HTTP/2 stream (TLS with ALPN h2) instead of HTTP/1.1 (`kube.http2`). */
   stream?(path: string, opts?: { http2?: boolean }): Promise<KubeRawStream>;
+}
+
+/** kube-apiserver's --oidc-* flags. */
+export interface OidcConfig {
+  issuerUrl: string;
+  clientId: string;
+  usernameClaim?: string;
+  usernamePrefix?: string;
+  groupsClaim?: string;
+  groupsPrefix?: string;
+  caBundle: string;
 }
 
 export type ProxyMode = 'iptables' | 'ipvs' | 'nftables';
@@ -449,6 +466,13 @@ export interface NodesFacet {
    * set to `criEndpoint`; rejects with the kubelet's own error when it exits at start.
    */
   startKubelet?(name: string, opts: { criEndpoint: string }): Promise<void>;
+  /**
+   * `kubelet.cert-rotation`: start the kubelet of node `name` authenticating with a client
+   * certificate (CN=system:node:<name>, O=system:nodes) from the cluster's CA, valid from now for
+   * `lifetime_ms`, with the kubelet's rotateCertificates as given. A real cluster does this by
+   * joining a node with such a certificate and that kubelet configuration.
+   */
+  startKubeletWithClientCertificate?(name: string, opts: { lifetime_ms: number; rotateCertificates: boolean }): Promise<void>;
   /** `kubelet.runtime-endpoint`: a CRI client to any endpoint on the machine (as crictl --runtime-endpoint). */
   runtimeAt?(endpoint: string): CriRuntime;
   /** `cri.containerd`: the ids `ctr --namespace NS containers list --quiet` prints on the node. */

@@ -9,7 +9,7 @@ import type { Capability } from '../../contract/capabilities.ts';
 import type { HaFacet, Session, Target } from '../../contract/contract.ts';
 import { ReferenceCluster } from '../../reference/wiring/cluster.ts';
 import { VirtualClock } from '../../reference/wiring/virtual-clock.ts';
-import { adminTokenCsv, openKubeSession } from './kube-session.ts';
+import { adminTokenCsv, openKubeSession, workerCa } from './kube-session.ts';
 import { openStoreSession } from './store-session.ts';
 import { referenceProxyFacet } from './proxy.ts';
 import { referenceNodes } from './nodes.ts';
@@ -52,7 +52,7 @@ const CAPABILITIES: Capability[] = [
   'kubelet.eviction', 'cri.images.retag', 'kubelet.probes.grpc',
   'kv.fault-schedules',
   'disk.latency',
-  'kube.http2', 'kube.inflight-limit', 'kube.metrics', 'kube.authn.webhook',
+  'kube.http2', 'kube.inflight-limit', 'kube.metrics', 'kube.authn.webhook', 'kube.authn.oidc', 'kubelet.cert-rotation', 'controllers.csrapproving', 'controllers.csrsigning',
   'kube.podsecurity',
   'kube.admission.quota',
   // Leader-elected control-plane processes (reference/wiring/ha.ts).
@@ -192,13 +192,15 @@ async function openSession(seed: number, tags: readonly string[]): Promise<Sessi
       // setting), so scenarios on virtual time do not wait out the 1 s batching between syncs.
       proxyMinSyncPeriod_ms: 0,
       scheduler,
+      // The CSR signer signs with the CA the session's TLS listener trusts for client certificates.
+      clusterSigningCa: workerCa,
     });
     if (fault !== 'leak-session') started.push(() => cluster.stop());
     if (fault === 'session-setup') throw new Error('reference session setup failed (fault seam KUBESPEC_REFERENCE_FAULT=session-setup)');
     const topology = topologyKind ? await ControlPlaneTopology.start({ kind: topologyKind, cluster, raft: replicated!, clock, seed }) : undefined;
     if (topology) started.push(() => topology.close());
     const kubectl = tags.includes('@requires:kubectl');
-    const { kube, close: closeKube } = await openKubeSession(cluster, `ks-${seed.toString(16)}`, adminToken, { kubectl, ...(topology ? { server: topology.url } : {}) });
+    const { kube, close: closeKube, tls: kubeSessionTls } = await openKubeSession(cluster, `ks-${seed.toString(16)}`, adminToken, { kubectl, ...(topology ? { server: topology.url } : {}) });
     started.push(closeKube);
     // The kv side (single or Raft-replicated store, members, raft) is sized from the tags: store-session.ts.
     const store = openStoreSession({ seed, tags, clock, backend: cluster.backend, ...(replicated ? { replicated } : {}), faults });
@@ -220,7 +222,7 @@ async function openSession(seed: number, tags: readonly string[]): Promise<Sessi
     if (ha) started.push(() => ha.close());
     // Without HA the cloud scenario still runs its CCM elected, as upstream's --leader-elect default.
     if (cloud && !withHa) await ha!.plane.start(CLOUD_CONTROLLER_MANAGER, ['master']);
-    const nodes = referenceNodes(cluster, clock, topology ? { server: topology.url } : {});
+    const nodes = referenceNodes(cluster, clock, { ...(topology ? { server: topology.url } : {}), tls: () => kubeSessionTls() });
     started.push(() => nodes.close());
     return {
       seed,

@@ -36,6 +36,8 @@ export function adminTokenCsv(token: string): string {
 
 export interface KubeSession {
   readonly kube: KubeFacet;
+  /** The HTTPS listener client certificates go to, and the CA that signs them (a node's kubelet with a certificate). */
+  tls(): Promise<{ url: string; ca: CertAndKey }>;
   close(): Promise<void>;
 }
 
@@ -67,10 +69,12 @@ export async function openKubeSession(cluster: ReferenceCluster, namespace: stri
     requestWithCredentials: (creds, req) => credentialed.request(creds, req),
     traces: async () => cluster.api.traces.map(traceEntry),
     configureTokenWebhook: async ({ url, caBundle }) => cluster.security?.tokenWebhook.configure({ url, caBundlePem: Buffer.from(caBundle, 'base64').toString('utf8') }),
+    configureOidc: async ({ caBundle, ...flags }) => cluster.security?.oidc.configure({ ...flags, caBundlePem: Buffer.from(caBundle, 'base64').toString('utf8') }),
     ...(kubeconfig ? { kubeconfigPath: kubeconfig.path } : {}),
   };
   return {
     kube,
+    tls: async () => ({ url: await credentialed.tlsUrl(), ca: (await workerPki()).ca }),
     async close() {
       client.close();
       await credentialed.close();
@@ -139,6 +143,11 @@ class CredentialedRequests {
 let pki: Promise<{ ca: CertAndKey; server: CertAndKey }> | undefined;
 const clientCerts = new Map<string, Promise<CertAndKey>>();
 
+/** The worker's CA: it signs the suite's client certificates, and is the clusters' CSR signing CA. */
+export async function workerCa(): Promise<CertAndKey> {
+  return (await workerPki()).ca;
+}
+
 function workerPki(): Promise<{ ca: CertAndKey; server: CertAndKey }> {
   pki ??= (async () => {
     const ca = await createCa({ commonName: 'kubespec-reference-ca' });
@@ -156,7 +165,10 @@ function clientCert(cn: string, o: string[], untrusted: boolean): Promise<CertAn
   if (!cert) {
     untrustedCa ??= untrusted ? createCa({ commonName: 'not-the-cluster-ca' }) : undefined;
     const issuer = untrusted ? untrustedCa! : workerPki().then(({ ca }) => ca);
-    cert = issuer.then((ca) => issueClientCert(ca, { commonName: cn, organizations: o }));
+    // Valid from before the virtual clock's start (2026-01-01) to a year past the wall clock:
+    // the API server checks the dates at its own clock, which is virtual in the suite.
+    const validity = { notBefore: new Date(Date.UTC(2025, 0, 1)), notAfter: new Date(Date.now() + 365 * 86_400_000) };
+    cert = issuer.then((ca) => issueClientCert(ca, { commonName: cn, organizations: o, validity }));
     clientCerts.set(key, cert);
   }
   return cert;

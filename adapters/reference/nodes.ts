@@ -18,13 +18,14 @@ import { serveCri, type CriServer } from '../../reference/cri/host/grpc-server.t
 import { nodeNetwork, type NodeNetwork } from '../../reference/wiring/kubelet-network.ts';
 import { realProbeNetwork } from '../../reference/wiring/probe-network.ts';
 import { GrpcCriRuntime } from '../cri/grpc-client.ts';
+import { issueClientCert, type CertAndKey } from '../../reference/apiserver/pki/host/index.ts';
 
 export interface ReferenceNodes {
   facet: NodesFacet;
   close(): Promise<void>;
 }
 
-export function referenceNodes(cluster: ReferenceCluster, clock: Scheduler, opts: { server?: string } = {}): ReferenceNodes {
+export function referenceNodes(cluster: ReferenceCluster, clock: Scheduler, opts: { server?: string; tls?: () => Promise<{ url: string; ca: CertAndKey }> } = {}): ReferenceNodes {
   const host = (node: string) => {
     const h = cluster.kubelets.get(node);
     if (!h) throw new Error(`no kubelet runs node "${node}" in this scenario (say "Given a cluster with node \\"${node}\\"")`);
@@ -49,6 +50,13 @@ export function referenceNodes(cluster: ReferenceCluster, clock: Scheduler, opts
     },
     async holdNodeMemory(name, bytes) {
       host(name).outsidePods_bytes = bytes;
+    },
+    async startKubeletWithClientCertificate(name, { lifetime_ms, rotateCertificates }) {
+      if (!opts.tls) throw new Error('this session has no HTTPS listener for client certificates');
+      const { url, ca } = await opts.tls();
+      const now = clock.now_ms();
+      const cert = await issueClientCert(ca, { commonName: `system:node:${name}`, organizations: ['system:nodes'], validity: { notBefore: new Date(now), notAfter: new Date(now + lifetime_ms) } });
+      await cluster.addKubelet(name, { server: url, ca: ca.certPem, clientCertificate: { ...cert, rotate: rotateCertificates } });
     },
     async stopNode(name) {
       await host(name).stop();

@@ -176,8 +176,8 @@ Feature: API Server — the request pipeline
       a TokenReview (authentication.k8s.io/v1, spec.token) to the service and takes status.user — username
       and groups — as the caller when status.authenticated is true; a token the service does not
       authenticate, and no other authenticator knows, is 401 (staging/src/k8s.io/apiserver/plugin/pkg/authenticator/token/webhook/webhook.go).
-      The service is hosted by the suite, as the admission webhooks are. OIDC (an issuer's signed ID
-      tokens) is not exercised.
+      The service is hosted by the suite, as the admission webhooks are. OIDC, the other one named,
+      is PIPE-AUTHN-OIDC.
     Quote: "OIDC、Webhook Token"
 
     @requires:kube.api @requires:kube.rbac @requires:kube.authn @requires:kube.authn.webhook
@@ -202,6 +202,64 @@ Feature: API Server — the request pipeline
       When a request with bearer token "tok-mallory" lists pods in the scenario's namespace
       Then the response status is 401
       And TokenReview service "idp" was asked about token "tok-mallory"
+
+  Rule: PIPE-AUTHN-OIDC — OIDC token authentication: an ID token the configured issuer signed, for the configured client and not expired, acts as the user and groups its claims name
+    Source: 000_1662d8c5cea2447f.txt § 控制平面 / API Server / 请求处理链（Request Pipeline）
+    Claim: OIDC is one of the common implementations of the Authentication stage. With
+      --oidc-issuer-url and --oidc-client-id the API server fetches the issuer's discovery document
+      ({issuer}/.well-known/openid-configuration) and the key set it names, and accepts a bearer token
+      that is a JWT with that `iss`, signed by one of those keys, whose `aud` holds the client ID and
+      whose `exp` has not passed; anything else from that issuer is 401. The username is the
+      --oidc-username-claim claim (default `sub`); with no --oidc-username-prefix, a claim other than
+      `email` is prefixed with `<issuer URL>#` ("-" means no prefix); the groups are the
+      --oidc-groups-claim claim (staging/src/k8s.io/apiserver/plugin/pkg/authenticator/token/oidc/oidc.go,
+      pkg/kubeapiserver/options/authentication.go). The issuer is hosted by the suite, as the
+      admission webhooks are.
+    Quote: "OIDC、Webhook Token"
+
+    @requires:kube.api @requires:kube.rbac @requires:kube.authn @requires:kube.authn.oidc
+    Scenario: a valid ID token acts as <issuer URL>#<subject> with the groups the token names
+      Given an OIDC issuer "idp" that the API server trusts with the flags:
+        | --oidc-client-id    | kubernetes |
+        | --oidc-groups-claim | groups     |
+      And a Role "reader" in the scenario's namespace allowing "list" on "pods"
+      And a RoleBinding binding Role "reader" to group "idp-users"
+      When issuer "idp" signs an ID token for audience "kubernetes" with subject "erin" and group "idp-users", expiring in 10 minutes
+      And a request with that ID token lists pods in the scenario's namespace
+      Then the response status is 200
+      And a SelfSubjectReview made with that ID token names user "<issuer URL>#erin" in group "idp-users"
+
+    @requires:kube.api @requires:kube.authn @requires:kube.authn.oidc
+    Scenario Outline: the username claim and prefix flags name the user (claim "<claim>", prefix "<prefix>")
+      Given an OIDC issuer "idp" that the API server trusts with the flags:
+        | --oidc-client-id       | kubernetes |
+        | --oidc-username-claim  | <claim>    |
+        | --oidc-username-prefix | <prefix>   |
+        | --oidc-groups-claim    | groups     |
+        | --oidc-groups-prefix   | <gprefix>  |
+      When issuer "idp" signs an ID token for audience "kubernetes" with subject "erin" and group "idp-users", expiring in 10 minutes
+      Then a SelfSubjectReview made with that ID token names user "<user>" in group "<group>"
+
+      Examples:
+        | claim | prefix | gprefix | user             | group          |
+        | email |        |         | erin@example.com | idp-users      |
+        | sub   | oidc:  | oidc:   | oidc:erin        | oidc:idp-users |
+        | sub   | -      |         | erin             | idp-users      |
+
+    @requires:kube.api @requires:kube.authn @requires:kube.authn.oidc
+    Scenario Outline: an ID token <what> is 401
+      Given an OIDC issuer "idp" that the API server trusts with the flags:
+        | --oidc-client-id    | kubernetes |
+        | --oidc-groups-claim | groups     |
+      When <signer> signs an ID token for audience "<audience>" with subject "erin" and group "idp-users", expiring in <minutes> minutes
+      And a request with that ID token lists pods in the scenario's namespace
+      Then the response status is 401 with reason "Unauthorized"
+
+      Examples:
+        | what                                              | signer                               | audience       | minutes |
+        | signed by a key the issuer never published        | a key issuer "idp" never published   | kubernetes     | 10      |
+        | that expired ten minutes ago                      | issuer "idp"                         | kubernetes     | -10     |
+        | issued to another client                          | issuer "idp"                         | another-client | 10      |
 
   Rule: PIPE-AUTHZ — authorization decides what an authenticated caller may do; a refusal is 403
     Source: 000_1662d8c5cea2447f.txt § 控制平面 / API Server / 请求处理链（Request Pipeline）

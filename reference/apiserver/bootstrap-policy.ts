@@ -200,6 +200,15 @@ export const CONTROLLER_ROLES: Readonly<Record<string, PolicyRule[]>> = {
   'clusterrole-aggregation-controller': [
     resourceRule(['escalate', 'get', 'list', 'patch', 'update', 'watch'], ['rbac.authorization.k8s.io'], ['clusterroles']),
   ],
+  // controller_policy.go "certificate-controller" (csrapproving, csrsigning, csrcleaner).
+  'certificate-controller': [
+    resourceRule(['delete', 'get', 'list', 'watch'], ['certificates.k8s.io'], ['certificatesigningrequests']),
+    resourceRule(['update'], ['certificates.k8s.io'], ['certificatesigningrequests/approval', 'certificatesigningrequests/status']),
+    resourceRule(['approve'], ['certificates.k8s.io'], ['signers'], ['kubernetes.io/kube-apiserver-client-kubelet']),
+    resourceRule(['sign'], ['certificates.k8s.io'], ['signers'], ['kubernetes.io/kube-apiserver-client', 'kubernetes.io/kube-apiserver-client-kubelet', 'kubernetes.io/kubelet-serving']),
+    resourceRule(['create'], ['authorization.k8s.io'], ['subjectaccessreviews']),
+    events,
+  ],
   // The pod garbage collector (reference/controllers/podgc/): force-deletes pods, marks them Failed first.
   'pod-garbage-collector': [
     resourceRule(['delete', 'list', 'watch'], [''], ['pods']),
@@ -241,6 +250,10 @@ export function bootstrapClusterRoles(): any[] {
     clusterRole(KUBE_SCHEDULER_USER, kubeSchedulerRules()),
     ...Object.entries(CONTROLLER_ROLES).map(([name, rules]) => clusterRole(CONTROLLER_ROLE_PREFIX + name, rules)),
     clusterRole('system:node-proxier', nodeProxierRules()),
+    // policy.go: who may have a node client certificate approved (kubeadm binds the first to
+    // system:bootstrappers, the second to system:nodes).
+    clusterRole('system:certificates.k8s.io:certificatesigningrequests:nodeclient', [resourceRule(create, ['certificates.k8s.io'], ['certificatesigningrequests/nodeclient'])]),
+    clusterRole('system:certificates.k8s.io:certificatesigningrequests:selfnodeclient', [resourceRule(create, ['certificates.k8s.io'], ['certificatesigningrequests/selfnodeclient'])]),
     ...userFacingClusterRoles(),
   ];
 }

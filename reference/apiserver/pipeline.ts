@@ -17,7 +17,13 @@ export interface UserInfo {
 export interface Credentials {
   headers: Record<string, string | string[] | undefined>;
   /** The verified TLS client certificate, if the connection presented one the CA signed. */
-  clientCert?: { subjectCN: string; subjectO: string[] };
+  clientCert?: {
+    subjectCN: string;
+    subjectO: string[];
+    /** The certificate's validity (notBefore/notAfter), checked against the server's clock by the x509 authenticator. */
+    notBefore_ms?: number;
+    notAfter_ms?: number;
+  };
   /** Why a certificate the client presented did not verify against the client CA (then there is no clientCert). */
   clientCertError?: string;
 }

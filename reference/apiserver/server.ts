@@ -16,6 +16,7 @@ import { DEFAULT_GIT_VERSION } from './discovery/version.ts';
 import type { Authenticator, Authorizer, MutatingPlugin, RequestTrace, ValidatingPlugin } from './pipeline.ts';
 import type { RuleResolver } from './authz/rbac.ts';
 import { ObjectStore } from './storage/object-store.ts';
+import { CHAIN_VERIFIED_OUT_OF_DATE } from './authn/x509.ts';
 import type { Answer, ApiRequest, Clock, Env, NodeConnection, Timers } from './types.ts';
 
 /** Upstream's default request body limit (--max-request-body-bytes = 3 MiB). */
@@ -180,7 +181,8 @@ function peerOf(req: IncomingMessage): Peer {
 function readPeer(socket: TLSSocket): Peer {
   const cert = socket.getPeerCertificate();
   if (!cert || Object.keys(cert).length === 0) return NO_PEER;
-  if (!socket.authorized) {
+  const outOfDate = (socket as unknown as Record<symbol, unknown>)[CHAIN_VERIFIED_OUT_OF_DATE] === true;
+  if (!socket.authorized && !outOfDate) {
     const why = socket.authorizationError as unknown;
     return Object.freeze({ error: String(why instanceof Error ? why.message : (why ?? 'certificate did not verify')) });
   }
@@ -191,7 +193,8 @@ function readPeer(socket: TLSSocket): Peer {
   const o = subject.O;
   const subjectO = Object.freeze(o === undefined ? [] : Array.isArray(o) ? [...o] : [o]) as string[];
   // Shared by every request on the connection: frozen, so no stage can change it for the next.
-  return Object.freeze({ cert: Object.freeze({ subjectCN: Array.isArray(cn) ? (cn[0] ?? '') : (cn ?? ''), subjectO }) });
+  const dates = { notBefore_ms: Date.parse(cert.valid_from), notAfter_ms: Date.parse(cert.valid_to) };
+  return Object.freeze({ cert: Object.freeze({ subjectCN: Array.isArray(cn) ? (cn[0] ?? '') : (cn ?? ''), subjectO, ...dates }) });
 }
 
 const CRLF = Buffer.from('\r\n', 'latin1');

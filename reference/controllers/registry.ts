@@ -20,6 +20,7 @@ import { endpointSliceController } from './endpointslice/index.ts';
 import { endpointsController } from './endpoint/index.ts';
 import { namespaceController } from './namespace/index.ts';
 import { clusterRoleAggregationController } from './clusterroleaggregation/index.ts';
+import { csrApprovingController, csrSigningController } from './certificates/index.ts';
 import { podGcController } from './podgc/index.ts';
 import type { ControllerDef } from './types.ts';
 
@@ -39,6 +40,8 @@ export const CONTROLLER_FACTORIES: ReadonlyArray<(faults: Faults) => ControllerD
   () => endpointsController(),
   () => namespaceController(),
   () => clusterRoleAggregationController(),
+  () => csrApprovingController(),
+  () => csrSigningController(),
   () => podGcController(),
 ];
 

@@ -51,7 +51,17 @@ export type Action =
   /** POST; AlreadyExists is success (someone got there first). */
   | { verb: 'create'; resource: ResourceRef; namespace: string; object: KubeObject; key?: string }
   /** PUT of the whole object (or its status, or a namespace's finalize), carrying the resourceVersion it was read at: a stale one fails with 409 and the key is retried. */
-  | { verb: 'update'; resource: ResourceRef; namespace: string; object: KubeObject; subresource?: 'status' | 'finalize' }
+  | { verb: 'update'; resource: ResourceRef; namespace: string; object: KubeObject; subresource?: 'status' | 'finalize' | 'approval';
+      /**
+       * Make the write only if a SubjectAccessReview says this user may do this (the CSR approver's
+       * check of the requester); not allowed: nothing is written, and that is no failure.
+       */
+      ifAllowed?: { user: string; groups: readonly string[]; uid?: string; resourceAttributes: { group: string; resource: string; subresource?: string; verb: string } } }
+  /**
+   * Sign a CertificateSigningRequest's PKCS#10 request with the cluster's signing CA over these
+   * dates, and write the certificate to the CSR's status (the CSR signer; only the host holds the CA key).
+   */
+  | { verb: 'sign'; csr: KubeObject; requestPem: string; validity: { notBefore_ms: number; notAfter_ms: number } }
   /**
    * Delete every object of the resource in the namespace: DELETE on the collection, or — for a
    * resource without the deletecollection verb — a DELETE per listed object (as the namespace

@@ -32,6 +32,7 @@ import { SchedulerHost } from './scheduler.ts';
 import type { Scheduler } from './virtual-clock.ts';
 import { referenceSecurity, type Security, type SecurityOptions } from './security.ts';
 import type { UserInfo } from '../apiserver/pipeline.ts';
+import { signCsr } from '../apiserver/pki/host/openssl.ts';
 import { startKubeletHost, startKubeletOn, type ExternalKubeletHost, type KubeletHost, type KubeletHostOptions, type NodeMachine } from './kubelets.ts';
 import { loadHttpInterceptor } from './kubelet-network.ts';
 import type { CriRuntime } from '../../contract/cri.ts';
@@ -54,12 +55,18 @@ export interface ReferenceClusterOptions {
    * Run the full pipeline: authentication, RBAC, admission (see security.ts). Without it every
    * request is an allowed admin and only defaulting happens — the bare REST layer.
    */
-  secure?: Pick<SecurityOptions, 'tokenCsv' | 'anonymous' | 'signingKey'>;
+  secure?: Pick<SecurityOptions, 'tokenCsv' | 'anonymous' | 'signingKey' | 'oidc'>;
   /**
    * kube-controller-manager's --controllers list: default `['*']` (every controller);
    * `['*', '-serviceaccount']` runs all but that one; `[]` runs none.
    */
   controllers?: readonly string[];
+  /**
+   * The controller manager's --cluster-signing-cert-file/--cluster-signing-key-file: the CA the
+   * CSR signer signs kubelet client certificates with (the one the API server trusts for client
+   * certificates). None: no csrsigning.
+   */
+  clusterSigningCa?: () => Promise<{ certPem: string; keyPem: string }>;
   /** Nodes to start a kubelet (with the fake runtime) for; more can be added with addKubelet. */
   kubelets?: readonly string[];
   /** Where the controller manager reports failed reconciles. */
@@ -132,7 +139,7 @@ export class ReferenceCluster {
   }
 
   /** Starts a kubelet (and its fake runtime) for a node, which it registers. */
-  async addKubelet(name: string, opts: { leaseRenew_ms?: number; /** Where it reaches the API server, e.g. an HA load balancer (default: this cluster's). */ server?: string; registerWithTaints?: KubeletHostOptions['registerWithTaints']; capacity?: Record<string, string>; evictionHard?: Record<string, string> } = {}): Promise<KubeletHost> {
+  async addKubelet(name: string, opts: Pick<KubeletHostOptions, 'leaseRenew_ms' | 'clientCertificate' | 'ca' | 'registerWithTaints' | 'capacity' | 'evictionHard'> & { /** Where it reaches the API server, e.g. an HA load balancer (default: this cluster's). */ server?: string } = {}): Promise<KubeletHost> {
     const existing = this.kubelets.get(name);
     if (existing) return existing;
     const ctx = this.kubeletContext!;
@@ -213,7 +220,7 @@ export class ReferenceCluster {
     let scheduler: SchedulerHost | undefined;
     const managerRandom = seededRandom(opts.seed ^ 0x6b636d);
     // Fresh controller objects each time: their bookkeeping (expectations) is per process.
-    const startControllers = (flag: readonly string[] | undefined) => ControllerManager.start({ client, clock: opts.clock, random: managerRandom, controllers: selectControllers(flag, opts.faults), changedAt: tap.changedAt, ...(opts.log ? { log: opts.log } : {}) });
+    const startControllers = (flag: readonly string[] | undefined) => ControllerManager.start({ client, clock: opts.clock, random: managerRandom, controllers: selectControllers(flag, opts.faults), changedAt: tap.changedAt, ...(opts.log ? { log: opts.log } : {}), ...(opts.clusterSigningCa ? { signCsr: signWith(opts.clusterSigningCa) } : {}) });
     const startManager = async (override?: readonly string[]): Promise<ControllerManagerRun> => {
       const flag = override && opts.faults?.has('serviceaccount-controller-idle') ? ['-serviceaccount', ...override] : (override ?? controllerFlag);
       if (opts.leaderElect === false) {
@@ -372,4 +379,9 @@ function storeChangeTap(backend: Backend, controllers: readonly Pick<ControllerD
       for (const cancel of cancels.splice(0)) cancel();
     },
   };
+}
+
+/** The CSR signer's signing with the cluster CA (openssl: the key never leaves the host). */
+function signWith(ca: () => Promise<{ certPem: string; keyPem: string }>) {
+  return async (requestPem: string, validity: { notBefore: Date; notAfter: Date }) => signCsr(await ca(), requestPem, validity);
 }

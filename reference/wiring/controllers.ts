@@ -48,6 +48,11 @@ export interface ControllerManagerOptions {
   changedAt?: (resource: string) => number;
   /** Where failures and re-lists are reported. */
   log?: (line: string) => void;
+  /**
+   * The cluster's signing CA (--cluster-signing-cert-file/--cluster-signing-key-file): signs a
+   * PKCS#10 request as a client certificate over these dates; PEM. None: `sign` actions fail.
+   */
+  signCsr?: (requestPem: string, validity: { notBefore: Date; notAfter: Date }) => Promise<string>;
 }
 
 interface Running {
@@ -291,6 +296,8 @@ export class ControllerManager {
       if (result.status === 201 || result.status === 409) return;
       throw new Error(`POST ${collectionPath(action.resource, action.namespace)} answered ${result.status}${result.message ? `: ${result.message}` : ''}`);
     }
+    if (action.verb === 'sign') return this.signCsr(action);
+    if (action.verb === 'update' && action.ifAllowed && !(await this.allowed(action.ifAllowed))) return;
     if ((action.verb === 'delete' || action.verb === 'patch') && action.unlessExists) {
       for (const o of action.unlessExists) {
         const found = await this.opts.client.send('GET', objectPath(o.resource, o.namespace, o.name), undefined);
@@ -303,6 +310,24 @@ export class ControllerManager {
     if (result.status >= 200 && result.status < 300) return;
     if (ok.includes(result.status)) return;
     throw new Error(`${method} ${path} answered ${result.status}${result.message ? `: ${result.message}` : ''}`);
+  }
+
+  /** A SubjectAccessReview through the API (the approver's question about a requester). */
+  private async allowed(review: NonNullable<Extract<Action, { verb: 'update' }>['ifAllowed']>): Promise<boolean> {
+    const sar = { apiVersion: 'authorization.k8s.io/v1', kind: 'SubjectAccessReview', spec: { user: review.user, groups: review.groups, ...(review.uid ? { uid: review.uid } : {}), resourceAttributes: review.resourceAttributes } };
+    if (!this.opts.client.call) throw new Error('this client cannot make a SubjectAccessReview');
+    const result = await this.opts.client.call('POST', '/apis/authorization.k8s.io/v1/subjectaccessreviews', sar);
+    if (result.status !== 201 && result.status !== 200) throw new Error(`POST subjectaccessreviews answered ${result.status}: ${result.body?.message ?? ''}`);
+    return result.body?.status?.allowed === true;
+  }
+
+  /** sign: the certificate from the host's CA, written to the CSR's status. */
+  private async signCsr(action: Extract<Action, { verb: 'sign' }>): Promise<void> {
+    if (!this.opts.signCsr) throw new Error('no cluster signing CA is configured (--cluster-signing-cert-file)');
+    const certPem = await this.opts.signCsr(action.requestPem, { notBefore: new Date(action.validity.notBefore_ms), notAfter: new Date(action.validity.notAfter_ms) });
+    const csr: any = structuredClone(action.csr);
+    csr.status = { ...csr.status, certificate: Buffer.from(certPem).toString('base64') };
+    await this.apply({ verb: 'update', resource: { group: 'certificates.k8s.io', version: 'v1', resource: 'certificatesigningrequests' }, namespace: '', object: csr, subresource: 'status' });
   }
 
   private caughtUp(informer: Informer): boolean {
@@ -334,7 +359,7 @@ function namespacedIn(list: any, group: string, version: string): DiscoveredReso
 }
 
 /** The HTTP request an update, patch or delete is, and which refusals mean "already so". */
-function requestFor(action: Exclude<Action, { verb: 'create' | 'deletecollection' | 'requireEmpty' }>): { method: string; path: string; body?: unknown; contentType?: string; ok: number[] } {
+function requestFor(action: Exclude<Action, { verb: 'create' | 'deletecollection' | 'requireEmpty' | 'sign' }>): { method: string; path: string; body?: unknown; contentType?: string; ok: number[] } {
   switch (action.verb) {
     case 'update': {
       const path = objectPath(action.resource, action.namespace, action.object.metadata.name);

@@ -19,20 +19,30 @@ export interface KubeletApiOptions {
   server: string;
   /** Waits out a 429's Retry-After (virtual time in the suite). */
   clock: Scheduler;
-  token: string;
+  /** The node's bearer token; or, instead, its client certificate (`clientCertificate`). */
+  token?: string;
   nodeName: string;
   ca?: string | Buffer;
 }
 
+export interface KubeletCertificateApi {
+  /** Present this certificate from now on: the connections made with the old one are closed (certificate rotation). */
+  useClientCertificate(pair: { certPem: string; keyPem: string }): void;
+  createCsr(csr: unknown): Promise<{ status: number; body?: any }>;
+  getCsr(name: string): Promise<{ status: number; body?: any }>;
+}
+
 const USER_AGENT = 'kubelet/v1.31.0 (linux/amd64) kubespec-reference';
 
-export function kubeletApi(opts: KubeletApiOptions): KubeletApi & { close(): void } {
+export function kubeletApi(opts: KubeletApiOptions & { clientCertificate?: { certPem: string; keyPem: string } }): KubeletApi & KubeletCertificateApi & { close(): void } {
   const url = new URL(opts.server);
   const tls = url.protocol === 'https:';
-  const agent = tls ? new https.Agent({ keepAlive: true, ...(opts.ca ? { ca: opts.ca } : {}) }) : new http.Agent({ keepAlive: true });
+  const newAgent = (pair?: { certPem: string; keyPem: string }) =>
+    tls ? new https.Agent({ keepAlive: true, ...(opts.ca ? { ca: opts.ca } : {}), ...(pair ? { cert: pair.certPem, key: pair.keyPem } : {}) }) : new http.Agent({ keepAlive: true });
+  let agent: http.Agent = newAgent(opts.clientCertificate);
   const lib = tls ? https : http;
   const headers = (contentType?: string): Record<string, string> => ({
-    accept: 'application/json', authorization: `Bearer ${opts.token}`, 'user-agent': USER_AGENT, ...(contentType ? { 'content-type': contentType } : {}),
+    accept: 'application/json', ...(opts.token ? { authorization: `Bearer ${opts.token}` } : {}), 'user-agent': USER_AGENT, ...(contentType ? { 'content-type': contentType } : {}),
   });
   const once = (method: string, path: string, text: string | undefined, contentType: string): Promise<{ status: number; body?: any; retryAfter_s: number }> =>
     new Promise((resolve, reject) => {
@@ -97,6 +107,14 @@ export function kubeletApi(opts: KubeletApiOptions): KubeletApi & { close(): voi
     patchPodStatus: (ns, name, uid, status) => send('PATCH', `/api/v1/namespaces/${encodeURIComponent(ns)}/pods/${encodeURIComponent(name)}/status`, { metadata: { uid }, status }, 'application/merge-patch+json'),
     deletePod: (ns, name, uid) => send('DELETE', `/api/v1/namespaces/${encodeURIComponent(ns)}/pods/${encodeURIComponent(name)}`, { apiVersion: 'v1', kind: 'DeleteOptions', gracePeriodSeconds: 0, preconditions: { uid } }),
     createEvent: (ns, event) => send('POST', `/api/v1/namespaces/${encodeURIComponent(ns)}/events`, event),
+    createCsr: (csr) => send('POST', '/apis/certificates.k8s.io/v1/certificatesigningrequests', csr),
+    getCsr: (name) => send('GET', `/apis/certificates.k8s.io/v1/certificatesigningrequests/${encodeURIComponent(name)}`),
+    useClientCertificate(pair) {
+      // As the kubelet's rotating transport does: new connections with the new certificate, the old ones closed.
+      const old = agent;
+      agent = newAgent(pair);
+      old.destroy();
+    },
     close: () => agent.destroy(),
   };
 }

@@ -14,6 +14,8 @@ import type { KubeletOptions, ProbeNetwork } from '../kubelet/types.ts';
 import { Kubelet } from '../kubelet/kubelet.ts';
 import { seededRandom } from '../apiserver/server.ts';
 import { kubeletApi } from './kubelet-api.ts';
+import { CertificateManager } from '../kubelet/certificate-manager.ts';
+import { newKeyAndCsr } from '../apiserver/pki/host/openssl.ts';
 import { nodeNetwork, type NodeNetwork } from './kubelet-network.ts';
 import type { Scheduler } from './virtual-clock.ts';
 import type { Faults } from '../faults.ts';
@@ -91,16 +93,29 @@ export interface KubeletHostOptions {
   capacity?: Record<string, string>;
   /** The kubelet's --eviction-hard (KubeletOptions.evictionHard). */
   evictionHard?: Record<string, string>;
+  /**
+   * Authenticate with this client certificate (CN=system:node:<name>, O=system:nodes) instead of
+   * a token — `server` must then be an HTTPS listener whose client CA signed it — and, with
+   * `rotate` (the kubelet's rotateCertificates), renew it through a CertificateSigningRequest.
+   */
+  clientCertificate?: { certPem: string; keyPem: string; rotate: boolean };
 }
 
 export async function startKubeletHost(opts: KubeletHostOptions): Promise<KubeletHost> {
+  const cert = opts.clientCertificate;
   // Drawn from the host, not the seed: a credential must not be guessable.
-  const token = randomBytes(32).toString('base64url');
-  opts.tokens?.set(token, { name: `${NODE_USER_PREFIX}${opts.name}`, uid: `${NODE_USER_PREFIX}${opts.name}`, groups: [NODES_GROUP] });
+  const token = cert ? undefined : randomBytes(32).toString('base64url');
+  if (token) opts.tokens?.set(token, { name: `${NODE_USER_PREFIX}${opts.name}`, uid: `${NODE_USER_PREFIX}${opts.name}`, groups: [NODES_GROUP] });
   const network = nodeNetwork();
   const runtime = new FakeRuntime({ clock: opts.clock, node: opts.name, sandboxIp: network.sandboxIp, onListen: network.onListen });
   network.attach(runtime, opts.clock);
-  const api = kubeletApi({ server: opts.server, clock: opts.clock, token, nodeName: opts.name, ...(opts.ca ? { ca: opts.ca } : {}) });
+  const api = kubeletApi({ server: opts.server, clock: opts.clock, ...(token ? { token } : {}), nodeName: opts.name, ...(opts.ca ? { ca: opts.ca } : {}), ...(cert ? { clientCertificate: cert } : {}) });
+  const rotation = cert?.rotate
+    ? new CertificateManager({
+        nodeName: opts.name, clock: opts.clock, random: seededRandom(opts.seed ^ 0x63657274), initial: cert, api,
+        newKeyAndCsr, use: (pair) => api.useClientCertificate(pair), ...(opts.log ? { log: opts.log } : {}),
+      })
+    : undefined;
   // The machine's memory: what the fake runtime's containers hold plus what runs outside pods.
   const machine = { outsidePods_bytes: 0 };
   const kubelet = new Kubelet({
@@ -116,6 +131,7 @@ export async function startKubeletHost(opts: KubeletHostOptions): Promise<Kubele
     await network.close();
     throw error;
   }
+  rotation?.start();
   let stopped = false;
   return {
     name: opts.name,
@@ -132,6 +148,7 @@ export async function startKubeletHost(opts: KubeletHostOptions): Promise<Kubele
       // Idempotent: a node a scenario powered off is stopped again when its cluster closes.
       if (stopped) return;
       stopped = true;
+      rotation?.stop();
       kubelet.stop();
       api.close();
       await network.close();

@@ -9,6 +9,8 @@
  */
 import type { Faults } from '../faults.ts';
 import { webhookTokenAuthenticator, type WebhookTokenAuthenticator } from '../apiserver/authn/webhook-token.ts';
+import { oidcAuthenticator, type OidcAuthenticator, type OidcOptions } from '../apiserver/authn/oidc.ts';
+import { httpOidcFetch } from '../apiserver/authn/host/oidc-fetch.ts';
 import type { Backend } from '../store/backend.ts';
 import type { ApiServerOptions } from '../apiserver/server.ts';
 import { uuidFrom } from '../apiserver/server.ts';
@@ -48,6 +50,8 @@ export interface SecurityOptions {
   signingKey?: SigningKey;
   /** Fault models to inject (reference/faults.ts); default none. */
   faults?: Faults;
+  /** kube-apiserver's --oidc-* flags: ID tokens of this issuer authenticate (authn/oidc.ts). */
+  oidc?: OidcOptions;
 }
 
 export interface Security {
@@ -56,6 +60,8 @@ export interface Security {
   mintServiceAccountToken(namespace: string, name: string): Promise<string>;
   /** Webhook token authentication, off until configured (--authentication-token-webhook-config-file). */
   tokenWebhook: WebhookTokenAuthenticator;
+  /** OIDC token authentication, off unless --oidc-issuer-url or configure() set it. */
+  oidc: OidcAuthenticator;
 }
 
 export function referenceSecurity(opts: SecurityOptions): Security {
@@ -69,7 +75,11 @@ export function referenceSecurity(opts: SecurityOptions): Security {
   });
   // Before the token file: its "rejected" for an unknown token would end the union first.
   const tokenWebhook = webhookTokenAuthenticator(httpWebhookCaller());
-  const authenticators: Authenticator[] = [x509Authenticator(opts.faults), tokens.authenticator, tokenWebhook];
+  // Upstream's order of token authenticators (pkg/kubeapiserver/authenticator/config.go):
+  // ServiceAccount tokens, then OIDC, then the webhook; the union tries them all.
+  const oidc = oidcAuthenticator({ now_ms: () => opts.clock.now_ms(), fetch: httpOidcFetch() });
+  oidc.configure(opts.oidc);
+  const authenticators: Authenticator[] = [x509Authenticator(opts.faults, () => opts.clock.now_ms()), tokens.authenticator, oidc, tokenWebhook];
   if (opts.tokenCsv || opts.liveTokens) {
     const tokens = opts.liveTokens ?? new Map<string, UserInfo>();
     for (const [token, user] of opts.tokenCsv ? parseTokenFile(opts.tokenCsv) : []) tokens.set(token, user);
@@ -101,6 +111,7 @@ export function referenceSecurity(opts: SecurityOptions): Security {
   });
   return {
     tokenWebhook,
+    oidc,
     options: {
       authenticators,
       anonymous: opts.anonymous,

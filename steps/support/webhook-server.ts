@@ -65,6 +65,8 @@ const MAX_BODY_BYTES = 4 * 1024 * 1024;
 
 export class WebhookServer {
   private readonly hooks = new Map<string, { behaviour: HookBehaviour; records: AdmissionRecord[] }>();
+  /** JSON documents answered to GET by path (an OIDC issuer's discovery document and key set). */
+  private readonly documents = new Map<string, unknown>();
 
   private constructor(
     server: Server,
@@ -100,6 +102,16 @@ export class WebhookServer {
     this.hooks.delete(id);
   }
 
+  /** Answer GET `path` with this JSON until withdrawn; the URL it is served at. */
+  publish(path: string, document: unknown): string {
+    this.documents.set(path, document);
+    return `${this.baseUrl}${path}`;
+  }
+
+  withdraw(path: string): void {
+    this.documents.delete(path);
+  }
+
   private handle(req: IncomingMessage, res: ServerResponse): void {
     const chunks: Buffer[] = [];
     let size = 0;
@@ -108,6 +120,12 @@ export class WebhookServer {
       if (size <= MAX_BODY_BYTES) chunks.push(c);
     });
     req.on('end', () => {
+      const doc = req.method === 'GET' ? this.documents.get(new URL(req.url ?? '/', 'https://hooks.invalid').pathname) : undefined;
+      if (doc !== undefined) {
+        const text = JSON.stringify(doc);
+        res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) }).end(text);
+        return;
+      }
       const id = decodeURIComponent(new URL(req.url ?? '/', 'https://hooks.invalid').pathname.replace(/^\/hooks\//, ''));
       const hook = this.hooks.get(id);
       if (!hook || req.method !== 'POST' || size > MAX_BODY_BYTES) {

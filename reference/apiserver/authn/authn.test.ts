@@ -123,3 +123,11 @@ test('a bearer token that no authenticator recognises is rejected as an invalid 
   const union = unionAuthenticator([x509Authenticator()], { anonymous: true });
   assert.deepEqual(await union.authenticate(bearer('unknown')), { kind: 'rejected', reason: 'invalid bearer token' });
 });
+
+test('a client certificate outside its dates at the server\'s clock is rejected, as upstream verifies at the server\'s time', async () => {
+  const cert = { subjectCN: 'system:node:n1', subjectO: ['system:nodes'], notBefore_ms: 1000, notAfter_ms: 2000 };
+  const at = (now: number) => x509Authenticator(undefined, () => now).authenticate({ headers: {}, clientCert: cert });
+  assert.equal((await at(1500)).kind, 'authenticated');
+  assert.match(String((await at(2001) as any).reason), /certificate has expired or is not yet valid: current time .* is after/);
+  assert.equal((await at(999)).kind, 'rejected');
+});

@@ -9,20 +9,40 @@
  * A certificate that was presented but does not verify is an error, as upstream's
  * Authenticator.AuthenticateRequest returns `verifying certificate ... failed: ...`: the union
  * then answers 401 and never falls back to anonymous.
+ *
+ * Upstream verifies the chain in this authenticator at the server's current time (x509.go,
+ * Verify with VerifyOptions.CurrentTime unset): a certificate past its notAfter (or before its
+ * notBefore) is `x509: certificate has expired or is not yet valid`. Here the TLS layer checks
+ * the chain, and this authenticator checks the leaf's dates against the server's clock, which
+ * on the reference target is the virtual one (the TLS layer only knows the wall clock, so a
+ * certificate it finds out of date is passed on when the CA did sign it: see
+ * CHAIN_VERIFIED_OUT_OF_DATE).
  */
 import { NO_FAULTS, type Faults } from '../../faults.ts';
 import type { Authenticator, AuthnResult, Credentials } from '../pipeline.ts';
 
 export const X509_AUTHENTICATOR_NAME = 'x509';
 
-/** `faults`: fault models to inject (reference/faults.ts); default none. */
-export function x509Authenticator(faults: Faults = NO_FAULTS): Authenticator {
+/**
+ * Set on a TLS socket by the listener when the client's certificate failed the TLS layer's check
+ * only for its dates (at the wall clock) and the CA's signature on it verified: the x509
+ * authenticator then judges the dates at the server's clock.
+ */
+export const CHAIN_VERIFIED_OUT_OF_DATE = Symbol.for('kubespec.x509.chainVerifiedOutOfDate');
+
+/**
+ * `faults`: fault models to inject (reference/faults.ts); default none. `now_ms`: the server's
+ * clock, against which a certificate's dates are checked (none: dates are not checked here).
+ */
+export function x509Authenticator(faults: Faults = NO_FAULTS, now_ms?: () => number): Authenticator {
   return {
     name: X509_AUTHENTICATOR_NAME,
     async authenticate(creds: Credentials): Promise<AuthnResult> {
       if (creds.clientCertError) return { kind: 'rejected', reason: `verifying certificate failed: ${creds.clientCertError}` };
       const cert = creds.clientCert;
       if (!cert || cert.subjectCN.length === 0) return { kind: 'no-credentials' };
+      const outOfDate = now_ms ? dateError(cert, now_ms()) : undefined;
+      if (outOfDate) return { kind: 'rejected', reason: `verifying certificate CN=${cert.subjectCN} failed: ${outOfDate}` };
       return {
         kind: 'authenticated',
         method: X509_AUTHENTICATOR_NAME,
@@ -31,4 +51,12 @@ export function x509Authenticator(faults: Faults = NO_FAULTS): Authenticator {
       };
     },
   };
+}
+
+/** Go's x509.CertificateInvalidError text for an Expired certificate (crypto/x509/verify.go). */
+function dateError(cert: NonNullable<Credentials['clientCert']>, now_ms: number): string | undefined {
+  const at = (ms: number) => new Date(ms).toISOString().replace(/\.\d+Z$/, 'Z');
+  if (cert.notAfter_ms !== undefined && now_ms > cert.notAfter_ms) return `x509: certificate has expired or is not yet valid: current time ${at(now_ms)} is after ${at(cert.notAfter_ms)}`;
+  if (cert.notBefore_ms !== undefined && now_ms < cert.notBefore_ms) return `x509: certificate has expired or is not yet valid: current time ${at(now_ms)} is before ${at(cert.notBefore_ms)}`;
+  return undefined;
 }

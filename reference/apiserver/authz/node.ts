@@ -45,6 +45,8 @@ export const NODE_RULES: PolicyRule[] = [
   rule(['update', 'patch'], ['pods/status']),
   rule(['create'], ['pods/eviction']),
   rule(['get', 'list', 'watch'], ['services', 'endpoints']),
+  // For the kubelet's client certificate rotation (NodeRules: "Needed for kubelet to request client certs").
+  rule(['create', 'get', 'list', 'watch'], ['certificatesigningrequests'], ['certificates.k8s.io']),
 ];
 
 const LEASE_VERBS = ['get', 'create', 'update', 'patch', 'delete'];

@@ -8,7 +8,7 @@ import { headerValue, decodeBody } from '../negotiation.ts';
 import { findResource, type ResourceDef } from '../resources/registry.ts';
 import { allocateServiceAddresses, usedAddresses } from '../resources/services.ts';
 import { errors } from '../status.ts';
-import type { Env, Reply, ResourceCall } from '../types.ts';
+import type { Call, Env, Reply, ResourceCall } from '../types.ts';
 import { reply } from '../types.ts';
 import { admitAndValidate } from './admit.ts';
 import { decodeResource, requestOptions } from './decode.ts';
@@ -42,12 +42,26 @@ export function placeInNamespace(def: ResourceDef, obj: any, namespace: string):
   obj.metadata.namespace = namespace;
 }
 
+/**
+ * A CertificateSigningRequest records who asked, whatever the body says, and starts with no
+ * status: no one creates a pre-approved request (pkg/registry/certificates/certificates/strategy.go
+ * PrepareForCreate). The approver and signer judge the request by this requester.
+ */
+function stampRequester(csr: any, user: Call['user']): void {
+  csr.spec = { ...(csr.spec ?? {}), username: user.name, groups: [...user.groups] };
+  if (user.uid) csr.spec.uid = user.uid;
+  else delete csr.spec.uid;
+  delete csr.spec.extra;
+  delete csr.status;
+}
+
 /** Everything after decoding; shared with server-side apply's create-if-missing. */
 export async function createDecoded(env: Env, call: ResourceCall, obj: any, dryRun: boolean): Promise<Reply> {
   const { def, info } = call;
   if (def.namespaced && !info.namespace) throw errors.methodNotSupported(def.group, def.resource, 'create');
   placeInNamespace(def, obj, info.namespace);
   prepareForCreate(env, def, obj);
+  if (def.resource === 'certificatesigningrequests' && !def.custom) stampRequester(obj, call.user);
   if (def.namespaced) await ensureNamespaceExists(env, info.namespace);
   if (def.resource === 'services') return env.allocationLock.run(() => admitAndStore(env, call, obj, dryRun));
   return admitAndStore(env, call, obj, dryRun);

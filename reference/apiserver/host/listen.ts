@@ -11,6 +11,9 @@ import { createServer as createHttpServer, type IncomingMessage, type Server, ty
 import { createSecureServer as createHttp2SecureServer } from 'node:http2';
 import type { AddressInfo, Socket } from 'node:net';
 import type { Timers } from '../types.ts';
+import type { TLSSocket } from 'node:tls';
+import { X509Certificate } from 'node:crypto';
+import { CHAIN_VERIFIED_OUT_OF_DATE } from '../authn/x509.ts';
 
 export interface TlsOptions {
   cert: string | Buffer;
@@ -46,6 +49,7 @@ export function listen(handler: (req: IncomingMessage, res: ServerResponse) => v
     s.on('close', () => sockets.delete(s));
   });
   server.on('secureConnection', (s: Socket) => {
+    if (opts.tls?.ca) markOutOfDateButSigned(s as TLSSocket, opts.tls.ca);
     sockets.add(s);
     s.on('close', () => sockets.delete(s));
   });
@@ -69,6 +73,22 @@ export function listen(handler: (req: IncomingMessage, res: ServerResponse) => v
       });
     });
   });
+}
+
+/** TLS verdicts that are about the certificate's dates only, at the wall clock. */
+const DATE_ERRORS = new Set(['CERT_HAS_EXPIRED', 'CERT_NOT_YET_VALID']);
+
+/**
+ * A client certificate the TLS layer refused only for its dates, at the wall clock, is passed on
+ * when the CA's signature on it verifies: the x509 authenticator judges its dates at the server's
+ * own clock (virtual on the reference target), as upstream's verifies at the server's time.
+ */
+function markOutOfDateButSigned(socket: TLSSocket, caPem: string | Buffer): void {
+  if (socket.authorized || !DATE_ERRORS.has(String(socket.authorizationError))) return;
+  const peer = socket.getPeerX509Certificate?.();
+  if (!peer) return;
+  const ca = new X509Certificate(caPem);
+  if (peer.checkIssued(ca) && peer.verify(ca.publicKey)) (socket as unknown as Record<symbol, unknown>)[CHAIN_VERIFIED_OUT_OF_DATE] = true;
 }
 
 /** Timers over the host's clock, for createApiServer({ timers }). */

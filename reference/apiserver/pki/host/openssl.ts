@@ -6,6 +6,7 @@
  * Each call works in a fresh temporary directory and removes it.
  */
 import { execFile } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -31,6 +32,13 @@ export interface ClientCertOptions {
   commonName: string;
   organizations?: string[];
   days?: number;
+  /** Explicit dates instead of `days` from now: for a server on a clock other than the wall clock. */
+  validity?: Validity;
+}
+
+export interface Validity {
+  notBefore: Date;
+  notAfter: Date;
 }
 
 export async function createCa(opts: { commonName?: string; days?: number } = {}): Promise<CertAndKey> {
@@ -58,7 +66,49 @@ export async function issueServerCert(ca: CertAndKey, opts: ServerCertOptions = 
 /** A client certificate: CN is the user name, each O a group. */
 export async function issueClientCert(ca: CertAndKey, opts: ClientCertOptions): Promise<CertAndKey> {
   const ext = ['basicConstraints=CA:FALSE', 'keyUsage=critical,digitalSignature,keyEncipherment', 'extendedKeyUsage=clientAuth'];
+  if (opts.validity) {
+    const { keyPem, csrPem } = await newKeyAndCsr(opts);
+    return { certPem: await signCsr(ca, csrPem, opts.validity), keyPem };
+  }
   return issue(ca, subject(opts), ext, opts.days);
+}
+
+/** A fresh EC P-256 key and a PKCS#10 request for this subject (what a kubelet sends in a CSR). */
+export async function newKeyAndCsr(opts: { commonName: string; organizations?: string[] }): Promise<{ keyPem: string; csrPem: string }> {
+  return inTempDir(async (dir) => {
+    await openssl(dir, ['req', '-new', ...KEY_ARGS, '-keyout', 'leaf.key', '-out', 'leaf.csr', '-subj', subject(opts)]);
+    return { keyPem: await readFile(join(dir, 'leaf.key'), 'utf8'), csrPem: await readFile(join(dir, 'leaf.csr'), 'utf8') };
+  });
+}
+
+/**
+ * Sign a PKCS#10 request as a client certificate valid over exactly these dates (`openssl ca`,
+ * which, unlike `x509 -req`, takes a start date): what a CSR signer does with the cluster CA.
+ * The subject is the request's; the extensions are the signer's, never the request's.
+ */
+export async function signCsr(ca: CertAndKey, csrPem: string, validity: Validity): Promise<string> {
+  return inTempDir(async (dir) => {
+    await writeFile(join(dir, 'ca.crt'), ca.certPem);
+    await writeFile(join(dir, 'ca.key'), ca.keyPem, { mode: 0o600 });
+    await writeFile(join(dir, 'leaf.csr'), csrPem);
+    await writeFile(join(dir, 'index.txt'), '');
+    await writeFile(join(dir, 'serial.txt'), `${randomBytes(16).toString('hex').replace(/^./, '1')}\n`);
+    await writeFile(join(dir, 'ext.cnf'), ['basicConstraints=CA:FALSE', 'keyUsage=critical,digitalSignature', 'extendedKeyUsage=clientAuth'].join('\n') + '\n');
+    await writeFile(join(dir, 'ca.cnf'), [
+      '[ca]', 'default_ca = signer', '[signer]', 'database = index.txt', 'new_certs_dir = .', 'serial = serial.txt',
+      'default_md = sha256', 'policy = any', 'unique_subject = no', 'copy_extensions = none', '[any]', 'organizationName = optional', 'commonName = supplied',
+    ].join('\n') + '\n');
+    await openssl(dir, [
+      'ca', '-batch', '-config', 'ca.cnf', '-cert', 'ca.crt', '-keyfile', 'ca.key', '-in', 'leaf.csr', '-out', 'leaf.crt',
+      '-startdate', asn1Time(validity.notBefore), '-enddate', asn1Time(validity.notAfter), '-extfile', 'ext.cnf', '-notext', '-preserveDN',
+    ]);
+    return readFile(join(dir, 'leaf.crt'), 'utf8');
+  });
+}
+
+/** GeneralizedTime as `openssl ca -startdate` takes it: YYYYMMDDHHMMSSZ. */
+function asn1Time(at: Date): string {
+  return at.toISOString().replace(/\.\d+Z$/, 'Z').replace(/[-:T]/g, '');
 }
 
 async function issue(ca: CertAndKey, subj: string, extensions: string[], days = DEFAULT_DAYS): Promise<CertAndKey> {
