@@ -90,7 +90,6 @@ function kubectlOnPath(): boolean {
 
 /** Where the reference knowingly differs from upstream; each entry fails the run if it starts passing. */
 const KNOWN_DEVIATIONS = new Map<string, string>([
-  ['PITFALL-ETCD-DISK — a leader\'s slow WAL shows in its fsync histogram while the members see the leader change and writes fail', 'the reference\'s store retries a proposal it knows was dropped at a leader change (reference/wiring/raft-backend.ts retryable), where etcd\'s server cannot know and times the request out (etcd-io/etcd server/etcdserver/v3_server.go parseProposeCtxErr: ErrTimeoutDueToLeaderFail). With PreVote (RAFT-REJOIN-KEEPS-LEADER) the slowed member, once deposed, no longer forces election after election, so the one leader change it causes costs the reference\'s clients nothing'],
 ]);
 
 export function createReferenceTarget(): Target {

@@ -32,7 +32,7 @@ import type { CompareAndSwap, KeyValue } from '../../contract/contract.ts';
 import type { Backend, RangeOptions, RangeResult, TxnResult, WatchHandlers } from '../store/backend.ts';
 import { encodeCommand, errorOfResult, type StoreCommand, type StoreResult } from '../store/commands.ts';
 import { SimCluster, type SimClusterOptions } from '../sim/cluster.ts';
-import { ProposalTimeoutError, SimClientError } from '../sim/errors.ts';
+import { ProposalDroppedError, ProposalTimeoutError, SimClientError } from '../sim/errors.ts';
 import { MvccStateMachine, decodeReadAnswer, encodeRead, type ReadQuery } from './raft-state-machine.ts';
 import { ReplicatedWatch } from './raft-watch.ts';
 
@@ -64,8 +64,12 @@ const RETRY_INTERVAL_MS = 50;
 type Outcome = { settled: true; ok: true; value: unknown } | { settled: true; ok: false; error: unknown } | { settled: false };
 
 export class RequestTimeoutError extends Error {
-  constructor(readonly lastError: unknown) {
-    super(`etcdserver: request timed out${lastError instanceof Error ? ` (last: ${lastError.message})` : ''}`);
+  constructor(
+    readonly lastError: unknown,
+    /** etcd's ErrTimeoutDueToLeaderFail wording, for a proposal a leader change lost. */
+    leaderFailed = false,
+  ) {
+    super(`etcdserver: request timed out${leaderFailed ? ', possibly due to previous leader failure' : ''}${lastError instanceof Error ? ` (last: ${lastError.message})` : ''}`);
     this.name = 'RequestTimeoutError';
   }
 }
@@ -244,12 +248,25 @@ export class RaftBackend implements Backend {
       if (outcome.settled) lastError = outcome.error;
       // Raft could not commit it in time: etcd answers that with "etcdserver: request timed out" too.
       if (outcome.settled && outcome.error instanceof ProposalTimeoutError) throw new RequestTimeoutError(outcome.error);
+      // A proposal a new leader overwrote: etcd's server cannot tell it from a slow commit, so
+      // its client waits out the request timeout and gets ErrTimeoutDueToLeaderFail
+      // (etcd-io/etcd server/etcdserver/v3_server.go, processInternalRaftRequestOnce waits on
+      // the proposal's id until ReqTimeout; parseProposeCtxErr names the leader failure).
+      if (outcome.settled && outcome.error instanceof ProposalDroppedError) {
+        await this.until(deadline_ms);
+        throw new RequestTimeoutError(outcome.error, true);
+      }
       if (outcome.settled && !retryable(outcome.error)) throw outcome.error;
       if (this.sim.now_ms >= deadline_ms) throw new RequestTimeoutError(lastError);
-      const retryAt_ms = Math.min(this.sim.now_ms + RETRY_INTERVAL_MS, deadline_ms);
-      if (this.drivenByCallers) await this.run(() => false, retryAt_ms - this.sim.now_ms);
-      else await this.untilARunBrings(() => this.sim.now_ms >= retryAt_ms);
+      await this.until(Math.min(this.sim.now_ms + RETRY_INTERVAL_MS, deadline_ms));
     }
+  }
+
+  /** Lets the cluster's time reach `at_ms`: driving it, or waiting for whoever drives it. */
+  private async until(at_ms: number): Promise<void> {
+    if (this.sim.now_ms >= at_ms) return;
+    if (this.drivenByCallers) await this.run(() => false, at_ms - this.sim.now_ms);
+    else await this.untilARunBrings(() => this.sim.now_ms >= at_ms);
   }
 
   private async settle(promise: Promise<unknown>, deadline_ms: number): Promise<Outcome> {
@@ -287,7 +304,7 @@ export class RaftBackend implements Backend {
   }
 }
 
-/** Nothing was proposed (no leader, not enough members, entry overwritten): trying again is safe. */
+/** Nothing was proposed (no leader, not enough members, the member is down): trying again is safe. */
 function retryable(error: unknown): boolean {
   return error instanceof SimClientError && !error.indeterminate;
 }
