@@ -23,7 +23,7 @@ import {
   type Endpoint, type ProxyState, type ServicePort,
 } from '../model.ts';
 import { extChain, sepChain, svcChain, svlChain } from '../names.ts';
-import { append, addChain, newTable, type Match, type Table } from './rules.ts';
+import { append, addChain, newTable, type Match, type Table, type Target } from './rules.ts';
 
 export interface IptablesOptions {
   /** kube-proxy's --cluster-cidr: traffic from outside it to a ClusterIP is masqueraded. */
@@ -53,8 +53,6 @@ const comment = (text: string): Match => ({ kind: 'comment', text });
 /** Shared, never mutated: most rules jump to KUBE-MARK-MASQ or match tcp. */
 const MARK_MASQ = { kind: 'jump', chain: 'KUBE-MARK-MASQ' } as const;
 const PROTO: Record<string, Match> = { tcp: { kind: 'proto', proto: 'tcp' }, udp: { kind: 'proto', proto: 'udp' }, sctp: { kind: 'proto', proto: 'sctp' } };
-/** An endpoint-level comment: none in large clusters. */
-const epComment = (opts: IptablesOptions, text: () => string): Match[] => (opts.largeCluster ? [] : [comment(text())]);
 export const LARGE_CLUSTER_ENDPOINTS = 1000;
 const proto = (sp: ServicePort): string => sp.protocol.toLowerCase();
 const portMatch = (sp: ServicePort, port: number): Match[] => [{ kind: 'proto', proto: proto(sp) }, { kind: 'dport', proto: proto(sp), port }];
@@ -86,33 +84,53 @@ export function probability(n: number): string {
   return (PROBABILITIES[n] ??= (1 / n).toFixed(10));
 }
 const PROBABILITIES: string[] = [];
+/** The statistic match for 1/n, one shared object per n (never mutated). */
+const probabilityMatch = (n: number): Match => (PROBABILITY_MATCHES[n] ??= { kind: 'probability', p: probability(n) });
+const PROBABILITY_MATCHES: Match[] = [];
 
-/** KUBE-SVC / KUBE-SVL: affinity checks, then the random spread over `eps`. */
-function writeSpreadChain(nat: Table, chain: string, sp: ServicePort, eps: Endpoint[], opts: IptablesOptions): void {
+/**
+ * KUBE-SVC / KUBE-SVL: affinity checks, then the random spread over `eps`. Returns the
+ * endpoints' KUBE-SEP chain names (each hashed once per sync: the endpoint chains reuse them).
+ * The hot path of a full sync (one rule per endpoint): rules are built as literals, without
+ * the rest/spread arrays of `append`.
+ */
+function writeSpreadChain(nat: Table, chain: string, sp: ServicePort, eps: readonly Endpoint[], opts: IptablesOptions): string[] {
   addChain(nat, chain);
+  const rules = nat.chains.get(chain)!;
+  const seps = eps.map((ep) => sepChain(sp, ep));
+  const jumps: Target[] = seps.map((sep) => ({ kind: 'jump', chain: sep }));
   const timeout = sp.affinityTimeoutSeconds;
   if (timeout !== undefined && opts.fault !== 'affinity-not-sticky') {
-    for (const ep of eps) {
-      const sep = sepChain(sp, ep);
-      append(nat, chain, { kind: 'jump', chain: sep }, ...epComment(opts, () => `${sp.id} -> ${endpointString(ep)}`), { kind: 'recent-check', name: sep, seconds: timeout });
-    }
+    eps.forEach((ep, i) => {
+      const check: Match = { kind: 'recent-check', name: seps[i]!, seconds: timeout };
+      rules.push({ matches: opts.largeCluster ? [check] : [comment(`${sp.id} -> ${endpointString(ep)}`), check], target: jumps[i]! });
+    });
   }
-  const spread = opts.fault === 'first-endpoint-only' ? eps.slice(0, 1) : eps;
-  spread.forEach((ep, k) => {
-    const n = spread.length;
-    const p = opts.fault === 'probability-not-cumulative' ? probability(n) : probability(n - k);
-    const stat: Match[] = k < n - 1 ? [{ kind: 'probability', p }] : [];
-    append(nat, chain, { kind: 'jump', chain: sepChain(sp, ep) }, ...epComment(opts, () => `${sp.id} -> ${endpointString(ep)}`), ...stat);
-  });
+  const n = opts.fault === 'first-endpoint-only' ? Math.min(1, eps.length) : eps.length;
+  for (let k = 0; k < n; k++) {
+    const matches: Match[] = opts.largeCluster ? [] : [comment(`${sp.id} -> ${endpointString(eps[k]!)}`)];
+    if (k < n - 1) matches.push(probabilityMatch(opts.fault === 'probability-not-cumulative' ? n : n - k));
+    rules.push({ matches, target: jumps[k]! });
+  }
+  return seps;
 }
 
-function writeEndpointChain(nat: Table, sp: ServicePort, ep: Endpoint, opts: IptablesOptions, chain = sepChain(sp, ep)): void {
+function writeEndpointChain(nat: Table, sp: ServicePort, ep: Endpoint, opts: IptablesOptions, chain: string): void {
   if (nat.chains.has(chain)) return;
-  addChain(nat, chain);
   // Hairpin: a pod reaching itself through its Service must be masqueraded to get the reply.
-  append(nat, chain, MARK_MASQ, ...epComment(opts, () => sp.id), { kind: 'src', cidr: `${ep.ip}/32` });
-  const affinity: Match[] = sp.affinityTimeoutSeconds !== undefined ? [{ kind: 'recent-set', name: chain }] : [];
-  append(nat, chain, { kind: 'DNAT', to: endpointString(ep) }, ...epComment(opts, () => sp.id), PROTO[proto(sp)]!, ...affinity);
+  const src: Match = { kind: 'src', cidr: `${ep.ip}/32` };
+  const dnat: Match[] = [PROTO[proto(sp)]!];
+  if (sp.affinityTimeoutSeconds !== undefined) dnat.push({ kind: 'recent-set', name: chain });
+  if (!opts.largeCluster) dnat.unshift(comment(sp.id));
+  nat.chains.set(chain, [
+    { matches: opts.largeCluster ? [src] : [comment(sp.id), src], target: MARK_MASQ },
+    { matches: dnat, target: { kind: 'DNAT', to: endpointString(ep) } },
+  ]);
+}
+
+/** The endpoint chains of `eps`, named `seps` (as writeSpreadChain returned them). */
+function writeEndpointChains(nat: Table, sp: ServicePort, eps: readonly Endpoint[], seps: string[], opts: IptablesOptions): void {
+  eps.forEach((ep, i) => writeEndpointChain(nat, sp, ep, opts, seps[i]!));
 }
 
 function writeClusterIP(t: IptablesRules, sp: ServicePort, node: string, opts: IptablesOptions): void {
@@ -131,8 +149,7 @@ function writeClusterIP(t: IptablesRules, sp: ServicePort, node: string, opts: I
   if (!sp.internalLocal) {
     append(t.nat, chain, { kind: 'jump', chain: 'KUBE-MARK-MASQ' }, comment(`${sp.id} cluster IP`), { kind: 'src', cidr: opts.clusterCIDR, negate: true }, ...dst);
   }
-  writeSpreadChain(t.nat, chain, sp, eps, opts);
-  for (const ep of eps) writeEndpointChain(t.nat, sp, ep, opts);
+  writeEndpointChains(t.nat, sp, eps, writeSpreadChain(t.nat, chain, sp, eps, opts), opts);
 }
 
 function writeNodePort(t: IptablesRules, sp: ServicePort, node: string, opts: IptablesOptions): void {
@@ -154,8 +171,7 @@ function writeNodePort(t: IptablesRules, sp: ServicePort, node: string, opts: Ip
     append(t.nat, ext, { kind: 'jump', chain: svcChain(sp) });
     if (!t.nat.chains.has(svcChain(sp))) {
       const all = usableEndpoints(sp, node, false);
-      writeSpreadChain(t.nat, svcChain(sp), sp, all, opts);
-      for (const ep of all) writeEndpointChain(t.nat, sp, ep, opts);
+      writeEndpointChains(t.nat, sp, all, writeSpreadChain(t.nat, svcChain(sp), sp, all, opts), opts);
     }
     return;
   }
@@ -165,9 +181,10 @@ function writeNodePort(t: IptablesRules, sp: ServicePort, node: string, opts: Ip
   append(t.nat, ext, { kind: 'jump', chain: svcChain(sp) }, comment(`route LOCAL traffic for ${sp.id} external destinations`), { kind: 'addrtype', dir: 'src', type: 'LOCAL' });
   append(t.nat, ext, { kind: 'jump', chain: svlChain(sp) });
   const all = usableEndpoints(sp, node, false);
-  if (!t.nat.chains.has(svcChain(sp))) writeSpreadChain(t.nat, svcChain(sp), sp, all, opts);
-  writeSpreadChain(t.nat, svlChain(sp), sp, eps, opts);
-  for (const ep of [...all, ...eps]) writeEndpointChain(t.nat, sp, ep, opts);
+  const allSeps = t.nat.chains.has(svcChain(sp)) ? all.map((ep) => sepChain(sp, ep)) : writeSpreadChain(t.nat, svcChain(sp), sp, all, opts);
+  const localSeps = writeSpreadChain(t.nat, svlChain(sp), sp, eps, opts);
+  writeEndpointChains(t.nat, sp, all, allSeps, opts);
+  writeEndpointChains(t.nat, sp, eps, localSeps, opts);
 }
 
 /** The whole ruleset for one node (a full sync, as upstream writes with iptables-restore --noflush). */
