@@ -23,6 +23,7 @@ import {
   type Endpoint, type ProxyState, type ServicePort,
 } from '../model.ts';
 import { extChain, sepChain, svcChain, svlChain } from '../names.ts';
+import * as C from './comments.ts';
 import { append, addChain, newTable, type Match, type Table, type Target } from './rules.ts';
 
 export interface IptablesOptions {
@@ -49,7 +50,6 @@ export interface IptablesRules {
   filter: Table;
 }
 
-const comment = (text: string): Match => ({ kind: 'comment', text });
 /** Shared, never mutated: most rules jump to KUBE-MARK-MASQ or match tcp. */
 const MARK_MASQ = { kind: 'jump', chain: 'KUBE-MARK-MASQ' } as const;
 const PROTO: Record<string, Match> = { tcp: { kind: 'proto', proto: 'tcp' }, udp: { kind: 'proto', proto: 'udp' }, sctp: { kind: 'proto', proto: 'sctp' } };
@@ -61,21 +61,21 @@ const portMatch = (sp: ServicePort, port: number): Match[] => [{ kind: 'proto', 
 function baseTables(): IptablesRules {
   const nat = newTable('nat', ['PREROUTING', 'INPUT', 'OUTPUT', 'POSTROUTING']);
   for (const c of ['KUBE-SERVICES', 'KUBE-NODEPORTS', 'KUBE-POSTROUTING', 'KUBE-MARK-MASQ']) addChain(nat, c);
-  append(nat, 'PREROUTING', { kind: 'jump', chain: 'KUBE-SERVICES' }, comment('kubernetes service portals'));
-  append(nat, 'OUTPUT', { kind: 'jump', chain: 'KUBE-SERVICES' }, comment('kubernetes service portals'));
-  append(nat, 'POSTROUTING', { kind: 'jump', chain: 'KUBE-POSTROUTING' }, comment('kubernetes postrouting rules'));
+  append(nat, 'PREROUTING', { kind: 'jump', chain: 'KUBE-SERVICES' }, C.SERVICE_PORTALS);
+  append(nat, 'OUTPUT', { kind: 'jump', chain: 'KUBE-SERVICES' }, C.SERVICE_PORTALS);
+  append(nat, 'POSTROUTING', { kind: 'jump', chain: 'KUBE-POSTROUTING' }, C.POSTROUTING_RULES);
   append(nat, 'KUBE-MARK-MASQ', { kind: 'MARK', op: '--or-mark', mark: '0x4000' });
   append(nat, 'KUBE-POSTROUTING', { kind: 'RETURN' }, { kind: 'mark', negate: true, mark: MASQ_MARK });
   append(nat, 'KUBE-POSTROUTING', { kind: 'MARK', op: '--xor-mark', mark: '0x4000' });
-  append(nat, 'KUBE-POSTROUTING', { kind: 'MASQUERADE' }, comment('kubernetes service traffic requiring SNAT'));
+  append(nat, 'KUBE-POSTROUTING', { kind: 'MASQUERADE' }, C.REQUIRING_SNAT);
 
   const filter = newTable('filter', ['INPUT', 'FORWARD', 'OUTPUT']);
   for (const c of ['KUBE-SERVICES', 'KUBE-EXTERNAL-SERVICES']) addChain(filter, c);
   const isNew: Match = { kind: 'ctstate', state: 'NEW' };
-  append(filter, 'INPUT', { kind: 'jump', chain: 'KUBE-EXTERNAL-SERVICES' }, isNew, comment('kubernetes externally-visible service portals'));
-  append(filter, 'FORWARD', { kind: 'jump', chain: 'KUBE-SERVICES' }, isNew, comment('kubernetes service portals'));
-  append(filter, 'FORWARD', { kind: 'jump', chain: 'KUBE-EXTERNAL-SERVICES' }, isNew, comment('kubernetes externally-visible service portals'));
-  append(filter, 'OUTPUT', { kind: 'jump', chain: 'KUBE-SERVICES' }, isNew, comment('kubernetes service portals'));
+  append(filter, 'INPUT', { kind: 'jump', chain: 'KUBE-EXTERNAL-SERVICES' }, isNew, C.EXTERNAL_PORTALS);
+  append(filter, 'FORWARD', { kind: 'jump', chain: 'KUBE-SERVICES' }, isNew, C.SERVICE_PORTALS);
+  append(filter, 'FORWARD', { kind: 'jump', chain: 'KUBE-EXTERNAL-SERVICES' }, isNew, C.EXTERNAL_PORTALS);
+  append(filter, 'OUTPUT', { kind: 'jump', chain: 'KUBE-SERVICES' }, isNew, C.SERVICE_PORTALS);
   return { nat, filter };
 }
 
@@ -103,12 +103,12 @@ function writeSpreadChain(nat: Table, chain: string, sp: ServicePort, eps: reado
   if (timeout !== undefined && opts.fault !== 'affinity-not-sticky') {
     eps.forEach((ep, i) => {
       const check: Match = { kind: 'recent-check', name: seps[i]!, seconds: timeout };
-      rules.push({ matches: opts.largeCluster ? [check] : [comment(`${sp.id} -> ${endpointString(ep)}`), check], target: jumps[i]! });
+      rules.push({ matches: opts.largeCluster ? [check] : [C.toEndpoint(sp, ep), check], target: jumps[i]! });
     });
   }
   const n = opts.fault === 'first-endpoint-only' ? Math.min(1, eps.length) : eps.length;
   for (let k = 0; k < n; k++) {
-    const matches: Match[] = opts.largeCluster ? [] : [comment(`${sp.id} -> ${endpointString(eps[k]!)}`)];
+    const matches: Match[] = opts.largeCluster ? [] : [C.toEndpoint(sp, eps[k]!)];
     if (k < n - 1) matches.push(probabilityMatch(opts.fault === 'probability-not-cumulative' ? n : n - k));
     rules.push({ matches, target: jumps[k]! });
   }
@@ -121,9 +121,9 @@ function writeEndpointChain(nat: Table, sp: ServicePort, ep: Endpoint, opts: Ipt
   const src: Match = { kind: 'src', cidr: `${ep.ip}/32` };
   const dnat: Match[] = [PROTO[proto(sp)]!];
   if (sp.affinityTimeoutSeconds !== undefined) dnat.push({ kind: 'recent-set', name: chain });
-  if (!opts.largeCluster) dnat.unshift(comment(sp.id));
+  if (!opts.largeCluster) dnat.unshift(C.servicePort(sp));
   nat.chains.set(chain, [
-    { matches: opts.largeCluster ? [src] : [comment(sp.id), src], target: MARK_MASQ },
+    { matches: opts.largeCluster ? [src] : [C.servicePort(sp), src], target: MARK_MASQ },
     { matches: dnat, target: { kind: 'DNAT', to: endpointString(ep) } },
   ]);
 }
@@ -137,17 +137,17 @@ function writeClusterIP(t: IptablesRules, sp: ServicePort, node: string, opts: I
   const eps = internalEndpoints(sp, node);
   const dst: Match[] = [{ kind: 'dst', cidr: `${sp.clusterIP}/32` }, ...portMatch(sp, sp.port)];
   if (!hasAnyEndpoint(sp, node)) {
-    if (opts.fault !== 'no-reject') append(t.filter, 'KUBE-SERVICES', { kind: 'REJECT' }, comment(`${sp.id} has no endpoints`), ...dst);
+    if (opts.fault !== 'no-reject') append(t.filter, 'KUBE-SERVICES', { kind: 'REJECT' }, C.noEndpoints(sp), ...dst);
     return;
   }
   if (eps.length === 0) {
-    append(t.filter, 'KUBE-SERVICES', { kind: 'DROP' }, comment(`${sp.id} has no local endpoints`), ...dst);
+    append(t.filter, 'KUBE-SERVICES', { kind: 'DROP' }, C.noLocalEndpoints(sp), ...dst);
     return;
   }
   const chain = sp.internalLocal ? svlChain(sp) : svcChain(sp);
-  append(t.nat, 'KUBE-SERVICES', { kind: 'jump', chain }, comment(`${sp.id} cluster IP`), ...dst);
+  append(t.nat, 'KUBE-SERVICES', { kind: 'jump', chain }, C.clusterIP(sp), ...dst);
   if (!sp.internalLocal) {
-    append(t.nat, chain, { kind: 'jump', chain: 'KUBE-MARK-MASQ' }, comment(`${sp.id} cluster IP`), { kind: 'src', cidr: opts.clusterCIDR, negate: true }, ...dst);
+    append(t.nat, chain, { kind: 'jump', chain: 'KUBE-MARK-MASQ' }, C.clusterIP(sp), { kind: 'src', cidr: opts.clusterCIDR, negate: true }, ...dst);
   }
   writeEndpointChains(t.nat, sp, eps, writeSpreadChain(t.nat, chain, sp, eps, opts), opts);
 }
@@ -160,14 +160,14 @@ function writeNodePort(t: IptablesRules, sp: ServicePort, node: string, opts: Ip
   if (!hasAnyEndpoint(sp, node) || eps.length === 0) {
     const none = !hasAnyEndpoint(sp, node);
     if (none && opts.fault === 'no-reject') return;
-    append(t.filter, 'KUBE-EXTERNAL-SERVICES', { kind: none ? 'REJECT' : 'DROP' }, comment(`${sp.id} has no ${none ? '' : 'local '}endpoints`), port[0]!, local, port[1]!);
+    append(t.filter, 'KUBE-EXTERNAL-SERVICES', { kind: none ? 'REJECT' : 'DROP' }, none ? C.noEndpoints(sp) : C.noLocalEndpoints(sp), port[0]!, local, port[1]!);
     return;
   }
   const ext = extChain(sp);
-  append(t.nat, 'KUBE-NODEPORTS', { kind: 'jump', chain: ext }, comment(sp.id), ...port);
+  append(t.nat, 'KUBE-NODEPORTS', { kind: 'jump', chain: ext }, C.servicePort(sp), ...port);
   addChain(t.nat, ext);
   if (!sp.externalLocal) {
-    append(t.nat, ext, { kind: 'jump', chain: 'KUBE-MARK-MASQ' }, comment(`masquerade traffic for ${sp.id} external destinations`));
+    append(t.nat, ext, { kind: 'jump', chain: 'KUBE-MARK-MASQ' }, C.masqueradeExternal(sp));
     append(t.nat, ext, { kind: 'jump', chain: svcChain(sp) });
     if (!t.nat.chains.has(svcChain(sp))) {
       const all = usableEndpoints(sp, node, false);
@@ -176,9 +176,9 @@ function writeNodePort(t: IptablesRules, sp: ServicePort, node: string, opts: Ip
     return;
   }
   // Local: sources in the cluster may use every endpoint; outside clients keep their address.
-  append(t.nat, ext, { kind: 'jump', chain: svcChain(sp) }, comment(`pod traffic for ${sp.id} external destinations`), { kind: 'src', cidr: opts.clusterCIDR });
-  append(t.nat, ext, { kind: 'jump', chain: 'KUBE-MARK-MASQ' }, comment(`masquerade LOCAL traffic for ${sp.id} external destinations`), { kind: 'addrtype', dir: 'src', type: 'LOCAL' });
-  append(t.nat, ext, { kind: 'jump', chain: svcChain(sp) }, comment(`route LOCAL traffic for ${sp.id} external destinations`), { kind: 'addrtype', dir: 'src', type: 'LOCAL' });
+  append(t.nat, ext, { kind: 'jump', chain: svcChain(sp) }, C.podTrafficExternal(sp), { kind: 'src', cidr: opts.clusterCIDR });
+  append(t.nat, ext, { kind: 'jump', chain: 'KUBE-MARK-MASQ' }, C.masqueradeLocalExternal(sp), { kind: 'addrtype', dir: 'src', type: 'LOCAL' });
+  append(t.nat, ext, { kind: 'jump', chain: svcChain(sp) }, C.routeLocalExternal(sp), { kind: 'addrtype', dir: 'src', type: 'LOCAL' });
   append(t.nat, ext, { kind: 'jump', chain: svlChain(sp) });
   const all = usableEndpoints(sp, node, false);
   const allSeps = t.nat.chains.has(svcChain(sp)) ? all.map((ep) => sepChain(sp, ep)) : writeSpreadChain(t.nat, svcChain(sp), sp, all, opts);
@@ -198,6 +198,6 @@ export function iptablesRules(state: ProxyState, options: IptablesOptions = { cl
     writeNodePort(t, sp, state.nodeName, opts);
   }
   // Must stay last: NodePorts are tried only after every ClusterIP rule missed.
-  append(t.nat, 'KUBE-SERVICES', { kind: 'jump', chain: 'KUBE-NODEPORTS' }, comment('kubernetes service nodeports; NOTE: this must be the last rule in this chain'), { kind: 'addrtype', dir: 'dst', type: 'LOCAL' });
+  append(t.nat, 'KUBE-SERVICES', { kind: 'jump', chain: 'KUBE-NODEPORTS' }, C.NODEPORTS_LAST, { kind: 'addrtype', dir: 'dst', type: 'LOCAL' });
   return t;
 }
