@@ -21,8 +21,8 @@ export default {
   plugins: ['@stryker-mutator/cucumber-runner'],
   cucumber: { profile: 'mutation', features: component.features, tags: ['not @pending and not @untestable'] },
   coverageAnalysis: 'perTest',
-  // The machine is shared: two mutants at a time.
-  concurrency: 2,
+  // The machine is shared (2 cores, many users): one mutant at a time.
+  concurrency: 1,
   timeoutMS: 60_000,
   reporters: ['html', 'json', 'clear-text', 'progress'],
   htmlReporter: { fileName: `reports/mutation/${name}/index.html` },

@@ -101,6 +101,8 @@ export class IptablesDataplane {
       case 'dport': return m.port === pkt.dport;
       case 'addrtype': return this.localIPs.includes(m.dir === 'dst' ? pkt.dst : pkt.src);
       case 'probability': return this.random() < Number(m.p);
+      // Every packet this model sees is a new connection's first: conntrack's state NEW.
+      case 'ctstate': return m.state === 'NEW';
       case 'mark': return this.markMatches(m.mark, walk.mark) !== m.negate;
       case 'recent-check': return this.recentCheck(m.name, m.seconds, pkt);
       default: return true;

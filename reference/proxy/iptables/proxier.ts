@@ -152,16 +152,26 @@ function writeClusterIP(t: IptablesRules, sp: ServicePort, node: string, opts: I
   writeEndpointChains(t.nat, sp, eps, writeSpreadChain(t.nat, chain, sp, eps, opts), opts);
 }
 
+/**
+ * NodePort: KUBE-NODEPORTS → KUBE-EXT whenever the Service has any endpoint. With no endpoint
+ * this node may send outside traffic to (none at all, or none local under a Local policy), the
+ * filter table's KUBE-EXTERNAL-SERVICES refuses what nat left alone: REJECT, or DROP for Local.
+ * Under a Local policy KUBE-EXT still short-circuits pods and the node itself to KUBE-SVC and
+ * only "anything else" falls through to KUBE-SVL, when there is one (kubernetes/kubernetes
+ * pkg/proxy/iptables/proxier.go: usesExternalTrafficChain = hasEndpoints && externally
+ * accessible; "Anything else falls thru to the appropriate policy chain. if hasExternalEndpoints").
+ */
 function writeNodePort(t: IptablesRules, sp: ServicePort, node: string, opts: IptablesOptions): void {
   if (sp.nodePort === undefined) return;
   const local: Match = { kind: 'addrtype', dir: 'dst', type: 'LOCAL' };
   const port = portMatch(sp, sp.nodePort);
   const eps = externalEndpoints(sp, node);
-  if (!hasAnyEndpoint(sp, node) || eps.length === 0) {
-    const none = !hasAnyEndpoint(sp, node);
-    if (none && opts.fault === 'no-reject') return;
-    append(t.filter, 'KUBE-EXTERNAL-SERVICES', { kind: none ? 'REJECT' : 'DROP' }, none ? C.noEndpoints(sp) : C.noLocalEndpoints(sp), port[0]!, local, port[1]!);
-    return;
+  const none = !hasAnyEndpoint(sp, node);
+  if (none || eps.length === 0) {
+    if (!(none && opts.fault === 'no-reject')) {
+      append(t.filter, 'KUBE-EXTERNAL-SERVICES', { kind: none ? 'REJECT' : 'DROP' }, none ? C.noEndpoints(sp) : C.noLocalEndpoints(sp), port[0]!, local, port[1]!);
+    }
+    if (none) return;
   }
   const ext = extChain(sp);
   append(t.nat, 'KUBE-NODEPORTS', { kind: 'jump', chain: ext }, C.servicePort(sp), ...port);
@@ -179,10 +189,10 @@ function writeNodePort(t: IptablesRules, sp: ServicePort, node: string, opts: Ip
   append(t.nat, ext, { kind: 'jump', chain: svcChain(sp) }, C.podTrafficExternal(sp), { kind: 'src', cidr: opts.clusterCIDR });
   append(t.nat, ext, { kind: 'jump', chain: 'KUBE-MARK-MASQ' }, C.masqueradeLocalExternal(sp), { kind: 'addrtype', dir: 'src', type: 'LOCAL' });
   append(t.nat, ext, { kind: 'jump', chain: svcChain(sp) }, C.routeLocalExternal(sp), { kind: 'addrtype', dir: 'src', type: 'LOCAL' });
-  append(t.nat, ext, { kind: 'jump', chain: svlChain(sp) });
+  if (eps.length > 0) append(t.nat, ext, { kind: 'jump', chain: svlChain(sp) });
   const all = usableEndpoints(sp, node, false);
   const allSeps = t.nat.chains.has(svcChain(sp)) ? all.map((ep) => sepChain(sp, ep)) : writeSpreadChain(t.nat, svcChain(sp), sp, all, opts);
-  const localSeps = writeSpreadChain(t.nat, svlChain(sp), sp, eps, opts);
+  const localSeps = eps.length > 0 ? writeSpreadChain(t.nat, svlChain(sp), sp, eps, opts) : [];
   writeEndpointChains(t.nat, sp, all, allSeps, opts);
   writeEndpointChains(t.nat, sp, eps, localSeps, opts);
 }
