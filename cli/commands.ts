@@ -109,7 +109,7 @@ export const COMMANDS: readonly CommandSpec[] = [
       { flags: '--insecure-http', help: 'plain HTTP; anonymous requests are admin' },
       { flags: '--data-dir <D>', help: 'keep the store and certificates across restarts (created 0700 and locked: one serve per dir)' },
       { flags: '--retention <D>', help: 'history kept readable before auto-compaction (default 5m; also 90s, 500ms, 1h)' },
-      { flags: '--ha', help: 'API servers on machines m1..m3 behind an L4 load balancer, leader-elected controller managers, a control endpoint to kill a machine' },
+      { flags: '--ha', help: 'API servers on machines m1..m3 behind an L4 load balancer over a three-member Raft store, leader-elected controller managers and schedulers, a control endpoint to kill a machine (not with --data-dir)' },
       { flags: '--cloud', help: 'a simulated cloud (msw-served API) and a leader-elected cloud-controller-manager' },
       { flags: '--anonymous-auth <bool>', help: 'false: a request without credentials is 401, not system:anonymous', choices: ['true', 'false'] },
       { flags: '--proxy-mode <M>', help: "kube-proxy's mode on every node", choices: ['iptables', 'ipvs', 'nftables'] },

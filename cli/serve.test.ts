@@ -42,6 +42,7 @@ test('a port, a node count or a retention that is not a whole number in range is
   for (const flags of [{ port: 'abc' }, { port: '70000' }, { port: '-1' }, { nodes: '1.5' }, { nodes: '' }, { kubeconfig: ' ' }, { 'data-dir': '' }]) {
     assert.throws(() => parseServeFlags(flags, {}), (e: unknown) => e instanceof UsageError && e.hint !== undefined, JSON.stringify(flags));
   }
+  assert.throws(() => parseServeFlags({ ha: true, 'data-dir': '/tmp/d' }, {}), (e: unknown) => e instanceof UsageError && /--ha/.test(e.message) && e.hint !== undefined, '--ha keeps its Raft members in memory');
   for (const retention of ['0ms', '5', 'soon', '1000h']) assert.throws(() => parseServeFlags({ retention }, {}), (e: unknown) => e instanceof UsageError && e.hint !== undefined, retention);
 });
 

@@ -23,6 +23,7 @@ import { createCa, issueClientCert, issueServerCert, writeKubeconfig, type CertA
 import { clusterRoleBinding, groups } from '../reference/apiserver/bootstrap-policy.ts';
 import type { ApiServer } from '../reference/apiserver/server.ts';
 import type { Backend } from '../reference/store/backend.ts';
+import type { RaftBackend } from '../reference/wiring/raft-backend.ts';
 import { DataDirError, lockDataDir, preparePrivateDir, PRIVATE_DIR_MODE, PRIVATE_FILE_MODE, type DataDirLock } from '../reference/store/host/datadir.ts';
 import { DurableBackend } from '../reference/store/host/durable.ts';
 import { LocalBackend } from '../reference/store/local.ts';
@@ -99,6 +100,9 @@ export function parseServeFlags(flags: ServeFlags, env: NodeJS.ProcessEnv = proc
     throw new UsageError('--insecure-http needs anonymous authentication: over plain HTTP no request carries credentials', 'drop --anonymous-auth=false, or serve HTTPS');
   }
   if (flags['data-dir'] !== undefined) config.dataDir = resolve(base, nonEmpty('--data-dir', flags['data-dir']));
+  if (config.ha && config.dataDir !== undefined) {
+    throw new UsageError('--ha keeps its store in three Raft members in memory (one per machine); it cannot use --data-dir', 'drop --data-dir to run HA, or drop --ha to keep the store on disk');
+  }
   return config;
 }
 
@@ -182,7 +186,7 @@ async function claimDataDir(dataDir: string, log: (line: string) => void): Promi
 
 async function startLocked(config: ServeConfig, log: (line: string) => void, lock: DataDirLock | undefined): Promise<RunningServe> {
   const clock = new RealTimeScheduler();
-  const store = await openStore(config.dataDir, log);
+  const store = config.ha ? await openReplicatedStore(log) : await openStore(config.dataDir, log);
   let pki: Pki | undefined;
   let cluster: ReferenceCluster;
   try {
@@ -194,10 +198,13 @@ async function startLocked(config: ServeConfig, log: (line: string) => void, loc
   }
   const admin = adminCaller(cluster.api);
   if (config.insecureHttp) await ensureObjects(admin, [insecureAnonymousAdmin()]);
-  for (const name of nodeNames(config.nodes)) await cluster.addKubelet(name, { leaseRenew_ms: config.leaseRenew_ms });
+  // --cloud: the kubelets run as with --cloud-provider=external, registering their Node with the
+  // uninitialized taint that the cloud-controller-manager's node controller removes.
+  const registerWithTaints = config.cloud ? [(await loadCloudWiring()).uninitializedTaint()] : undefined;
+  for (const name of nodeNames(config.nodes)) await cluster.addKubelet(name, { leaseRenew_ms: config.leaseRenew_ms, ...(registerWithTaints ? { registerWithTaints } : {}) });
   if (config.cloud) await ensureObjects(admin, (await loadCloudWiring()).ccmRbacObjects().map((object) => ({ collection: `/apis/rbac.authorization.k8s.io/v1/${object.kind === 'ClusterRole' ? 'clusterroles' : 'clusterrolebindings'}`, object })));
   const ha = config.ha || config.cloud
-    ? await (await import('../reference/wiring/serve-ha.ts')).startServeHa({ cluster, clock, ...(pki ? { tls: serveTls(pki) } : {}), ha: config.ha, ...(ccmToken ? { ccmToken } : {}), nodes: nodeNames(config.nodes), seed: Date.now() >>> 0, log })
+    ? await (await import('../reference/wiring/serve-ha.ts')).startServeHa({ cluster, clock, ...(store.raft ? { raft: store.raft } : {}), ...(pki ? { tls: serveTls(pki) } : {}), ha: config.ha, ...(config.cloud ? { ccmToken } : {}), nodes: nodeNames(config.nodes), seed: Date.now() >>> 0, log })
     : undefined;
   const url = ha?.url ?? cluster.url;
   // kube-proxy on every node, watching Services and EndpointSlices as system:kube-proxy.
@@ -205,7 +212,7 @@ async function startLocked(config: ServeConfig, log: (line: string) => void, loc
   const retention = startRetention(clock, store, config.retention_ms, log);
   await writeServeKubeconfig(config, url, pki);
   announce(config, url, log);
-  const extra = [...(config.ha ? ['kube-apiserver on m1..m3 behind an L4 balancer with leader-elected controller managers (--ha)'] : []), ...(config.cloud ? ['cloud-controller-manager (--cloud)'] : [])];
+  const extra = [...(config.ha ? ['kube-apiserver on m1..m3 behind an L4 balancer over a three-member Raft store (one member per machine), with leader-elected controller managers and schedulers (--ha)'] : []), ...(config.cloud ? ['cloud-controller-manager (--cloud)'] : [])];
   log(componentsLine(startedComponentsOf(cluster, { extra, ...(config.nodes > 0 ? { proxyMode: `${config.proxyMode}, one per node` } : {}) })));
   let stopped: Promise<void> | undefined;
   return {
@@ -269,6 +276,8 @@ function announce(config: ServeConfig, url: string, log: (line: string) => void)
 
 interface Store {
   backend: Backend;
+  /** --ha: the store is a Raft cluster of three members, one per machine. */
+  raft?: RaftBackend;
   /** After a compaction: keep the WAL short by folding it into a snapshot. */
   afterCompaction(): Promise<void>;
   close(): Promise<void>;
@@ -290,6 +299,29 @@ async function openStore(dataDir: string | undefined, log: (line: string) => voi
       await backend.saveSnapshot();
       await backend.close();
     },
+  };
+}
+
+/**
+ * --ha: three Raft members (the reference Raft, etcd's defaults: 100 ms heartbeat, 1 s election
+ * timeout) replicating the store, in memory, kept in step with the wall clock. Each machine of
+ * serve-ha.ts hosts one (kubeadm's stacked topology), so killing a machine kills its member.
+ */
+async function openReplicatedStore(log: (line: string) => void): Promise<Store> {
+  const { RaftBackend } = await import('../reference/wiring/raft-backend.ts');
+  const { driveRaftInRealTime } = await import('../reference/wiring/raft-realtime.ts');
+  const raft = new RaftBackend({ seed: Date.now() >>> 0, members: 3, drivenByCallers: false });
+  // Its own scheduler, with timers that keep the process alive: during start-up, before serve
+  // listens, a request waiting on the driver is all there is to wait for.
+  const driver = driveRaftInRealTime(raft, new RealTimeScheduler({ ref: true }), { onError: (error) => log(`raft: ${(error as Error).message}`) });
+  // The first request would elect a leader anyway; electing now keeps the first kubectl call quick.
+  await raft.run(() => raft.sim.leader() !== undefined, 10_000);
+  log(`store: a Raft cluster of ${raft.sim.ids.length} members (${raft.sim.ids.join(', ')}), leader ${raft.sim.leader() ?? 'none yet'}`);
+  return {
+    backend: raft,
+    raft,
+    afterCompaction: async () => {},
+    close: async () => driver.stop(),
   };
 }
 

@@ -218,7 +218,7 @@ export class Kubelet {
     const node = {
       apiVersion: 'v1', kind: 'Node',
       metadata: { name, labels: { 'kubernetes.io/hostname': name, 'kubernetes.io/os': 'linux', 'kubernetes.io/arch': 'amd64' } },
-      spec: {},
+      spec: this.opts.registerWithTaints?.length ? { taints: this.opts.registerWithTaints } : {},
       status: this.nodeStatus(runtimeVersion),
     };
     const res = await this.opts.api.createNode(node);

@@ -64,6 +64,13 @@ export interface KubeletOptions {
   log?: (line: string) => void;
   /** Fault models (reference/faults.ts); default none. */
   faults?: Faults;
+  /**
+   * Taints the Node is registered with (KubeletConfiguration registerWithTaints). A kubelet run
+   * with --cloud-provider=external adds node.cloudprovider.kubernetes.io/uninitialized
+   * (NoSchedule) for the cloud-controller-manager to remove (kubernetes/kubernetes
+   * pkg/kubelet/kubelet_node_status.go, initialNode).
+   */
+  registerWithTaints?: { key: string; value?: string; effect: string }[];
 }
 
 export const KUBELET_VERSION = 'v1.31.0-kubespec';

@@ -12,6 +12,7 @@
 import { cloudApiHandlers, cloudFetch } from '../cloud/api.ts';
 import { CloudControllerManager } from '../cloud/ccm.ts';
 import { CloudModel } from '../cloud/model.ts';
+import { UNINITIALIZED_TAINT } from '../cloud/decisions.ts';
 import { httpCloudProvider } from '../cloud/provider.ts';
 import type { ComponentRunner } from './ha.ts';
 import { JsonClient } from './lease-lock.ts';
@@ -80,4 +81,9 @@ export function ccmRbacObjects(): any[] {
       subjects: [{ apiGroup: 'rbac.authorization.k8s.io', kind: 'User', name: CCM_USER }],
     },
   ];
+}
+
+/** The taint a kubelet run with --cloud-provider=external registers its Node with. */
+export function uninitializedTaint(): { key: string; value: string; effect: string } {
+  return { key: UNINITIALIZED_TAINT, value: 'true', effect: 'NoSchedule' };
 }

@@ -30,7 +30,7 @@ import { SchedulerHost } from './scheduler.ts';
 import type { Scheduler } from './virtual-clock.ts';
 import { referenceSecurity, type Security, type SecurityOptions } from './security.ts';
 import type { UserInfo } from '../apiserver/pipeline.ts';
-import { startKubeletHost, startKubeletOn, type ExternalKubeletHost, type KubeletHost, type NodeMachine } from './kubelets.ts';
+import { startKubeletHost, startKubeletOn, type ExternalKubeletHost, type KubeletHost, type KubeletHostOptions, type NodeMachine } from './kubelets.ts';
 import { loadHttpInterceptor } from './kubelet-network.ts';
 import type { CriRuntime } from '../../contract/cri.ts';
 
@@ -115,7 +115,7 @@ export class ReferenceCluster {
   }
 
   /** Starts a kubelet (and its fake runtime) for a node, which it registers. */
-  async addKubelet(name: string, opts: { leaseRenew_ms?: number; /** Where it reaches the API server, e.g. an HA load balancer (default: this cluster's). */ server?: string } = {}): Promise<KubeletHost> {
+  async addKubelet(name: string, opts: { leaseRenew_ms?: number; /** Where it reaches the API server, e.g. an HA load balancer (default: this cluster's). */ server?: string; registerWithTaints?: KubeletHostOptions['registerWithTaints'] } = {}): Promise<KubeletHost> {
     const existing = this.kubelets.get(name);
     if (existing) return existing;
     const ctx = this.kubeletContext!;

@@ -10,7 +10,7 @@ import type { UserInfo } from '../apiserver/pipeline.ts';
 import { NODE_USER_PREFIX, NODES_GROUP } from '../apiserver/authz/node.ts';
 import { FakeRuntime } from '../cri/fake/runtime.ts';
 import type { CriRuntime } from '../../contract/cri.ts';
-import type { ProbeNetwork } from '../kubelet/types.ts';
+import type { KubeletOptions, ProbeNetwork } from '../kubelet/types.ts';
 import { Kubelet } from '../kubelet/kubelet.ts';
 import { seededRandom } from '../apiserver/server.ts';
 import { kubeletApi } from './kubelet-api.ts';
@@ -79,6 +79,7 @@ export interface KubeletHostOptions {
   clock: Scheduler;
   seed: number;
   leaseRenew_ms?: number;
+  registerWithTaints?: KubeletOptions['registerWithTaints'];
   /** Where the cluster registers the kubelet's token (undefined: the API server has no authentication). */
   tokens?: Map<string, UserInfo>;
   log?: (line: string) => void;
@@ -94,7 +95,7 @@ export async function startKubeletHost(opts: KubeletHostOptions): Promise<Kubele
   const runtime = new FakeRuntime({ clock: opts.clock, node: opts.name, sandboxIp: network.sandboxIp, onListen: network.onListen });
   network.attach(runtime, opts.clock);
   const api = kubeletApi({ server: opts.server, clock: opts.clock, token, nodeName: opts.name, ...(opts.ca ? { ca: opts.ca } : {}) });
-  const kubelet = new Kubelet({ nodeName: opts.name, api, runtime, clock: opts.clock, network: network.probes, random: seededRandom(opts.seed), readLog: (id) => runtime.logOf(id), ...(opts.leaseRenew_ms ? { leaseRenew_ms: opts.leaseRenew_ms } : {}), ...(opts.log ? { log: opts.log } : {}), ...(opts.faults ? { faults: opts.faults } : {}) });
+  const kubelet = new Kubelet({ nodeName: opts.name, api, runtime, clock: opts.clock, network: network.probes, random: seededRandom(opts.seed), readLog: (id) => runtime.logOf(id), ...(opts.leaseRenew_ms ? { leaseRenew_ms: opts.leaseRenew_ms } : {}), ...(opts.registerWithTaints ? { registerWithTaints: opts.registerWithTaints } : {}), ...(opts.log ? { log: opts.log } : {}), ...(opts.faults ? { faults: opts.faults } : {}) });
   try {
     await kubelet.start();
   } catch (error) {

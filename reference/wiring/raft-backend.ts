@@ -50,6 +50,12 @@ export interface RaftBackendOptions {
   onAdvance?: (elapsed_ms: number) => void;
   /** Fault models to inject (reference/faults.ts); default none. */
   faults?: Faults;
+  /**
+   * Default true: a client call drives the cluster until it settles (virtual time, the suite).
+   * False: something else drives it (raft-realtime.ts, under `serve --ha`), and a call waits for
+   * those runs — so a write without a quorum takes the whole request timeout of real time.
+   */
+  drivenByCallers?: boolean;
 }
 
 /** Retry a request that found no leader after this long (one tick's worth is plenty). */
@@ -71,12 +77,16 @@ export class RaftBackend implements Backend {
   private runLock: Promise<void> = Promise.resolve();
   private readonly watches = new Set<ReplicatedWatch>();
   private readonly afterRunHooks: (() => void)[] = [];
+  private readonly drivenByCallers: boolean;
+  /** Callers waiting for a run to bring what they need (when not drivenByCallers). */
+  private readonly waiters = new Set<() => void>();
 
   constructor(opts: RaftBackendOptions) {
     const tick_ms = opts.tick_ms ?? 100;
     const electionTicks = opts.electionTicks ?? 10;
     this.requestTimeout_ms = 5_000 + 2 * electionTicks * tick_ms;
     this.onAdvance = opts.onAdvance ?? (() => {});
+    this.drivenByCallers = opts.drivenByCallers ?? true;
     this.sim = new SimCluster({
       seed: opts.seed,
       members: opts.members,
@@ -236,7 +246,9 @@ export class RaftBackend implements Backend {
       if (outcome.settled && outcome.error instanceof ProposalTimeoutError) throw new RequestTimeoutError(outcome.error);
       if (outcome.settled && !retryable(outcome.error)) throw outcome.error;
       if (this.sim.now_ms >= deadline_ms) throw new RequestTimeoutError(lastError);
-      await this.run(() => false, Math.min(RETRY_INTERVAL_MS, deadline_ms - this.sim.now_ms));
+      const retryAt_ms = Math.min(this.sim.now_ms + RETRY_INTERVAL_MS, deadline_ms);
+      if (this.drivenByCallers) await this.run(() => false, retryAt_ms - this.sim.now_ms);
+      else await this.untilARunBrings(() => this.sim.now_ms >= retryAt_ms);
     }
   }
 
@@ -249,13 +261,29 @@ export class RaftBackend implements Backend {
     // A request refused on the spot (no leader) settles in a microtask: notice before moving time.
     await Promise.resolve();
     await Promise.resolve();
-    if (!outcome.settled) await this.run(() => outcome.settled, deadline_ms - this.sim.now_ms);
+    if (outcome.settled) return outcome;
+    if (this.drivenByCallers) await this.run(() => outcome.settled, deadline_ms - this.sim.now_ms);
+    else await this.untilARunBrings(() => outcome.settled || this.sim.now_ms >= deadline_ms);
     return outcome;
+  }
+
+  /** Resolves after the first run (of whoever drives the cluster) at whose end `holds` is true. */
+  private untilARunBrings(holds: () => boolean): Promise<void> {
+    return new Promise((resolve) => {
+      const check = () => {
+        if (!holds()) return;
+        this.waiters.delete(check);
+        resolve();
+      };
+      this.waiters.add(check);
+    });
   }
 
   private afterRun(): void {
     for (const watch of this.watches) watch.attach((id) => this.storeOf(id));
     for (const hook of this.afterRunHooks) hook();
+    // A proposal settled in this run reaches its caller's `then` a few microtasks later: look after those.
+    if (this.waiters.size > 0) void Promise.resolve().then(() => Promise.resolve()).then(() => { for (const check of [...this.waiters]) check(); });
   }
 }
 

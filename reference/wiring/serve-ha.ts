@@ -1,13 +1,15 @@
 /**
  * What `kubespec serve --ha` and `--cloud` add to serve's cluster, in real time:
- * - --ha: API servers on "machines" m1 (the cluster's own), m2 and m3, all over serve's store
- *   and with its security and TLS, behind an L4 load balancer (tcp-balancer.ts) that the
- *   kubeconfig points at; a kube-controller-manager process per machine under leader election
+ * - --ha: API servers on "machines" m1 (the cluster's own), m2 and m3, with serve's security
+ *   and TLS, behind an L4 load balancer (tcp-balancer.ts) that the kubeconfig points at, over
+ *   a store replicated by three Raft members, one per machine (kubeadm's stacked topology; the
+ *   members are driven in real time by raft-realtime.ts); a kube-controller-manager process per machine under leader election
  *   (ha.ts) and a kube-scheduler process per machine likewise, reaching the API servers through
  *   the balancer; and a control endpoint on loopback
- *   to power a machine off (POST /machines/<name>/kill), as an operator would pull its plug.
- *   The store is serve's single store, not a replicated one (the suite's HA topologies run the
- *   Raft store on virtual time; serve has no real-time driver for it yet).
+ *   to power a machine off (POST /machines/<name>/kill), as an operator would pull its plug:
+ *   its API server, its control-plane processes and its etcd member go together. With one
+ *   machine down the other two keep a Raft majority and everything goes on; with two down the
+ *   last API server answers, but no write commits (etcd's "request timed out").
  * - --cloud: a simulated cloud behind its msw-served API, a machine for every serve node, and a
  *   cloud-controller-manager (one per machine under --ha) elected through its Lease.
  */
@@ -20,12 +22,15 @@ import { CLOUD_CONTROLLER_MANAGER, referenceCloud } from './cloud.ts';
 import { HaControlPlane, KUBE_CONTROLLER_MANAGER, KUBE_SCHEDULER } from './ha.ts';
 import type { Scheduler } from './virtual-clock.ts';
 import { TcpBalancer } from './tcp-balancer.ts';
+import type { RaftBackend } from './raft-backend.ts';
 
 export interface ServeHaOptions {
   cluster: ReferenceCluster;
   clock: Scheduler;
   tls?: TlsOptions;
   ha: boolean;
+  /** --ha: the cluster's store, a Raft cluster with one member per machine (m1 hosts the first). */
+  raft?: RaftBackend;
   /** The CCM's bearer token (its user is in serve's token file); set iff --cloud. */
   ccmToken?: string;
   /** serve's node names: each gets a machine in the cloud. */
@@ -64,6 +69,7 @@ export async function startServeHa(opts: ServeHaOptions): Promise<ServeHa> {
     balancer = await TcpBalancer.open(() => [...apiServers.values()].filter((a) => a.alive).map((a) => ({ host: '127.0.0.1', port: a.http.port })));
     log(`HA: API servers on m1..m3 (${[...apiServers].map(([n, a]) => `${n} :${a.http.port}`).join(', ')}) behind an L4 load balancer on :${balancer.port}`);
   }
+  const memberOf = (machine: string): string | undefined => opts.raft?.sim.ids[MACHINES.indexOf(machine)];
   const cloud = opts.ccmToken ? referenceCloud('https://cloud.kubespec.test', (line) => log(line)) : undefined;
   for (const node of cloud ? opts.nodes : []) cloud!.model.addInstance(node);
   const plane = new HaControlPlane({
@@ -85,12 +91,19 @@ export async function startServeHa(opts: ServeHaOptions): Promise<ServeHa> {
   const control = opts.ha ? await startControl(async (name) => {
     const api = apiServers.get(name);
     if (!api) return false;
+    if (!api.alive) return true;
     api.alive = false;
     await api.http.close();
     for (const p of plane.onMachine(name)) p.kill();
-    log(`machine ${name} killed: its API server and control-plane processes are gone`);
+    const member = memberOf(name);
+    if (member !== undefined) opts.raft!.sim.kill(member);
+    log(`machine ${name} killed: its API server, control-plane processes${member ? ` and etcd member ${member}` : ''} are gone`);
     return true;
-  }, () => MACHINES.map((name) => ({ name, alive: apiServers.get(name)?.alive ?? false }))) : undefined;
+  }, () => MACHINES.map((name) => ({
+    name,
+    alive: apiServers.get(name)?.alive ?? false,
+    ...(memberOf(name) !== undefined ? { etcdMember: memberOf(name), etcdLeader: opts.raft!.sim.leader() === memberOf(name) } : {}),
+  }))) : undefined;
   if (control) log(`control: ${control.url} (GET /machines; POST /machines/<m1|m2|m3>/kill)`);
   return {
     ...(balancer ? { url: `${opts.tls ? 'https' : 'http'}://127.0.0.1:${balancer.port}` } : {}),
