@@ -13,7 +13,9 @@ if (!component) throw new Error(`unknown mutation component "${name}" (have: ${O
 
 /** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */
 export default {
-  mutate: component.mutate,
+  // KUBESPEC_MUTATE narrows a big component to files or line ranges (comma-separated, Stryker's
+  // `path:from-to` form), so a run fits in the time there is; the default is the whole component.
+  mutate: process.env.KUBESPEC_MUTATE ? process.env.KUBESPEC_MUTATE.split(',') : component.mutate,
   // In-process cucumber (bin/mutation.mjs sets KUBESPEC_TARGET=reference, a fixed seed and
   // NODE_OPTIONS=--import tsx for its workers): per-scenario coverage, so each mutant runs only
   // the scenarios that reach it.
@@ -21,8 +23,8 @@ export default {
   plugins: ['@stryker-mutator/cucumber-runner'],
   cucumber: { profile: 'mutation', features: component.features, tags: ['not @pending and not @untestable'] },
   coverageAnalysis: 'perTest',
-  // The machine is shared (2 cores, many users): one mutant at a time.
-  concurrency: 1,
+  // The machine is shared: two mutants at a time.
+  concurrency: Number(process.env.KUBESPEC_MUTATION_CONCURRENCY ?? 2),
   timeoutMS: 60_000,
   reporters: ['html', 'json', 'clear-text', 'progress'],
   htmlReporter: { fileName: `reports/mutation/${name}/index.html` },

@@ -48,6 +48,19 @@ test('a module exporting createTarget, or a default function, builds a target wi
   }
 });
 
+test('a target written against contract 1.0 still loads: 1.1 only added optional facets', async () => {
+  assert.equal(CONTRACT_VERSION, '1.1');
+  const dir = scratch();
+  try {
+    fs.writeFileSync(path.join(dir, 'old.mjs'), `export function createTarget() { return { ${TARGET_BODY} contractVersion: '1.0' }; }`);
+    const old = await createPluginTarget({ module: path.join(dir, 'old.mjs'), options: {}, loader: 'tsx' }, 'old');
+    assert.equal(old.contractVersion, '1.0');
+    assert.throws(() => checkTarget({ ...old, contractVersion: '1.2' }, 'm'), /implements contract 1.2, but this suite speaks contract 1.1/);
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});
+
 test('a config file names targets with their module, options and loader; unknown names say what exists', async () => {
   const dir = scratch();
   try {

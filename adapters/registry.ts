@@ -55,7 +55,7 @@ export const TARGETS: Record<string, TargetInfo> = {
     summary: 'any Kubernetes cluster given by a kubeconfig (--kubeconfig PATH, or $KUBECONFIG)',
     async create(env) {
       const { createKubeTarget } = await import('./kube/index.ts');
-      return createKubeTarget({ kubeconfigPath: kubeconfigPathFrom(env) });
+      return createKubeTarget({ kubeconfigPath: kubeconfigPathFrom(env), ...(env.KUBESPEC_DNS_SERVER ? { dnsServer: env.KUBESPEC_DNS_SERVER } : {}) });
     },
     async preflight(env) {
       const { endpointFrom, assertReachable } = await import('./kube/index.ts');

@@ -36,6 +36,7 @@ const TARGET_OPTIONS: readonly OptionSpec[] = [
   { flags: '--config <file>', help: 'kubespec.config.json/.ts naming targets (default: the one in the current directory)' },
   { flags: '--etcd-endpoints <urls>', help: 'etcd target: use these endpoints (URL,…) instead of starting a cluster' },
   { flags: '--kubeconfig <path>', help: 'kube target: the cluster (default $KUBECONFIG, then ~/.kube/config)' },
+  { flags: '--dns-server <host:port>', help: "kube target: the cluster DNS server to query (UDP/TCP; kube-dns's ClusterIP from inside the cluster, or serve's --dns-port); declares cluster.dns" },
 ];
 
 export const COMMANDS: readonly CommandSpec[] = [
@@ -61,9 +62,9 @@ export const COMMANDS: readonly CommandSpec[] = [
     async run(v) {
       if (v.repeat !== undefined) {
         const { runRepeated } = await import('./repeat.ts');
-        return (await runRepeated({ ...v, target: v.target, etcdEndpoints: v['etcd-endpoints'], scenarioBudget: v['scenario-budget'] }, v.repeat)).exitCode;
+        return (await runRepeated({ ...v, target: v.target, etcdEndpoints: v['etcd-endpoints'], dnsServer: v['dns-server'], scenarioBudget: v['scenario-budget'] }, v.repeat)).exitCode;
       }
-      const result = await run({ ...v, target: v.target, etcdEndpoints: v['etcd-endpoints'], coverage: !v['no-coverage'], scenarioBudget: v['scenario-budget'], dryRun: v['dry-run'] });
+      const result = await run({ ...v, target: v.target, etcdEndpoints: v['etcd-endpoints'], dnsServer: v['dns-server'], coverage: !v['no-coverage'], scenarioBudget: v['scenario-budget'], dryRun: v['dry-run'] });
       return result.exitCode;
     },
   },
@@ -73,7 +74,7 @@ export const COMMANDS: readonly CommandSpec[] = [
     summary: 'Build the target, open and close one session, list its capabilities and which Rules would run or be not-applicable. Runs nothing.',
     options: TARGET_OPTIONS,
     async run(v, [target]) {
-      const result = await run({ ...v, target: target!, etcdEndpoints: v['etcd-endpoints'], dryRun: true });
+      const result = await run({ ...v, target: target!, etcdEndpoints: v['etcd-endpoints'], dnsServer: v['dns-server'], dryRun: true });
       return result.exitCode;
     },
   },
@@ -113,6 +114,7 @@ export const COMMANDS: readonly CommandSpec[] = [
       { flags: '--cloud', help: 'a simulated cloud (msw-served API) and a leader-elected cloud-controller-manager' },
       { flags: '--anonymous-auth <bool>', help: 'false: a request without credentials is 401, not system:anonymous', choices: ['true', 'false'] },
       { flags: '--proxy-mode <M>', help: "kube-proxy's mode on every node", choices: ['iptables', 'ipvs', 'nftables'] },
+      { flags: '--dns-port <P>', help: "run the cluster DNS (CoreDNS's kubernetes plugin) on UDP and TCP port P of 127.0.0.1; 0: any free port" },
     ],
     async run(v) {
       const { serve } = await import('./serve.ts');

@@ -30,6 +30,8 @@ export interface RunOptions {
   parallel?: string;
   etcdEndpoints?: string;
   kubeconfig?: string;
+  /** kube target: the cluster DNS server, HOST:PORT (declares cluster.dns). */
+  dnsServer?: string;
   coverage?: boolean;
   /** Seconds of wall time one scenario may take before the watchdog ends the run. */
   scenarioBudget?: string;
@@ -53,9 +55,18 @@ export interface RunResult {
   skipped: number;
 }
 
+/** --dns-server: an IP address and a port (a resolver is pointed at it), for the kube target. */
+function checkDnsServer(opts: RunOptions): void {
+  if (opts.dnsServer === undefined) return;
+  if (!/^(\d{1,3}(\.\d{1,3}){3}|\[[0-9a-fA-F:]+\])(:\d{1,5})?$/.test(opts.dnsServer)) {
+    throw new UsageError(`--dns-server must be an IP address with an optional port, got "${opts.dnsServer}"`, 'e.g. --dns-server 10.96.0.10 (kube-dns\'s ClusterIP, port 53) or --dns-server 127.0.0.1:5353');
+  }
+}
+
 export async function run(opts: RunOptions): Promise<RunResult> {
   const seed = parseSeedOption(opts.seed);
   checkFaults(opts);
+  checkDnsServer(opts);
   const { resolved, target, env } = await buildTarget(opts, seed);
   if (opts.dryRun) {
     const { checkTargetReport } = await import('./check-target.ts');
@@ -147,6 +158,7 @@ function targetEnv(opts: RunOptions, seed: number): NodeJS.ProcessEnv {
     KUBESPEC_FAULTS: opts.fault ?? '',
     ...(opts.etcdEndpoints ? { KUBESPEC_ETCD_ENDPOINTS: opts.etcdEndpoints } : {}),
     ...(opts.kubeconfig ? { KUBESPEC_KUBECONFIG: path.resolve(process.env.KUBESPEC_CWD ?? '.', opts.kubeconfig) } : {}),
+    ...(opts.dnsServer ? { KUBESPEC_DNS_SERVER: opts.dnsServer } : {}),
   };
 }
 

@@ -57,6 +57,8 @@ export interface ServeFlags {
   /** kube-apiserver's --anonymous-auth: 'true' (default) or 'false'. */
   'anonymous-auth'?: string;
   'proxy-mode'?: string;
+  /** The cluster DNS's port (UDP and TCP); unset: no cluster DNS. */
+  'dns-port'?: string;
 }
 
 export interface ServeConfig {
@@ -77,6 +79,8 @@ export interface ServeConfig {
   cloud: boolean;
   /** kube-proxy's --proxy-mode on every node (reference/wiring/proxy.ts). */
   proxyMode: 'iptables' | 'ipvs' | 'nftables';
+  /** --dns-port: the cluster DNS (CoreDNS's kubernetes plugin, reference/wiring/dns.ts) on this port, 0 any free one; unset: none. */
+  dnsPort?: number;
 }
 
 /** Flags to a config (env only says where the user was: KUBESPEC_CWD); a bad value is a UsageError (exit 2). */
@@ -103,6 +107,7 @@ export function parseServeFlags(flags: ServeFlags, env: NodeJS.ProcessEnv = proc
   if (config.ha && config.dataDir !== undefined) {
     throw new UsageError('--ha keeps its store in three Raft members in memory (one per machine); it cannot use --data-dir', 'drop --data-dir to run HA, or drop --ha to keep the store on disk');
   }
+  if (flags['dns-port'] !== undefined) config.dnsPort = integerFlag('--dns-port', flags['dns-port'], 0, 65535, 'e.g. --dns-port 5353, or --dns-port 0 for any free port (53 needs root)');
   return config;
 }
 
@@ -209,10 +214,15 @@ async function startLocked(config: ServeConfig, log: (line: string) => void, loc
   const url = ha?.url ?? cluster.url;
   // kube-proxy on every node, watching Services and EndpointSlices as system:kube-proxy.
   for (let i = 1; i <= config.nodes; i++) await cluster.proxies.start(`node-${i}`, { mode: config.proxyMode });
+  // The cluster DNS, watching Services, EndpointSlices and Namespaces as kube-system/coredns.
+  if (config.dnsPort !== undefined) {
+    const { host, port } = (await cluster.startDns({ host: config.host, port: config.dnsPort })).address;
+    log(`cluster DNS on ${host}:${port} (UDP and TCP), zone cluster.local: dig @${host} -p ${port} kubernetes.default.svc.cluster.local`);
+  }
   const retention = startRetention(clock, store, config.retention_ms, log);
   await writeServeKubeconfig(config, url, pki);
   announce(config, url, log);
-  const extra = [...(config.ha ? ['kube-apiserver on m1..m3 behind an L4 balancer over a three-member Raft store (one member per machine), with leader-elected controller managers and schedulers (--ha)'] : []), ...(config.cloud ? ['cloud-controller-manager (--cloud)'] : [])];
+  const extra = [...(config.ha ? ['kube-apiserver on m1..m3 behind an L4 balancer over a three-member Raft store (one member per machine), with leader-elected controller managers and schedulers (--ha)'] : []), ...(config.cloud ? ['cloud-controller-manager (--cloud)'] : []), ...(config.dnsPort !== undefined ? ['cluster DNS (CoreDNS kubernetes plugin, --dns-port)'] : [])];
   log(componentsLine(startedComponentsOf(cluster, { extra, ...(config.nodes > 0 ? { proxyMode: `${config.proxyMode}, one per node` } : {}) })));
   let stopped: Promise<void> | undefined;
   return {

@@ -50,8 +50,10 @@ async function kubeTargetAgainstServe(): Promise<Tally> {
   const scratch = tempDir('kube-target');
   let serve: Awaited<ReturnType<typeof startServeProcess>> | undefined;
   try {
-    serve = await startServeProcess({ kubeconfigPath: path.join(scratch.path, 'kubeconfig.kubespec') });
-    const result = await run({ target: 'kube', kubeconfig: serve.kubeconfigPath, coverage: false });
+    // With its cluster DNS (--dns-port), which the kube target is pointed at (--dns-server): the DNS features run too.
+    serve = await startServeProcess({ kubeconfigPath: path.join(scratch.path, 'kubeconfig.kubespec'), args: ['--dns-port', '0'] });
+    const dnsServer = /cluster DNS on (\S+) \(UDP and TCP\)/.exec(serve.output())?.[1];
+    const result = await run({ target: 'kube', kubeconfig: serve.kubeconfigPath, ...(dnsServer ? { dnsServer } : {}), coverage: false });
     return { suite: 'features (kube)', passed: result.passed, failed: result.failed, skipped: result.skipped };
   } catch (error) {
     console.error(`kubespec test: the kube target could not run against kubespec serve: ${(error as Error).message}`);

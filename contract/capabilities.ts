@@ -55,6 +55,9 @@ export const CAPABILITIES = {
   'controllers.endpoint': 'the legacy Endpoints controller runs: every Service with a selector gets an Endpoints object of its name, ready pods under addresses and the others under notReadyAddresses',
   'controllers.namespace': 'the namespace controller runs: a deleted namespace is Terminating (finalizer `kubernetes`) until everything in it is deleted, then it goes',
   'controllers.clusterrole-aggregation': 'the clusterrole-aggregation controller runs: a ClusterRole with an aggregationRule holds the union of the rules of the ClusterRoles its selectors match, kept current (admin, edit and view are built this way)',
+  'controllers.leader-elect': 'kube-controller-manager runs with --leader-elect (upstream\'s default): its one process holds the Lease kube-system/kube-controller-manager while its controllers run',
+  'controllers.flags': 'the controller manager can be restarted through the control API with another --controllers list (`*`, `foo`, `-foo`)',
+  'controllers.podgc': 'the pod garbage collector runs: pods bound to a node that no longer exists are marked Failed (DisruptionTarget, DeletionByPodGC) and force-deleted after a 40 s quarantine; terminated pods beyond --terminated-pod-gc-threshold and terminating unscheduled pods are force-deleted',
   'controllers.stoppable': 'the controller manager can be stopped and started again through the control API (a fresh process: new lists and watches)',
   'cluster.scheduler': 'the scheduler runs and binds pods',
   // What any working cluster offers without a control API: the steps use a node it already has.
@@ -72,6 +75,8 @@ export const CAPABILITIES = {
   'cri.containerd': 'the node\'s runtime is containerd and its own client (`ctr`) can be run on the node: containerd\'s namespaces, containers and image tags as containerd sees them',
   'cri.events': 'the runtime serves CRI\'s GetContainerEvents stream of container lifecycle events (containerd from 1.7; 1.6 answers UNIMPLEMENTED)',
   'kubelet.runtime-endpoint': 'a kubelet can be started against another CRI endpoint (--container-runtime-endpoint): a second runtime on the machine, or any gRPC socket',
+  'kubelet.eviction': 'the kubelet evicts pods under node pressure (--eviction-hard memory.available), and memory can be taken on a node outside any pod',
+  'cri.images.retag': 'an image tag on a node can be moved to a rebuilt image (new content and digest) while earlier content stays pullable by digest; images pulled by digest resolve by digest',
   'kubelet.probes.grpc': 'the kubelet runs grpc probes (the gRPC health protocol) against containers that serve it',
   // Service proxy.
   'proxy.rules': 'kube-proxy programs rules that can be read back (iptables chains, nft sets, IPVS virtual servers)',
@@ -80,6 +85,8 @@ export const CAPABILITIES = {
   'proxy.nftables': 'kube-proxy in nftables mode',
   'proxy.traffic': 'connections to a Service IP are really forwarded and can be counted per backend',
   'proxy.dataplane': 'new connections can be sent through a node\'s proxy rules and the chosen backend read back (the reference evaluates the rules it generated in a model of the kernel\'s tables; a real node sends packets)',
+  // Service discovery.
+  'cluster.dns': 'a cluster DNS server (CoreDNS with its kubernetes plugin, or kube-dns) answers for Services and Pods under the cluster domain, and the suite can send it queries over UDP (DnsFacet.server)',
 } as const;
 
 export type Capability = keyof typeof CAPABILITIES;

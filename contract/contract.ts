@@ -66,7 +66,8 @@ export interface KvFacet {
   snapshotRestore?(path: string): Promise<void>;
 }
 
-export type RaftRole = 'leader' | 'follower' | 'candidate';
+/** 'pre-candidate': asking for pre-votes before a real election (Raft §9.6 PreVote; etcd's StatePreCandidate). */
+export type RaftRole = 'leader' | 'follower' | 'pre-candidate' | 'candidate';
 
 export interface MemberInfo {
   id: string;
@@ -367,6 +368,18 @@ export interface ProxyFacet {
 }
 
 /**
+ * Facet `cluster.dns`: the cluster's DNS server (CoreDNS / kube-dns), the `nameserver` a pod's
+ * resolv.conf names. Steps query it with a real resolver over UDP; a real cluster gives an address
+ * the suite can reach (the kube-dns Service's ClusterIP from inside the cluster, or a forwarded port).
+ */
+export interface DnsFacet {
+  /** Where the server answers: an IP address and a UDP port. */
+  server(): Promise<{ host: string; port: number }>;
+  /** The cluster domain (kubelet's --cluster-domain), e.g. cluster.local. */
+  readonly clusterDomain: string;
+}
+
+/**
  * Waiting. On a virtual clock a wait drives simulated time forward until the condition holds;
  * on a real target it polls in real time. Either way the budget bounds it, and running out
  * fails the step with the description.
@@ -391,9 +404,26 @@ export interface CriCallRecord {
  * scenario must reach what the API cannot. A real cluster can offer each of these: a node by
  * joining one, exec by `kubectl exec` (pods/exec), the runtime by its CRI socket on the node.
  */
+/**
+ * How a node and its kubelet are set up, where a scenario depends on it (`kubelet.eviction`). A
+ * target that starts nodes configures them so; one whose nodes already run checks the node
+ * matches and fails the step if it does not.
+ */
+export interface NodeConfig {
+  /** The node's memory capacity, e.g. "1Gi". */
+  memory?: string;
+  /** The kubelet's --eviction-hard, e.g. { 'memory.available': '100Mi' }. */
+  evictionHard?: Record<string, string>;
+}
+
 export interface NodesFacet {
   /** Node `name` exists with a kubelet behind it (the target starts one, or it is already there). */
-  ensureNode(name: string): Promise<void>;
+  ensureNode(name: string, config?: NodeConfig): Promise<void>;
+  /**
+   * `kubelet.eviction`: processes outside any pod on the node hold `bytes` of memory from now
+   * on (replacing what an earlier call held); a real cluster runs a memory hog on the node.
+   */
+  holdNodeMemory?(name: string, bytes: number): Promise<void>;
   /**
    * `cluster.nodes`: the node is powered off — its kubelet stops (no Lease renewal, no status
    * update, nothing more done for its pods) and stays stopped; a real cluster does this by stopping a VM.
@@ -425,6 +455,12 @@ export interface NodesFacet {
   containerdContainers?(node: string, namespace: string): Promise<string[]>;
   /** `cri.containerd`: `ctr --namespace k8s.io images tag SOURCE TARGET` on the node (CRI has no tag call). */
   tagImage?(node: string, source: string, target: string): Promise<void>;
+  /**
+   * `cri.images.retag`: the tag `ref` names a rebuilt image (new content, new digest) from now on
+   * — pushed to the registry under the same tag and pulled again on the node, or retagged there
+   * (`ctr images tag --force`). Content pulled by digest before stays reachable by its digest.
+   */
+  retagImage?(node: string, ref: string): Promise<void>;
 }
 
 /** One leader-elected control-plane process, as its own /healthz and /metrics report it. */
@@ -517,7 +553,8 @@ export interface CloudFacet {
  */
 export interface ControllerManagerFacet {
   stop(): Promise<void>;
-  start(): Promise<void>;
+  /** `controllers`: kube-controller-manager's --controllers list for the new process (`controllers.flags`); default the target's own. */
+  start(opts?: { controllers?: readonly string[] }): Promise<void>;
 }
 
 /** Everything one scenario sees of a target. Facets are present iff their capability is declared. */
@@ -536,6 +573,7 @@ export interface Session {
   readonly cloud?: CloudFacet;
   readonly controllerManager?: ControllerManagerFacet;
   readonly proxy?: ProxyFacet;
+  readonly dns?: DnsFacet;
   /** Free-form facts for the failure report (member ids, ports, data dirs). */
   describe(): Record<string, unknown>;
   close(): Promise<void>;
@@ -616,4 +654,4 @@ export class StoreUnavailableError extends Error {
  * The version of this contract: major changes break targets written against an older one;
  * minor ones add optional facets or capabilities. Every report states it.
  */
-export const CONTRACT_VERSION = '1.0';
+export const CONTRACT_VERSION = '1.1';

@@ -172,6 +172,15 @@ export interface ContainerEvent {
   createdAt: number;
 }
 
+/**
+ * One container's resource usage (api.proto ContainerStats, cpu and writable layer left out):
+ * `memory.workingSetBytes` is what the kubelet's memory eviction ranks pods by.
+ */
+export interface ContainerStats {
+  attributes: { id: string; metadata: ContainerMetadata; labels: Record<string, string> };
+  memory?: { timestamp: number; workingSetBytes: { value: number } };
+}
+
 export interface VersionResponse {
   version: string;
   runtimeName: string;
@@ -204,6 +213,11 @@ export interface RuntimeService {
    * to `onEvent` until cancelled; a runtime without it calls `onError` with UNIMPLEMENTED.
    * Optional: a runtime that does not offer it leaves it out.
    */
+  /**
+   * ListContainerStats (CRI v1): usage of the containers the filter selects. Optional: a runtime
+   * client that does not offer it leaves it out (the kubelet then has no pod stats to rank by).
+   */
+  listContainerStats?(req: { filter?: { id?: string; podSandboxId?: string; labelSelector?: Record<string, string> } }): Promise<{ stats: ContainerStats[] }>;
   getContainerEvents?(onEvent: (event: ContainerEvent) => void, onError: (error: CriError) => void): { cancel(): void };
 }
 

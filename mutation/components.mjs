@@ -16,4 +16,17 @@ export const COMPONENTS = {
     // kube-proxy's default mode is iptables: the Service scenarios go through this file too.
     features: ['features/proxy/iptables-vs-ipvs.feature', 'features/proxy/service.feature'],
   },
+  // The Raft core. Every scenario on the replicated store goes through it, so a whole-file run
+  // takes hours on a shared machine: narrow it to a line range, most important first, e.g.
+  // KUBESPEC_MUTATE='reference/raft/raft.ts:230-470' npm run mutation -- raft (stryker.config.mjs).
+  raft: {
+    mutate: ['reference/raft/raft.ts', 'reference/raft/log.ts'],
+    features: ['features/etcd/raft-roles.feature', 'features/etcd/consistency.feature', 'features/etcd/write-flow.feature', 'features/etcd/cluster-size.feature'],
+  },
+  // The MVCC store each member applies to (revisions, key index, watches, compaction).
+  store: {
+    mutate: ['reference/store/mvcc.ts', 'reference/store/key-index.ts', 'reference/store/watch-hub.ts'],
+    // Not key-layout.feature: it is about the API server's keys, and its Pod row is a known deviation.
+    features: ['features/etcd/mvcc-watch.feature', 'features/etcd/backup-restore.feature', 'features/etcd/consistency.feature'],
+  },
 };

@@ -30,6 +30,7 @@ const STORAGE = ['features/apiserver/storage-interaction.feature', 'features/api
 const PROBES = ['features/kubelet/probes.feature'];
 const PROXY = ['features/proxy/service.feature', 'features/proxy/iptables-vs-ipvs.feature'];
 const LEADER = ['features/ha/control-plane-ha.feature'];
+const DNS = ['features/dns/service-discovery.feature'];
 
 export const FAULTS = {
   // ---- Raft (reference/raft, reference/sim) -------------------------------------------------
@@ -61,6 +62,11 @@ export const FAULTS = {
   'commit-older-term': {
     component: 'raft',
     description: 'A new leader commits an entry of an older term by counting its replicas (the Figure 8 bug): an entry that can still be overwritten is reported committed.',
+    features: RAFT,
+  },
+  'no-pre-vote': {
+    component: 'raft',
+    description: 'No PreVote (etcd 3.4\'s default): a member cut off from the others bumps its term at every election timeout, and when it rejoins its higher term forces a healthy leader to step down.',
     features: RAFT,
   },
   // ---- MVCC store (reference/store) ---------------------------------------------------------
@@ -311,6 +317,27 @@ export const FAULTS = {
     component: 'leaderelection',
     description: 'A leader that cannot renew keeps leading past the renew deadline, so it still acts when a standby takes the expired Lease over: two leaders at once.',
     features: LEADER,
+  },
+  // ---- cluster DNS (reference/dns) -----------------------------------------------------------
+  'dns-headless-as-clusterip': {
+    component: 'dns',
+    description: 'A headless Service (clusterIP None) is answered like a ClusterIP one, from its ClusterIPs — it has none, so its name resolves to nothing instead of its endpoints.',
+    features: DNS,
+  },
+  'dns-nxdomain-for-missing-type': {
+    component: 'dns',
+    description: 'A name that exists but has no record of the asked type (AAAA of an IPv4 Service) is answered NXDOMAIN instead of NODATA, so a resolver asking AAAA first concludes the Service does not exist.',
+    features: DNS,
+  },
+  'dns-includes-not-ready': {
+    component: 'dns',
+    description: 'A headless Service answers every endpoint of its slices, ready or not, so clients are sent to Pods failing their readiness probe.',
+    features: DNS,
+  },
+  'dns-srv-target-port': {
+    component: 'dns',
+    description: 'The SRV record of a ClusterIP Service\'s named port carries the targetPort (the Pods\' port) instead of the Service port the ClusterIP listens on.',
+    features: DNS,
   },
 } as const satisfies Record<string, FaultModel>;
 

@@ -37,6 +37,10 @@ const BASE_CAPABILITIES: Capability[] = [
   'cluster.scheduler',
   'kubelet', 'kubelet.probes',
   'cri', 'cri.grpc', 'cri.containerd', 'kubelet.runtime-endpoint',
+  // kubespec/grpc-health images: the machine's node binary serving grpc.health.v1 (host/images.ts).
+  'kubelet.probes.grpc',
+  // A rebuilt image imported under a tag (host/images.ts retaggedArchive).
+  'cri.images.retag',
 ];
 
 /** containerd serves CRI's GetContainerEvents from 1.7 (containerd/containerd pkg/cri/server/events.go). */
@@ -110,6 +114,7 @@ async function openSession(seed: number, tags: readonly string[], hostFor: (key:
     const runtime = host ? client(host) : new GrpcCriRuntime({ endpoint: endpoint!, now_ms: () => clock.now_ms() });
     if (!host) clients.push(runtime);
     if (host) usedHosts.add(host);
+    if (host && tags.includes('@requires:kubelet.probes.grpc')) host.importGrpcHealthImages();
     const podLogsDir = host ? path.join(host.dir, 'pods') : undefined;
     await cluster.addKubeletOn(name, { runtime, network: realProbeNetwork(), readLog: (id) => criLogLines(runtime.logPathOf(id)), ...(podLogsDir ? { podLogsDir } : {}) });
     if (host) nodes.set(name, { host, runtime });
@@ -171,6 +176,16 @@ async function openSession(seed: number, tags: readonly string[], hostFor: (key:
       },
       async containerdContainers(name, namespace) {
         return ctr(node(name).host, ['--namespace', namespace, 'containers', 'list', '--quiet']).split('\n').filter(Boolean);
+      },
+      async retagImage(name, ref) {
+        const n = node(name);
+        const digest = n.host.retagImage(normalise(ref));
+        // The CRI plugin learns of the import from containerd's events: wait until ImageStatus shows it.
+        const deadline_ms = Date.now() + 10_000;
+        while (!(await n.runtime.imageStatus({ image: { image: ref } })).image?.repoDigests.some((d: string) => d.endsWith(digest))) {
+          if (Date.now() > deadline_ms) throw new Error(`after importing ${normalise(ref)} as ${digest}, CRI ImageStatus does not show that digest`);
+          await new Promise((done) => setTimeout(done, 100));
+        }
       },
       async tagImage(name, source, target) {
         ctr(node(name).host, ['--namespace', 'k8s.io', 'images', 'tag', '--force', normalise(source), normalise(target)]);

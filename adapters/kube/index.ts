@@ -8,7 +8,7 @@ import https from 'node:https';
 import fs from 'node:fs';
 import { KubeConfig } from '@kubernetes/client-node';
 import type { Capability } from '../../contract/capabilities.ts';
-import type { KubeFacet, Session, Target } from '../../contract/contract.ts';
+import type { DnsFacet, KubeFacet, Session, Target } from '../../contract/contract.ts';
 import { createPollingWaiter, pollUntil } from '../polling-waiter.ts';
 import { KubeHttpClient, type Endpoint } from './http-client.ts';
 import { withBackoff } from './retry.ts';
@@ -28,10 +28,20 @@ const CAPABILITIES: Capability[] = [
   // A working cluster schedules pods onto its nodes and runs them (kube-scheduler, kubelets).
   'cluster.workloads',
   'controllers.endpointslice', 'controllers.endpoint', 'controllers.namespace', 'controllers.clusterrole-aggregation',
+  // kube-controller-manager's --leader-elect defaults to true (kubeadm and kind keep it).
+  'controllers.leader-elect',
+  // pod-garbage-collector-controller is on by default (--controllers `*`).
+  'controllers.podgc',
 ];
 
 export interface KubeTargetOptions {
   kubeconfigPath: string;
+  /**
+   * The cluster DNS server, HOST:PORT (`run --dns-server`): kube-dns's ClusterIP when the suite runs
+   * inside the cluster, a forwarded port, or `kubespec serve --dns-port`. Given, the target declares
+   * cluster.dns; the suite cannot find a DNS server it can reach on its own.
+   */
+  dnsServer?: string;
 }
 
 export function createKubeTarget(opts: KubeTargetOptions): Target {
@@ -40,7 +50,7 @@ export function createKubeTarget(opts: KubeTargetOptions): Target {
   return {
     name: 'kube',
     // HTTP/2 is negotiated by ALPN over TLS: a plain-HTTP server (serve --insecure-http) has none.
-    capabilities: new Set<Capability>(httpsServer(opts.kubeconfigPath) ? [...CAPABILITIES, 'kube.http2'] : CAPABILITIES),
+    capabilities: new Set<Capability>([...CAPABILITIES, ...(httpsServer(opts.kubeconfigPath) ? ['kube.http2' as const] : []), ...(opts.dnsServer ? ['cluster.dns' as const] : [])]),
     knownDeviations: new Map(),
     async start() {
       endpoint = await endpointFrom(opts.kubeconfigPath);
@@ -61,9 +71,22 @@ export function createKubeTarget(opts: KubeTargetOptions): Target {
     async openSession(ctx) {
       if (!endpoint) throw new Error('the kube target was not started');
       const namespace = `ks-${ctx.seed.toString(16)}-${process.pid.toString(36)}-${++sessions}`;
-      return openSession(endpoint, namespace, ctx.seed, opts.kubeconfigPath);
+      const dns = opts.dnsServer ? dnsFacet(opts.dnsServer) : undefined;
+      return { ...(await openSession(endpoint, namespace, ctx.seed, opts.kubeconfigPath)), ...(dns ? { dns } : {}) };
     },
     async stop() {},
+  };
+}
+
+/** HOST:PORT or [IPv6]:PORT, port 53 when left out. A bad value fails the scenario that asks, naming it. */
+function dnsFacet(text: string): DnsFacet {
+  const m = /^(?:\[([^\]]+)\]|([^:]+))(?::(\d+))?$/.exec(text.trim());
+  return {
+    clusterDomain: 'cluster.local',
+    async server() {
+      if (!m) throw new Error(`--dns-server must be HOST:PORT, got "${text}"`);
+      return { host: (m[1] ?? m[2])!, port: Number(m[3] ?? 53) };
+    },
   };
 }
 

@@ -39,9 +39,16 @@ export function referenceNodes(cluster: ReferenceCluster, clock: Scheduler, opts
     return c;
   };
   const facet: NodesFacet = {
-    async ensureNode(name) {
+    async ensureNode(name, config = {}) {
       // Behind an HA load balancer the kubelet reaches the API servers through it, as workers do.
-      await cluster.addKubelet(name, opts.server ? { server: opts.server } : {});
+      const capacity = config.memory ? { cpu: '4', memory: config.memory, pods: '110' } : undefined;
+      await cluster.addKubelet(name, { ...(opts.server ? { server: opts.server } : {}), ...(capacity ? { capacity } : {}), ...(config.evictionHard ? { evictionHard: config.evictionHard } : {}) });
+    },
+    async retagImage(name, ref) {
+      host(name).runtime.retagImage(ref);
+    },
+    async holdNodeMemory(name, bytes) {
+      host(name).outsidePods_bytes = bytes;
     },
     async stopNode(name) {
       await host(name).stop();

@@ -148,7 +148,7 @@ export function describeMessage(m: Message): string {
     parts.push(`index=${m.index}`);
   } else if (m.type === 'MsgHeartbeat') {
     parts.push(`commit=${m.commit}`);
-  } else if (m.type === 'MsgVote') {
+  } else if (m.type === 'MsgVote' || m.type === 'MsgPreVote') {
     parts.push(`index=${m.index}`, `logTerm=${m.logTerm}`);
   }
   if (m.reject) parts.push('reject');

@@ -11,8 +11,6 @@ Feature: Controller Manager — the reconcile loop
   queue merges repeated keys, which is right; and controllers skip an event whose resourceVersion they
   have already recorded, which is not how upstream works.
 
-  # pending: needs the deployment, job and serviceaccount controllers side by side (cluster.controllers)
-  @pending
   Rule: CTRL-ONE-PER-KIND — the controller manager is one process running a set of controllers, one per resource kind
     Source: 000_1662d8c5cea2447f.txt § 控制平面 / Controller Manager
       — also 003_83c2ae260ce54bb3.txt § 控制平面组件 / kube-controller-manager (was OVERVIEW-KCM-ONE-PROCESS; seed 003 makes the same claim there)
@@ -20,22 +18,23 @@ Feature: Controller Manager — the reconcile loop
       reconciling one resource type.
     Quote: "Controller Manager 是一组控制器（Controller）的集合进程，每个控制器负责一种资源类型的持续协调。"
 
-    One process is visible from outside: one leader Lease covers every controller's work, and
-    `--controllers` turns single controllers off without stopping the rest.
+    One process is visible from outside: one leader Lease (kube-system/kube-controller-manager,
+    upstream's --leader-elect-resource-name default) covers every controller's work, and
+    `--controllers` (`*`, `foo`, `-foo`) turns single controllers off without stopping the rest.
 
-    @requires:kube.api @requires:cluster.controllers
+    @requires:kube.api @requires:controllers.leader-elect @requires:controllers.deployment @requires:controllers.replicaset @requires:controllers.job @requires:controllers.serviceaccount
     Scenario: one controller-manager lease covers the work of several controllers
-      Given a cluster with node "n1"
-      When I create the web Deployment, a Job "once" and a Namespace "team-a"
-      Then within 20 seconds a ReplicaSet for "web", a Pod for Job "once" and ServiceAccount "team-a/default" exist
-      And kube-system has exactly one Lease for the controller manager, "kube-controller-manager"
+      When I create Deployment "web", Job "once" and Namespace "team-a-{ns}"
+      Then within 20 seconds a ReplicaSet for Deployment "web", a Pod for Job "once" and ServiceAccount "default" in Namespace "team-a-{ns}" exist
+      And kube-system has exactly one Lease for the controller manager, "kube-controller-manager", and it is held
 
-    @requires:kube.api @requires:cluster.controllers
+    @requires:kube.api @requires:controllers.flags @requires:controllers.leader-elect
     Scenario: controllers are independent — disabling one leaves the others working
-      Given a controller manager started with controllers "*,-serviceaccount"
-      When I create the web Deployment and Namespace "team-b"
-      Then within 20 seconds a ReplicaSet for "web" exists
-      And after 10 seconds Namespace "team-b" still has no ServiceAccount "default"
+      Given the controller manager restarted with controllers "*,-serviceaccount"
+      When I create Deployment "web", Job "once" and Namespace "team-b-{ns}"
+      Then within 20 seconds a ReplicaSet for Deployment "web" and a Pod for Job "once" exist
+      And after 10 seconds Namespace "team-b-{ns}" still has no ServiceAccount "default"
+      And kube-system has exactly one Lease for the controller manager, "kube-controller-manager", and it is held
 
   Rule: CTRL-RECONCILE-CONVERGES — when actual state drifts from desired state, the controller acts until they match
     Source: 000_1662d8c5cea2447f.txt § 控制平面 / Controller Manager / 控制循环（Reconcile Loop）原理

@@ -17,11 +17,13 @@ Feature: etcd — consistency under faults
 
     The scenario runs a batch of schedules (seeded from the scenario's seed, 3- and 5-member
     stores alternately) so the run stays fast; the reference's unit test runs 600
-    (reference/sim/linearizability.test.ts), and `--seed N` explores another batch.
+    (reference/sim/linearizability.test.ts), and `--seed N` explores another batch. The batch is 60:
+    with PreVote and CheckQuorum a deposed leader that still believes it leads is rare, and a batch
+    of 12 no longer met one (the fault stale-leader-read went uncaught; 50 was the least that caught it).
 
     @requires:kv.fault-schedules
     Scenario: a batch of seeded fault schedules yields only linearizable histories
-      When 12 seeded fault schedules run against the store with concurrent clients
+      When 60 seeded fault schedules run against the store with concurrent clients
       Then every history the clients saw is linearizable
       And in no schedule did a term have more than one leader
       And the clients got at least 600 answers and the faults forced at least 24 elections in all

@@ -95,10 +95,12 @@ Feature: etcd — what Kubernetes stores, and where
       Then the value at key "<key>" begins with the 4 bytes "6B 38 73 00"
 
       Examples:
-        | kind      | name    | key                                  |
-        | Secret    | s1      | /registry/secrets/{ns}/s1            |
-        | Namespace | ns-{ns} | /registry/namespaces/ns-{ns}         |
-        | Pod       | p1      | /registry/pods/{ns}/p1               |
+        | kind       | name    | key                              |
+        | Secret     | s1      | /registry/secrets/{ns}/s1        |
+        | Namespace  | ns-{ns} | /registry/namespaces/ns-{ns}     |
+        | Pod        | p1      | /registry/pods/{ns}/p1           |
+        | Service    | s1      | /registry/services/specs/{ns}/s1 |
+        | Deployment | d1      | /registry/deployments/{ns}/d1    |
 
   @erratum
   Rule: ETCD-VALUE-ENCODING-CRD — custom resources are stored as JSON, not Protocol Buffers

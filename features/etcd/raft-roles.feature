@@ -84,7 +84,7 @@ Feature: etcd — Raft roles
       And every key acknowledged in this scenario reads back with the value written
 
     @requires:kv @requires:kv.members @requires:net.partition @requires:clock.virtual
-    Scenario: a member cut off while writes committed, with a higher term when it returns, is not elected
+    Scenario: a member cut off while writes committed, campaigning all the while, is not elected when it returns
       Given a 3-member store
       And the leader of every term is recorded from now on
       When a follower is partitioned from the other two members
@@ -179,4 +179,40 @@ Feature: etcd — Raft roles
       Given a 3-member store with a stable leader in term T
       When 60 s of virtual time pass
       Then no member has been "candidate" since
+      And no member has been "pre-candidate" since
       And every member's term is still T
+
+  Rule: RAFT-REJOIN-KEEPS-LEADER — a member cut off from the others rejoins without deposing the leader or moving the term
+    Source: 000_1662d8c5cea2447f.txt § 控制平面 / etcd / Raft 一致性协议
+    Claim: A Leader is whoever won votes from a majority, and a Follower campaigns when it hears no
+      heartbeat within the election timeout. A member cut off alone hears no heartbeat, but it can
+      never win a majority, so its elections are futile: they must not cost the majority the leader
+      it has. When the member rejoins, the leader and the term it leads in are the ones from before
+      the cut (PreVote, Raft dissertation §9.6: a member asks whether it could win before it raises
+      its term, and is refused while the others still hear from their leader).
+    Quote: "Candidate | 发起选举 | Follower 在 election timeout 内未收到心跳"
+    Upstream: etcd's server runs Raft with PreVote on by default since v3.5 (etcd-io/etcd
+      CHANGELOG/CHANGELOG-3.5.md: "Turned on --pre-vote by default", PR 12770; etcd-io/raft
+      raft.go Config.PreVote: "This prevents disruption when a node that has been partitioned away
+      rejoins the cluster"). etcd 3.4, the Debian package used by `--target etcd`, still ships it off
+      (`etcd --help`: `--pre-vote 'false'`); that target cannot partition members anyway.
+
+    @requires:kv.members @requires:net.partition
+    Scenario: a follower cut off for several election timeouts rejoins; the leader and its term do not change
+      Given a 3-member store with a stable leader
+      When the leader and the term it leads in are noted
+      And a follower is partitioned from the other two members
+      And the store is left alone for 10 s
+      And the partition is healed
+      And the store is left alone for 3 s
+      Then the noted leader still leads, in the noted term, and every live member is in that term
+
+    @requires:kv.members @requires:net.partition
+    Scenario: followers cut off and rejoining, again and again at every point of their timers, never move the leader or the term
+      A member that rejoins just as its election timer fires asks the others for pre-votes before
+      it hears the leader: the followers still hear the leader, so they must not say yes.
+
+      Given a 3-member store with a stable leader
+      When the leader and the term it leads in are noted
+      And a follower is cut off for 3 s and then rejoins for 1 s, 30 times
+      Then the noted leader still leads, in the noted term, and every live member is in that term

@@ -141,7 +141,6 @@ Feature: Best practices
       And pod "dns" has status.nominatedNodeName "n1" or spec.nodeName "n1"
       And within 30 seconds pod "dns" is bound to node "n1"
 
-  @pending
   Rule: PRACTICE-PRIORITY-EVICTION-ORDER — under node pressure the kubelet evicts lower-priority Pods first
     Source: 000_1662d8c5cea2447f.txt § 常见陷阱与最佳实践 / 最佳实践
     Claim: Priorities keep critical components from being evicted when resources run short:
@@ -149,10 +148,43 @@ Feature: Best practices
       priority first.
     Quote: "避免资源紧张时关键组件被驱逐。"
 
-    @requires:kube.api @requires:cluster.scheduler @requires:kubelet
+    Upstream (pkg/kubelet/eviction): when memory.available (the machine's memory minus its working
+    set) falls below a hard threshold (--eviction-hard), the node reports MemoryPressure=True and
+    the kubelet evicts one pod per 10 s period, in the order of rankMemoryPressure — pods above
+    their memory requests first, then lower priority first, then the larger usage above requests —
+    skipping critical pods (priority ≥ system-cluster-critical's 2000000000), which it never evicts.
+    The evicted pod ends Failed with reason Evicted and a message that starts "The node was low on
+    resource: memory.". The pods below take their memory with `kubespec/alloc:SIZE`; the pressure
+    comes from processes outside any pod.
+
+    @requires:kube.api @requires:kubelet @requires:kubelet.eviction
     Scenario: memory pressure evicts the low-priority pod and spares the critical one
-      Given a cluster with node "n1" whose kubelet evicts at memory.available below "100Mi"
-      And running pods "batch" with priority 100 and "dns" with priorityClassName "system-cluster-critical", both using more memory than they request
-      When node "n1" crosses the memory eviction threshold
-      Then within 30 seconds pod "batch" has phase "Failed" with reason "Evicted"
-      And pod "dns" has phase "Running"
+      Given a cluster with node "n1" of memory "1Gi" whose kubelet evicts at memory.available below "100Mi"
+      And PriorityClass "low" with value 100
+      And a running pod "dns" with priorityClassName "system-cluster-critical" requesting memory "64Mi" whose container allocates "400Mi"
+      And a running pod "batch" with priorityClassName "low" requesting memory "64Mi" whose container allocates "200Mi"
+      And within 30 seconds node "n1" exists with condition "MemoryPressure" status "False"
+      When processes outside the pods on node "n1" take "400Mi" of memory
+      Then within 30 seconds node "n1" exists with condition "MemoryPressure" status "True"
+      And within 30 seconds pod "batch" has phase "Failed" with reason "Evicted" and a message starting "The node was low on resource: memory."
+      And 60 seconds later pod "dns" still has phase "Running"
+
+    @requires:kube.api @requires:kubelet @requires:kubelet.eviction
+    Scenario: between two ordinary priorities the lower goes first, though the higher is older and uses more
+      Given a cluster with node "n1" of memory "1Gi" whose kubelet evicts at memory.available below "100Mi"
+      And PriorityClasses "low" with value 100 and "high" with value 1000
+      And a running pod "web" with priorityClassName "high" requesting memory "64Mi" whose container allocates "400Mi"
+      And a running pod "batch" with priorityClassName "low" requesting memory "64Mi" whose container allocates "200Mi"
+      When processes outside the pods on node "n1" take "400Mi" of memory
+      Then within 30 seconds pod "batch" has phase "Failed" with reason "Evicted" and a message starting "The node was low on resource: memory."
+      And 60 seconds later pod "web" still has phase "Running"
+
+    @requires:kube.api @requires:kubelet @requires:kubelet.eviction
+    Scenario: a critical pod above its requests is skipped and a pod within its requests is evicted instead
+      Given a cluster with node "n1" of memory "1Gi" whose kubelet evicts at memory.available below "100Mi"
+      And PriorityClass "low" with value 100
+      And a running pod "dns" with priorityClassName "system-cluster-critical" requesting memory "64Mi" whose container allocates "400Mi"
+      And a running pod "batch" with priorityClassName "low" requesting memory "256Mi" whose container allocates "200Mi"
+      When processes outside the pods on node "n1" take "400Mi" of memory
+      Then within 30 seconds pod "batch" has phase "Failed" with reason "Evicted" and a message starting "The node was low on resource: memory."
+      And 60 seconds later pod "dns" still has phase "Running"

@@ -54,18 +54,16 @@ Feature: Common pitfalls
       When "system:serviceaccount:{ns}:narrow" lists secrets in the scenario's namespace
       Then the response status is 200
 
-  # pending: needs the scheduler (cluster.scheduler)
-  @pending
   Rule: PITFALL-RBAC-TOO-STRICT — a component without the permissions it needs stops working
     Source: 000_1662d8c5cea2447f.txt § 常见陷阱与最佳实践 / 陷阱
     Claim: RBAC that is too strict keeps components from working.
     Quote: "过于严格导致组件无法工作。"
 
-    @requires:kube.api @requires:kube.rbac @requires:cluster.scheduler
+    @requires:kube.api @requires:kube.rbac @requires:kube.audit @requires:cluster.scheduler @requires:kubelet
     Scenario: a scheduler identity that may not create pods/binding leaves pods Pending
       Given a cluster with node "n1"
       And the scheduler's user "system:kube-scheduler" lost its permission to create "pods/binding"
-      When I create pod "web" with one container "app" running "sleep 3600"
+      When I create pod "web" with one container "app" running "sleep 3600", left to the scheduler
       Then pod "web" still has an empty spec.nodeName after 10 seconds
       And the scheduler's binding attempts were answered 403 Forbidden
 
@@ -176,17 +174,22 @@ Feature: Common pitfalls
     Quote: "`latest` 标签不可追溯，回滚时无法确定之前的版本。"
     Untestable: advice about release practice; what a tag points to over time lives in a registry outside the cluster. Digest pinning itself is checked by PITFALL-PIN-DIGEST.
 
-  @pending
   Rule: PITFALL-PIN-DIGEST — an image referenced by digest runs exactly that content
     Source: 000_1662d8c5cea2447f.txt § 常见陷阱与最佳实践 / 陷阱
     Claim: Referencing an image by digest (name@sha256:...) pins the exact content, unlike a
       movable tag such as latest.
     Quote: "始终使用明确的版本标签（如 `v1.2.3`）或镜像摘要（sha256）。"
 
-    @requires:kube.api @requires:cluster.scheduler @requires:kubelet @requires:cri
+    Upstream: the runtime resolves `name@sha256:…` by its manifest digest (containerd's CRI
+    plugin records a pulled image under `name@<digest>`), and the kubelet reports the runtime's
+    ContainerStatus.imageRef — the image's repo digest — as status.containerStatuses[].imageID.
+    The tag is moved on the node as a registry push and a re-pull would move it.
+
+    @requires:kube.api @requires:kubelet @requires:cri @requires:cri.images.retag
     Scenario: after the tag moves, a digest-pinned pod still runs the original image
       Given a cluster with node "n1" whose runtime has image "kubespec/app:latest" with digest D1
       And a running pod "pinned" whose container "app" uses image "kubespec/app@" followed by digest D1
       When tag "kubespec/app:latest" is moved to a different image with digest D2
       And pod "pinned" is deleted and created again with the same spec
       Then container "app" of pod "pinned" reports an imageID ending in D1
+      And a running pod "floating" whose container "app" uses image "kubespec/app:latest" reports an imageID ending in D2

@@ -200,6 +200,12 @@ export const CONTROLLER_ROLES: Readonly<Record<string, PolicyRule[]>> = {
   'clusterrole-aggregation-controller': [
     resourceRule(['escalate', 'get', 'list', 'patch', 'update', 'watch'], ['rbac.authorization.k8s.io'], ['clusterroles']),
   ],
+  // The pod garbage collector (reference/controllers/podgc/): force-deletes pods, marks them Failed first.
+  'pod-garbage-collector': [
+    resourceRule(['delete', 'list', 'watch'], [''], ['pods']),
+    resourceRule(['get', 'list'], [''], ['nodes']),
+    resourceRule(['patch'], [''], ['pods/status']),
+  ],
   'generic-garbage-collector': [
     resourceRule(['delete', 'get', 'list', 'patch', 'update', 'watch'], ['*'], ['*']),
     events,

@@ -4,7 +4,7 @@ import { LocalBackend } from '../store/local.ts';
 import { harness } from './testing/harness.ts';
 
 const RBAC = '/apis/rbac.authorization.k8s.io/v1';
-const CONTROLLER_ROLES = ['deployment-controller', 'endpointslice-controller', 'generic-garbage-collector', 'node-controller', 'replicaset-controller', 'job-controller', 'ttl-after-finished-controller', 'disruption-controller', 'endpoint-controller', 'namespace-controller', 'clusterrole-aggregation-controller'].map((n) => `system:controller:${n}`);
+const CONTROLLER_ROLES = ['deployment-controller', 'endpointslice-controller', 'generic-garbage-collector', 'node-controller', 'replicaset-controller', 'job-controller', 'ttl-after-finished-controller', 'disruption-controller', 'endpoint-controller', 'namespace-controller', 'clusterrole-aggregation-controller', 'pod-garbage-collector'].map((n) => `system:controller:${n}`);
 const USER_ROLES = ['admin', 'edit', 'system:aggregate-to-admin', 'system:aggregate-to-edit', 'system:aggregate-to-view', 'view'];
 const BOOTSTRAP_ROLES = ['cluster-admin', 'system:basic-user', ...CONTROLLER_ROLES, 'system:discovery', 'system:kube-controller-manager', 'system:kube-scheduler', 'system:node-proxier', 'system:public-info-viewer', ...USER_ROLES].sort();
 

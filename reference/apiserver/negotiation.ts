@@ -58,7 +58,24 @@ function quality(entry: string): number {
 }
 
 /** Picks the response form from the Accept header, best quality first; 406 when nothing fits. */
+/**
+ * Accept headers already negotiated: clients send the same few on every request, and parsing
+ * one (split, quality, sort, three matchers per entry) showed in every request's profile. The
+ * answer is a pure function of the header and frozen; a refused header is not remembered.
+ */
+const negotiated = new Map<string, Output>();
+const MAX_NEGOTIATED = 256;
+
 export function negotiateOutput(accept: string): Output {
+  const hit = negotiated.get(accept);
+  if (hit) return hit;
+  const out = Object.freeze(negotiate(accept));
+  if (negotiated.size >= MAX_NEGOTIATED) negotiated.clear();
+  negotiated.set(accept, out);
+  return out;
+}
+
+function negotiate(accept: string): Output {
   if (accept.trim() === '') return { preferred: 'json', jsonOk: true };
   const entries = accept.split(',').map((e, i) => ({ e, i, q: quality(e) })).filter((x) => x.q > 0).sort((a, b) => b.q - a.q || a.i - b.i);
   let out: Output | undefined;

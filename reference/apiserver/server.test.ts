@@ -2,6 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { harness, pod, deployment } from './testing/harness.ts';
 import { AdmissionDenied, type MutatingPlugin, type ValidatingPlugin } from './pipeline.ts';
+import { parseStored } from './storage/codec.ts';
 
 const PODS = '/api/v1/namespaces/default/pods';
 
@@ -63,7 +64,7 @@ test('create stamps uid, creationTimestamp from the clock and resourceVersion fr
   assert.equal(r.json.metadata.resourceVersion, String(h.backend.currentRevision()));
   assert.match(r.json.metadata.uid, /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
   const kv = await h.backend.get('/registry/pods/default/a');
-  assert.equal(JSON.parse(kv!.value).metadata.resourceVersion, undefined);
+  assert.equal(parseStored(kv!.value).metadata.resourceVersion, undefined);
 });
 
 test('generation moves only when a deployment\'s spec changes, not on label or status writes', async () => {

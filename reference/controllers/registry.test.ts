@@ -5,7 +5,7 @@ import { selectControllers } from './registry.ts';
 const selected = (flag?: string[]) => selectControllers(flag).map((c) => c.name);
 
 test('by default, as with --controllers=*, every known controller runs', () => {
-  assert.deepEqual(selected(), ['serviceaccount-controller', 'replicaset-controller', 'deployment-controller', 'garbage-collector-controller', 'node-lifecycle-controller', 'taint-eviction-controller', 'job-controller', 'ttl-after-finished-controller', 'disruption-controller', 'endpointslice-controller', 'endpoints-controller', 'namespace-controller', 'clusterrole-aggregation-controller']);
+  assert.deepEqual(selected(), ['serviceaccount-controller', 'replicaset-controller', 'deployment-controller', 'garbage-collector-controller', 'node-lifecycle-controller', 'taint-eviction-controller', 'job-controller', 'ttl-after-finished-controller', 'disruption-controller', 'endpointslice-controller', 'endpoints-controller', 'namespace-controller', 'clusterrole-aggregation-controller', 'pod-garbage-collector-controller']);
   assert.deepEqual(selected(['*']), selected());
 });
 

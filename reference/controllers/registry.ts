@@ -20,6 +20,7 @@ import { endpointSliceController } from './endpointslice/index.ts';
 import { endpointsController } from './endpoint/index.ts';
 import { namespaceController } from './namespace/index.ts';
 import { clusterRoleAggregationController } from './clusterroleaggregation/index.ts';
+import { podGcController } from './podgc/index.ts';
 import type { ControllerDef } from './types.ts';
 
 /** A flat map from name to factory, in start order. */
@@ -38,6 +39,7 @@ export const CONTROLLER_FACTORIES: ReadonlyArray<(faults: Faults) => ControllerD
   () => endpointsController(),
   () => namespaceController(),
   () => clusterRoleAggregationController(),
+  () => podGcController(),
 ];
 
 /** The capabilities (contract/capabilities.ts) the controllers `flag` enables offer. */

@@ -65,7 +65,9 @@ export type Action =
    */
   | { verb: 'requireEmpty'; namespace: string; resources: readonly ResourceRef[] }
   /** PATCH (JSON merge patch, or strategic merge patch where lists merge by key). */
-  | { verb: 'patch'; resource: ResourceRef; namespace: string; name: string; patch: unknown; type?: 'merge' | 'strategic' }
+  | { verb: 'patch'; resource: ResourceRef; namespace: string; name: string; patch: unknown; type?: 'merge' | 'strategic'; subresource?: 'status';
+      /** As for delete: skipped if any of these objects exists (a missing `uid`: any object of that name). */
+      unlessExists?: ExistenceGuard[] }
   /**
    * DELETE with a uid precondition, so an object of the same name made since is left alone;
    * NotFound is success. `unlessExists`: first GET each of these (by name and uid) and skip the
@@ -73,7 +75,12 @@ export type Action =
    * cache is really gone, not just not yet seen (isDangling in garbagecollector.go).
    */
   | { verb: 'delete'; resource: ResourceRef; namespace: string; name: string; uid?: string; propagationPolicy?: 'Background' | 'Foreground' | 'Orphan'; key?: string;
-      unlessExists?: { resource: ResourceRef; namespace: string; name: string; uid: string }[] };
+      /** DeleteOptions.gracePeriodSeconds; 0 is a force delete (the pod GC's NewDeleteOptions(0)). */
+      gracePeriodSeconds?: number;
+      unlessExists?: ExistenceGuard[] };
+
+/** An object whose existence (checked by a live GET) cancels an action; without `uid`, any object of that name counts. */
+export interface ExistenceGuard { resource: ResourceRef; namespace: string; name: string; uid?: string }
 
 /** What one reconcile returns: the writes, and optionally when to look at the key again. */
 export interface SyncResult {
@@ -115,8 +122,11 @@ export interface ControllerDef {
   reconcile(key: string, cache: Cache, ctx: ReconcileContext): Action[] | SyncResult;
   /** A write it asked for failed: lower what it expected of it (expectations.ts). */
   onActionFailed?(action: Action): void;
-  /** Whether each reconcile needs the server's namespaced resources (ReconcileContext.discovery). */
-  discovery?: boolean;
+  /**
+   * Whether a reconcile needs the server's namespaced resources (ReconcileContext.discovery):
+   * always, or only for the keys this says (discovery costs a GET per API group).
+   */
+  discovery?: boolean | ((key: string, cache: Cache) => boolean);
   /** How many workers drain its queue (upstream's --concurrent-*-syncs); 1 by default. */
   workers?: number;
 }

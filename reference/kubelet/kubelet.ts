@@ -15,6 +15,7 @@ import { PodWorker } from './pod-worker.ts';
 import { rfc3339 } from './status.ts';
 import { KUBELET_VERSION, type KubeletOptions } from './types.ts';
 import { microTime, rfc3339Nano } from '../timestamps.ts';
+import { EVICTED_REASON, EVICTION_MONITORING_MS, PRESSURE_TRANSITION_MS, evictionMessage, isCritical, memoryThreshold, parseBytes, rankMemoryPressure, type PodUsage } from './eviction/memory.ts';
 
 export const LEASE_DURATION_S = 40;
 export const LEASE_RENEW_MS = 10_000;
@@ -23,6 +24,7 @@ export const RELIST_MS = 1_000;
 export const NODE_LEASE_NAMESPACE = 'kube-node-lease';
 /** Upstream's default --pod-logs-dir (pkg/kubelet/kubelet.go podLogsRootDirectory). */
 export const POD_LOGS_DIR = '/var/log/pods';
+const DEFAULT_CAPACITY: Record<string, string> = { cpu: '4', memory: '8Gi', pods: '110' };
 
 export class Kubelet {
   private readonly workers = new Map<string, PodWorker>();
@@ -36,6 +38,9 @@ export class Kubelet {
   private stopped = false;
   private relisting = false;
   private eventCount = 0;
+  /** When a memory eviction threshold was last met (the MemoryPressure condition holds for the transition period after). */
+  private memoryThresholdMet_ms?: number;
+  private memoryPressure = false;
   private readonly log: (line: string) => void;
 
   constructor(private readonly opts: KubeletOptions) {
@@ -73,6 +78,7 @@ export class Kubelet {
     });
     await this.informer.start();
     this.every(this.opts.relist_ms ?? RELIST_MS, () => this.relist());
+    if (memoryThreshold(this.opts.evictionHard)) this.every(EVICTION_MONITORING_MS, () => this.synchronizeEviction());
   }
 
   stop(): void {
@@ -190,17 +196,72 @@ export class Kubelet {
     void this.opts.api.createEvent(m.namespace, event).catch(() => {});
   }
 
+  // ---- node-pressure eviction (eviction/memory.ts) -------------------------------------------
+
+  private memoryCapacity_bytes(): number {
+    return parseBytes(this.opts.capacity?.memory ?? DEFAULT_CAPACITY.memory!) ?? 0;
+  }
+
+  /**
+   * eviction_manager.go synchronize, for memory.available: observe, update the MemoryPressure
+   * condition, and while the threshold is met evict one pod per period — the first in rank
+   * order that is not critical.
+   */
+  private async synchronizeEviction(): Promise<void> {
+    const threshold = memoryThreshold(this.opts.evictionHard)!;
+    const capacity = this.memoryCapacity_bytes();
+    const available = capacity - (await this.opts.machineMemory?.() ?? 0);
+    const now = this.opts.clock.now_ms();
+    const met = available < threshold.bytes(capacity);
+    if (met) this.memoryThresholdMet_ms = now;
+    const pressure = this.memoryThresholdMet_ms !== undefined && now - this.memoryThresholdMet_ms < PRESSURE_TRANSITION_MS;
+    if (pressure !== this.memoryPressure) {
+      this.memoryPressure = pressure;
+      await this.reportNodeStatus();
+    }
+    if (!met) return;
+    for (const candidate of rankMemoryPressure(await this.podUsage())) {
+      if (isCritical(candidate.pod)) {
+        this.log(`kubelet ${this.nodeName}: eviction manager: cannot evict a critical pod ${candidate.pod.metadata.namespace}/${candidate.pod.metadata.name}`);
+        continue;
+      }
+      const message = evictionMessage(threshold.text, available, candidate);
+      this.event(candidate.pod, 'Warning', EVICTED_REASON, message);
+      await this.workers.get(candidate.pod.metadata.uid)?.evict(EVICTED_REASON, message);
+      return;
+    }
+  }
+
+  /** The active pods with their containers' working sets from the runtime (CRI ListContainerStats). */
+  private async podUsage(): Promise<PodUsage[]> {
+    const byPod = new Map<string, Map<string, number>>();
+    const { stats } = (await this.opts.runtime.listContainerStats?.({})) ?? { stats: [] };
+    for (const s of stats) {
+      const uid = s.attributes.labels[LABEL_POD_UID];
+      if (!uid || !s.memory) continue;
+      const name = s.attributes.labels[LABEL_CONTAINER_NAME] ?? s.attributes.metadata.name;
+      const usage = byPod.get(uid) ?? new Map<string, number>();
+      usage.set(name, (usage.get(name) ?? 0) + s.memory.workingSetBytes.value);
+      byPod.set(uid, usage);
+    }
+    return [...this.workers.values()].filter((w) => w.active).map((w) => ({ pod: w.pod, ...(byPod.has(w.uid) ? { usage: byPod.get(w.uid)! } : {}) }));
+  }
+
   // ---- the Node and its Lease ----------------------------------------------------------------
 
   private nodeStatus(runtimeVersion?: string): any {
     const now = rfc3339(this.opts.clock.now_ms());
     const cond = (type: string, status: string, reason: string, message: string) => ({ type, status, reason, message, lastHeartbeatTime: now, lastTransitionTime: now });
-    const capacity = this.opts.capacity ?? { cpu: '4', memory: '8Gi', pods: '110' };
+    const capacity = this.opts.capacity ?? DEFAULT_CAPACITY;
+    // setters.go MemoryPressureCondition.
+    const memory = this.memoryPressure
+      ? cond('MemoryPressure', 'True', 'KubeletHasInsufficientMemory', 'kubelet has insufficient memory available')
+      : cond('MemoryPressure', 'False', 'KubeletHasSufficientMemory', 'kubelet has sufficient memory available');
     return {
       capacity, allocatable: capacity,
       addresses: [{ type: 'InternalIP', address: this.hostIp }, { type: 'Hostname', address: this.nodeName }],
       conditions: [
-        cond('MemoryPressure', 'False', 'KubeletHasSufficientMemory', 'kubelet has sufficient memory available'),
+        memory,
         cond('DiskPressure', 'False', 'KubeletHasNoDiskPressure', 'kubelet has no disk pressure'),
         cond('PIDPressure', 'False', 'KubeletHasSufficientPID', 'kubelet has sufficient PID available'),
         cond('Ready', 'True', 'KubeletReady', 'kubelet is posting ready status'),

@@ -10,7 +10,7 @@ import { ANNOTATION_RESTART_COUNT, ANNOTATION_TERMINATION_GRACE, LABEL_CONTAINER
 import type { Scheduler } from '../wiring/virtual-clock.ts';
 import { CrashBackoff } from './backoff.ts';
 import { ProbeWorker, type ProbeKind, type ProbeSpec } from './prober.ts';
-import { podStatus, rfc3339, type ContainerView } from './status.ts';
+import { evictedStatus, podStatus, rfc3339, type ContainerView } from './status.ts';
 import type { KubeletApi, ProbeNetwork } from './types.ts';
 import type { Faults } from '../faults.ts';
 
@@ -55,6 +55,8 @@ export class PodWorker {
   private lastWritten = '';
   private startTime?: string;
   private timer?: () => void;
+  /** Set when the eviction manager killed the pod: its status is Failed with this reason and message. */
+  private eviction?: { reason: string; message: string };
 
   constructor(
     readonly uid: string,
@@ -91,6 +93,25 @@ export class PodWorker {
     } finally {
       this.running = false;
     }
+  }
+
+  /** Still running as far as the eviction manager is concerned: known to the API, not finishing. */
+  get active(): boolean {
+    return !this.done && !this.terminal && !!this.pod && !this.pod.metadata?.deletionTimestamp;
+  }
+
+  /**
+   * Kill the pod to reclaim a resource (eviction_manager.go evictPod → killPodFunc with grace 0
+   * for a hard threshold): its containers are stopped at once and it ends Failed, not restarted.
+   */
+  async evict(reason: string, message: string): Promise<void> {
+    this.eviction = { reason, message };
+    this.terminal = true;
+    this.stopProbes();
+    const rt = await this.runtimePod();
+    const running = [...rt.containers.values()].map((list) => list[0]!).filter((c) => c.state === 'CONTAINER_RUNNING');
+    await Promise.all(running.map((c) => this.deps.runtime.stopContainer({ containerId: c.id, timeout: 0 })));
+    this.kick();
   }
 
   private describe(): string {
@@ -222,7 +243,8 @@ export class PodWorker {
   }
 
   private async start(pod: any, rt: RuntimePod, spec: any, attempt: number): Promise<void> {
-    if (!rt.sandbox) return;
+    // A pod evicted while this sync ran starts nothing more.
+    if (!rt.sandbox || this.terminal) return;
     if (!(await this.ensureImage(pod, spec))) return;
     // Keep the newest exited instance (the last state); remove older ones (MaxPerPodContainer 1).
     for (const old of (rt.containers.get(spec.name) ?? []).slice(1)) await this.deps.runtime.removeContainer({ containerId: old.id });
@@ -355,11 +377,12 @@ export class PodWorker {
     const initDone = initSpecs.every((s: any) => init.get(s.name)?.instances[0]?.state === 'CONTAINER_EXITED' && init.get(s.name)?.instances[0]?.exitCode === 0);
     const app = this.views(pod, rt, pod.spec?.containers ?? [], false, initDone);
     const base = { ...pod, status: this.lastStatus ?? pod.status };
-    const status = podStatus({
+    let status = podStatus({
       pod: base, hostIp: this.deps.hostIp, runtimeName: this.deps.runtimeName, init, app, sandboxReady: !!rt.sandbox?.ready,
       ...(rt.sandbox?.ip ? { podIp: rt.sandbox.ip } : {}), ...(this.startTime ? { startTime: this.startTime } : {}),
     }, this.deps.clock.now_ms());
     if (this.terminal && this.lastStatus) status.phase = this.lastStatus.phase;
+    if (this.eviction) status = evictedStatus(status, this.eviction.reason, this.eviction.message, this.deps.clock.now_ms());
     const text = JSON.stringify(status);
     if (text !== this.lastWritten && this.pod) {
       const res = await this.deps.api.patchPodStatus(pod.metadata.namespace, pod.metadata.name, this.uid, status);

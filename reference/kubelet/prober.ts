@@ -13,7 +13,7 @@
  * - Mechanisms (prober.go runProbe): exec through CRI ExecSync, exit 0 succeeds; httpGet, a
  *   status in [200, 400) succeeds, redirects followed only to the same host (a redirect to
  *   another host is not followed and counts as success with a warning: pkg/probe/http/http.go);
- *   tcpSocket, a connection opens; grpc is not supported here (declared by capability).
+ *   tcpSocket, a connection opens; grpc, the gRPC health service answers SERVING.
  *   A probe that outlasts timeoutSeconds fails.
  */
 import type { CriRuntime } from '../../contract/cri.ts';
@@ -151,13 +151,36 @@ export async function runProbe(spec: ProbeSpec, target: ProbeTarget, deps: { clo
   });
   const attempt = spec.httpGet ? httpProbe(spec.httpGet, target, deps.network, onAbort, faults)
     : spec.tcpSocket ? tcpProbe(spec.tcpSocket, target, deps.network, onAbort)
-    : Promise.resolve<ProbeOutcome>({ result: 'failure', output: spec.grpc ? 'grpc probes are not supported by this kubelet' : 'missing probe handler' });
+    : spec.grpc ? grpcProbe(spec.grpc, target, deps.network, onAbort, timeout_s)
+    : Promise.resolve<ProbeOutcome>({ result: 'failure', output: 'missing probe handler' });
   try {
     return await Promise.race([attempt, timedOut]);
   } finally {
     cancelTimer();
   }
 }
+
+/**
+ * pkg/probe/grpc/grpc.go: Health/Check on the pod IP and the probe's port, plaintext; SERVING is
+ * success, anything else failure with upstream's wording.
+ */
+async function grpcProbe(probe: { port: number; service?: string }, target: ProbeTarget, network: ProbeNetwork, onAbort: (abort: () => void) => void, timeout_s: number): Promise<ProbeOutcome> {
+  const address = `${target.podIp}:${probe.port}`;
+  if (!network.grpcHealthCheck) return { result: 'failure', output: 'grpc probes are not supported by this kubelet' };
+  const answer = await network.grpcHealthCheck(target.podIp, probe.port, probe.service ?? '', onAbort);
+  if ('error' in answer) {
+    const { code, details } = answer.error;
+    if (code === 14) return { result: 'failure', output: `timeout: failed to connect service "${address}" within ${timeout_s}s: ${details}` };
+    if (code === 12) return { result: 'failure', output: `error: this server does not implement the grpc health protocol (grpc.health.v1.Health): ${details}` };
+    if (code === 4) return { result: 'failure', output: `timeout: health rpc did not complete within ${timeout_s}s` };
+    return { result: 'failure', output: `error: health rpc probe failed: rpc error: code = ${code} desc = ${details}` };
+  }
+  if (answer.status !== 1) return { result: 'failure', output: `service unhealthy (responded with "${SERVING_STATUS_NAMES[answer.status] ?? answer.status}")` };
+  return { result: 'success', output: 'service healthy' };
+}
+
+/** health.proto ServingStatus. */
+const SERVING_STATUS_NAMES = ['UNKNOWN', 'SERVING', 'NOT_SERVING', 'SERVICE_UNKNOWN'];
 
 async function execProbe(command: string[], target: ProbeTarget, runtime: CriRuntime, timeout_s: number): Promise<ProbeOutcome> {
   try {

@@ -35,6 +35,12 @@ export interface ProbeNetwork {
   httpGet(url: string, headers: Record<string, string>, onAbort: (abort: () => void) => void): Promise<{ status: number; location?: string }>;
   /** Opens and closes a TCP connection; rejects when it cannot connect. */
   tcpConnect(host: string, port: number, onAbort: (abort: () => void) => void): Promise<void>;
+  /**
+   * One grpc.health.v1.Health/Check call over a plaintext connection: the ServingStatus the
+   * server answered (1 SERVING), or the gRPC error it ended with (code 14 UNAVAILABLE when no
+   * connection could be made). Absent: this kubelet's network has no gRPC client.
+   */
+  grpcHealthCheck?(host: string, port: number, service: string, onAbort: (abort: () => void) => void): Promise<{ status: number } | { error: { code: number; details: string } }>;
 }
 
 export interface KubeletOptions {
@@ -64,6 +70,17 @@ export interface KubeletOptions {
   log?: (line: string) => void;
   /** Fault models (reference/faults.ts); default none. */
   faults?: Faults;
+  /**
+   * `--eviction-hard`, e.g. { 'memory.available': '100Mi' }: node-pressure eviction runs only
+   * when given (eviction/memory.ts). Upstream's default is memory.available<100Mi; off here
+   * unless asked, so scenarios that do not care never see an eviction.
+   */
+  evictionHard?: Record<string, string>;
+  /**
+   * The machine's memory working set in bytes — every process on it, in pods or not (cadvisor's
+   * root cgroup) — read by the eviction manager against the node's memory capacity.
+   */
+  machineMemory?: () => number | Promise<number>;
   /**
    * Taints the Node is registered with (KubeletConfiguration registerWithTaints). A kubelet run
    * with --cloud-provider=external adds node.cloudprovider.kubernetes.io/uninitialized

@@ -133,6 +133,26 @@ export class LeaderElector {
     this.phase_ = 'stopped';
   }
 
+  /**
+   * client-go's release() (LeaderElectionConfig.ReleaseOnCancel): a leader that stops on purpose
+   * stops acting first, then empties the holder with a 1 s duration, so a successor need not
+   * wait out the lease (tools/leaderelection/leaderelection.go). Best effort: a write that
+   * raced it (409) or a failed request leaves the lease to expire.
+   */
+  async release(): Promise<void> {
+    const wasLeader = this.phase_ === 'leading';
+    this.crash();
+    if (!wasLeader) return;
+    try {
+      const current = await this.opts.lock.get();
+      if (!current || current.record.holderIdentity !== this.identity) return;
+      const now = microTime(this.opts.clock.now_ms());
+      await this.opts.lock.update({ holderIdentity: '', leaseDurationSeconds: 1, acquireTime: now, renewTime: now, leaderTransitions: current.record.leaderTransitions }, current.resourceVersion);
+    } catch (error) {
+      this.log(`release failed: ${(error as Error).message}`);
+    }
+  }
+
   // ---- acquire ----------------------------------------------------------------------------------
 
   private async acquireRound(): Promise<void> {

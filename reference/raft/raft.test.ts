@@ -32,7 +32,7 @@ test('the election timeout is drawn from [electionTicks, 2 × electionTicks) by 
       node.tick();
       ticks++;
     }
-    assert.equal(node.role, 'candidate');
+    assert.equal(node.role, 'pre-candidate', 'PreVote is on by default: the first step is a pre-election');
     assert.ok(ticks >= 10 && ticks < 20, `timed out after ${ticks} ticks`);
     seen.add(ticks);
   }
@@ -45,7 +45,7 @@ test('a member starts as a follower of term 0 and knows no leader', () => {
 });
 
 test('a candidate hands its vote to the host to persist in the same Ready as its vote requests', () => {
-  const node = new RaftNode({ id: 'a', voters: ['a', 'b', 'c'], rng: new Prng(1) });
+  const node = new RaftNode({ id: 'a', voters: ['a', 'b', 'c'], rng: new Prng(1), preVote: false });
   node.step(hup('a'));
   const rd = node.ready();
   assert.deepEqual(rd.hardState, { term: 1, vote: 'a', commit: 0 });
@@ -255,7 +255,7 @@ test('ReadIndex on an isolated leader never confirms', () => {
 });
 
 test('a new leader holds a read back until it has committed an entry of its own term (§8)', () => {
-  const a = new RaftNode({ id: 'a', voters: ['a', 'b', 'c'], rng: new Prng(1) });
+  const a = new RaftNode({ id: 'a', voters: ['a', 'b', 'c'], rng: new Prng(1), preVote: false });
   const drainReady = () => {
     const rd = a.ready();
     a.advance(rd);

@@ -59,6 +59,19 @@ export interface RaftConfig {
    * Default true.
    */
   checkQuorum?: boolean;
+  /**
+   * PreVote (Raft dissertation §9.6; etcd-io/raft Config.PreVote, MsgPreVote): before a
+   * follower bumps its term it asks the others whether they would vote for it, and only a
+   * majority of yeses starts the real election. A member cut off from the cluster therefore
+   * keeps its term however many timeouts it sits through, and when it rejoins it cannot force
+   * a healthy leader to step down with a higher term. A pre-vote is granted only to a log at
+   * least as up to date as the voter's, and only by a voter that has not heard from a leader
+   * within an election timeout. etcd's server turns it on by default since v3.5
+   * (etcd-io/etcd CHANGELOG/CHANGELOG-3.5.md: "Turned on --pre-vote by default", PR 12770);
+   * etcd 3.4 (`etcd --help`: `--pre-vote 'false'`) and the raft library leave it off.
+   * Default true, as etcd's server.
+   */
+  preVote?: boolean;
   /** Upper bound on entries in one MsgApp, so one message never carries the whole log. Default 64. */
   maxEntriesPerMsg?: number;
   /** Stable storage from an earlier life. Absent for a member that has never run. */
@@ -90,6 +103,7 @@ export class RaftNode {
   private readonly electionTicks: number;
   private readonly heartbeatTicks: number;
   private readonly checkQuorum: boolean;
+  private readonly preVote: boolean;
   private readonly maxEntriesPerMsg: number;
   private readonly bugs: RaftBugs;
   private readonly log: RaftLog;
@@ -121,6 +135,7 @@ export class RaftNode {
     this.electionTicks = config.electionTicks ?? 10;
     this.heartbeatTicks = config.heartbeatTicks ?? 1;
     this.checkQuorum = config.checkQuorum ?? true;
+    this.preVote = config.preVote ?? true;
     this.maxEntriesPerMsg = config.maxEntriesPerMsg ?? 64;
     this.bugs = config.bugs ?? {};
     const hs = config.persisted?.hardState ?? { term: 0, vote: null, commit: 0 };
@@ -215,20 +230,21 @@ export class RaftNode {
   step(m: Message): void {
     this.assertNoOutstandingReady();
     if (m.type === 'MsgHup') {
-      if (this.currentRole !== 'leader') this.campaign();
+      if (this.currentRole !== 'leader') this.hup();
       return;
     }
     if (m.term > this.currentTerm) {
-      // §5.1: a higher term always wins. Only a leader's own messages name the new leader.
-      const fromLeader = m.type === 'MsgApp' || m.type === 'MsgHeartbeat';
-      this.becomeFollower(m.term, fromLeader ? m.from : null);
+      if (m.type === 'MsgPreVote' && this.inLease()) return; // §9.6: we still hear from a leader; no answer at all
+      // §5.1: a higher term always wins. The leader is not known yet: if this message is the
+      // leader's own, stepFollower below names it.
+      if (!isPreVoteQuestion(m)) this.becomeFollower(m.term, null);
     } else if (m.term < this.currentTerm) {
       this.stepStale(m);
       return;
     }
-    if (m.type === 'MsgVote') this.handleVote(m);
+    if (m.type === 'MsgVote' || m.type === 'MsgPreVote') this.handleVote(m);
     else if (this.currentRole === 'leader') this.stepLeader(m);
-    else if (this.currentRole === 'candidate') this.stepCandidate(m);
+    else if (this.currentRole === 'candidate' || this.currentRole === 'pre-candidate') this.stepCandidate(m);
     else this.stepFollower(m);
   }
 
@@ -301,6 +317,12 @@ export class RaftNode {
     this.lead = lead;
   }
 
+  /** The term, the vote and the log stay as they are: a pre-candidate only asks (§9.6). */
+  private becomePreCandidate(): void {
+    this.reset(this.currentTerm);
+    this.currentRole = 'pre-candidate';
+  }
+
   private becomeCandidate(): void {
     this.reset(this.currentTerm + 1);
     this.currentRole = 'candidate';
@@ -318,6 +340,21 @@ export class RaftNode {
     this.maybeCommit();
   }
 
+  /** The election timeout fired (or the host asked for an election). */
+  private hup(): void {
+    if (this.preVote) this.preCampaign();
+    else this.campaign();
+  }
+
+  /** Ask every peer whether it would vote for us in the next term, which we do not enter yet. */
+  private preCampaign(): void {
+    this.becomePreCandidate();
+    if (this.poll(this.id, true)) return;
+    for (const p of this.peers()) {
+      this.send({ type: 'MsgPreVote', to: p, term: this.currentTerm + 1, index: this.log.lastIndex(), logTerm: this.log.lastTerm() });
+    }
+  }
+
   private campaign(): void {
     this.becomeCandidate();
     if (this.poll(this.id, true)) return;
@@ -326,23 +363,37 @@ export class RaftNode {
     }
   }
 
-  /** Record a vote; returns true when it decided the election either way. */
+  /** Record a (pre-)vote; returns true when it decided the (pre-)election either way. */
   private poll(from: string, granted: boolean): boolean {
     this.votes.set(from, granted);
     let yes = 0;
     for (const v of this.votes.values()) if (v) yes++;
     const no = this.votes.size - yes;
-    if (yes >= this.quorum()) this.becomeLeader();
+    if (yes >= this.quorum()) this.wonPoll();
     else if (no >= this.quorum()) this.becomeFollower(this.currentTerm, null);
     else return false;
     return true;
+  }
+
+  /** A majority said yes: a pre-candidate now runs the real election, a candidate leads. */
+  private wonPoll(): void {
+    if (this.currentRole === 'pre-candidate') this.campaign();
+    else this.becomeLeader();
+  }
+
+  /**
+   * Heard from a leader within the last election timeout (etcd's `inLease`). A leader counts
+   * itself: its electionElapsed restarts at every CheckQuorum round.
+   */
+  private inLease(): boolean {
+    return this.lead !== null && this.electionElapsed < this.electionTicks;
   }
 
   // ---- ticking ---------------------------------------------------------------------------
 
   private tickElection(): void {
     this.electionElapsed++;
-    if (this.electionElapsed >= this.randomizedElectionTimeout) this.campaign();
+    if (this.electionElapsed >= this.randomizedElectionTimeout) this.hup();
   }
 
   private tickHeartbeat(): void {
@@ -373,20 +424,31 @@ export class RaftNode {
 
   // ---- message handling ------------------------------------------------------------------
 
-  /** A message from an older term. Tell a stale leader about the newer term so it steps down. */
+  /**
+   * A message from an older term. Tell a stale leader about the newer term so it steps down,
+   * and a pre-candidate behind us that it cannot win, with our term so it catches up.
+   */
   private stepStale(m: Message): void {
     if (m.type === 'MsgApp' || m.type === 'MsgHeartbeat') this.send({ type: 'MsgAppResp', to: m.from });
+    else if (m.type === 'MsgPreVote') this.send({ type: 'MsgPreVoteResp', to: m.from, reject: true });
   }
 
-  /** §5.2 one vote per term, §5.4.1 only for a log at least as up to date as ours. */
+  /**
+   * §5.2 one vote per term, §5.4.1 only for a log at least as up to date as ours. A pre-vote
+   * for a later term is a promise of nothing: it records no vote and leaves our timer alone,
+   * and it is granted at the term asked about (the pre-candidate is still in the one below).
+   */
   private handleVote(m: Message): void {
-    const canVote = this.vote === m.from || (this.vote === null && this.lead === null) || this.bugs.voteTwicePerTerm === true;
+    const pre = m.type === 'MsgPreVote';
+    const canVote =
+      this.vote === m.from || (this.vote === null && this.lead === null) || (pre && m.term > this.currentTerm) || this.bugs.voteTwicePerTerm === true;
     const granted = canVote && (this.bugs.voteForStaleLog === true || this.log.isUpToDate(m.index, m.logTerm));
-    if (granted) {
+    if (granted && !pre) {
       this.vote = m.from;
       this.electionElapsed = 0;
     }
-    this.send({ type: 'MsgVoteResp', to: m.from, reject: !granted });
+    const type = pre ? 'MsgPreVoteResp' : 'MsgVoteResp';
+    this.send({ type, to: m.from, reject: !granted, term: granted ? m.term : this.currentTerm });
   }
 
   private stepFollower(m: Message): void {
@@ -402,7 +464,7 @@ export class RaftNode {
       // Someone won this term (§5.2): follow it.
       this.becomeFollower(this.currentTerm, m.from);
       this.stepFollower(m);
-    } else if (m.type === 'MsgVoteResp') {
+    } else if (m.type === (this.currentRole === 'pre-candidate' ? 'MsgPreVoteResp' : 'MsgVoteResp')) {
       this.poll(m.from, !m.reject);
     }
   }
@@ -566,6 +628,14 @@ export class RaftNode {
     this.sentCounts[m.type] = (this.sentCounts[m.type] ?? 0) + 1;
     this.msgs.push(m);
   }
+}
+
+/**
+ * A pre-vote, or a pre-vote granted, carries the term the pre-candidate would campaign in. It
+ * is a question about that term, not news of it: neither side moves to it (etcd-io/raft Step).
+ */
+function isPreVoteQuestion(m: Message): boolean {
+  return m.type === 'MsgPreVote' || (m.type === 'MsgPreVoteResp' && !m.reject);
 }
 
 function sameHardState(a: HardState, b: HardState): boolean {

@@ -12,6 +12,8 @@ export interface TestNetworkOptions {
   electionTicks?: number;
   heartbeatTicks?: number;
   checkQuorum?: boolean;
+  /** Off by default here, as in etcd-io/raft's own Config, so the transcripts show the bare protocol. */
+  preVote?: boolean;
   bugs?: RaftBugs;
 }
 
@@ -63,6 +65,7 @@ export class TestNetwork {
       electionTicks: this.opts.electionTicks ?? 10,
       heartbeatTicks: this.opts.heartbeatTicks ?? 1,
       checkQuorum: this.opts.checkQuorum ?? false,
+      preVote: this.opts.preVote ?? false,
       ...(stored ? { persisted: stored } : {}),
       ...(this.opts.bugs ? { bugs: this.opts.bugs } : {}),
     });

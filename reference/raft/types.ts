@@ -30,7 +30,11 @@ export interface PersistedState {
   readonly entries: readonly Entry[];
 }
 
-export type Role = 'leader' | 'follower' | 'candidate';
+/**
+ * `pre-candidate` is etcd-io/raft's StatePreCandidate: a member that asks whether it could win
+ * before it starts a real election (PreVote, Raft dissertation §9.6).
+ */
+export type Role = 'leader' | 'follower' | 'pre-candidate' | 'candidate';
 
 /**
  * Message types on the wire, named as in etcd-io/raft's raftpb so that message counts read
@@ -40,6 +44,8 @@ export type MessageType =
   | 'MsgHup'
   | 'MsgVote'
   | 'MsgVoteResp'
+  | 'MsgPreVote'
+  | 'MsgPreVoteResp'
   | 'MsgApp'
   | 'MsgAppResp'
   | 'MsgHeartbeat'
@@ -50,14 +56,14 @@ export interface Message {
   readonly from: string;
   readonly to: string;
   readonly term: number;
-  /** MsgApp: index of the entry before `entries`. MsgAppResp: highest index now matching. MsgVote: candidate's last index. */
+  /** MsgApp: index of the entry before `entries`. MsgAppResp: highest index now matching. MsgVote, MsgPreVote: candidate's last index. */
   readonly index: number;
-  /** MsgApp: term at `index`. MsgVote: candidate's last term. MsgAppResp reject: the follower's term at the conflict. */
+  /** MsgApp: term at `index`. MsgVote, MsgPreVote: candidate's last term. MsgAppResp reject: the follower's term at the conflict. */
   readonly logTerm: number;
   readonly entries: readonly Entry[];
   /** Leader's commit index (MsgApp, MsgHeartbeat). */
   readonly commit: number;
-  /** MsgVoteResp: vote refused. MsgAppResp: consistency check failed. */
+  /** MsgVoteResp, MsgPreVoteResp: vote refused. MsgAppResp: consistency check failed. */
   readonly reject: boolean;
   /** MsgAppResp reject: first index the follower holds of term `logTerm`, or its last index + 1 (§5.3 fast backtracking). */
   readonly rejectHint: number;

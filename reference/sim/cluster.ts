@@ -60,6 +60,8 @@ export interface SimClusterOptions {
   /** See RaftConfig. Default 2. */
   heartbeatTicks?: number;
   checkQuorum?: boolean;
+  /** See RaftConfig. Default true, as etcd's server since v3.5. */
+  preVote?: boolean;
   /** Default: 1–10 ms delays, no drops, no duplicates. */
   network?: Partial<NetworkFaults>;
   /** How long a client call waits for its answer. Default 3000 ms. */
@@ -614,6 +616,7 @@ export class SimCluster {
       electionTicks: this.opts.electionTicks ?? 10,
       heartbeatTicks: this.opts.heartbeatTicks ?? 2,
       checkQuorum: this.opts.checkQuorum ?? true,
+      preVote: this.opts.preVote ?? true,
       persisted: { hardState: m.storage.hardState, entries: m.storage.entries.slice() },
       ...(this.opts.bugs ? { bugs: raftBugs(this.opts.bugs) } : {}),
     });

@@ -46,6 +46,8 @@ export class CachedStoreReader implements StoreReader {
   private readonly lists = new Map<string, any[]>();
   /** Key → frozen object, or null for a key known to be absent. */
   private readonly objects = new Map<string, any | null>();
+  /** Key → the last object decoded for it and the revision it was written at (decoded()). */
+  private readonly byRevision = new Map<string, { modRevision: number; obj: any }>();
   private readonly fills = new Set<Fill>();
   private readonly maxEntries: number;
   /** The highest store revision the watch has reported; everything up to it is reflected here. */
@@ -71,7 +73,7 @@ export class CachedStoreReader implements StoreReader {
     const fill = this.beginFill(prefix, false);
     try {
       const { kvs, revision } = await this.backend.range(prefix);
-      const items = deepFreeze(kvs.map((kv) => parseStored(kv.value)));
+      const items = kvs.map((kv) => this.decoded(kv.key, kv.modRevision, kv.value));
       if (this.keepable(fill, revision)) remember(this.lists, prefix, items, this.maxEntries);
       return items;
     } finally {
@@ -96,6 +98,19 @@ export class CachedStoreReader implements StoreReader {
     } finally {
       this.fills.delete(fill);
     }
+  }
+
+  /**
+   * The frozen object a key holds at a revision, decoded once: a write to one ClusterRole spoils
+   * the cached list of all of them, and the re-read would otherwise decode every unchanged one
+   * again. A key's value at one modRevision never changes, so this needs no invalidation.
+   */
+  private decoded(key: string, modRevision: number, value: string): any {
+    const hit = this.byRevision.get(key);
+    if (hit && hit.modRevision === modRevision) return hit.obj;
+    const obj = deepFreeze(parseStored(value));
+    remember(this.byRevision, key, { modRevision, obj }, this.maxEntries);
+    return obj;
   }
 
   /** Stops following the store for good; later reads all go to it. */

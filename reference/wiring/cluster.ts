@@ -25,7 +25,9 @@ import { selectControllers } from '../controllers/registry.ts';
 import type { ControllerDef } from '../controllers/types.ts';
 import { ApiClient } from './api-client.ts';
 import { ControllerManager } from './controllers.ts';
+import { ControllerManagerProcess } from './controller-manager-process.ts';
 import { ProxyHost } from './proxy.ts';
+import { ClusterDns, COREDNS_AGENT, COREDNS_GROUPS, COREDNS_USER, coreDnsRbacObjects } from './dns.ts';
 import { SchedulerHost } from './scheduler.ts';
 import type { Scheduler } from './virtual-clock.ts';
 import { referenceSecurity, type Security, type SecurityOptions } from './security.ts';
@@ -70,6 +72,18 @@ export interface ReferenceClusterOptions {
   maxMutatingInFlight?: number;
   /** Fault models to inject (reference/faults.ts, `kubespec selftest`); default none. */
   faults?: Faults;
+  /**
+   * kube-controller-manager's --leader-elect (upstream's default true): the controller manager
+   * holds the Lease kube-system/kube-controller-manager while its controllers run
+   * (controller-manager-process.ts). False: the controllers start at once, holding no Lease.
+   */
+  leaderElect?: boolean;
+}
+
+/** The running controller manager: its controllers, and how to stop the process. */
+interface ControllerManagerRun {
+  readonly controllers: ControllerManager;
+  stop(): Promise<void>;
 }
 
 /** The controller manager's User-Agent, shaped like upstream's (component/version (os/arch) ...). */
@@ -81,10 +95,10 @@ export class ReferenceCluster {
     readonly backend: Backend,
     readonly api: ApiServer,
     readonly http: Listening,
-    private manager: ControllerManager,
+    private manager: ControllerManagerRun,
     private readonly shutdown: () => void,
-    /** Starts a fresh controller manager (new caches) with the cluster's options. */
-    private readonly startManager: () => Promise<ControllerManager>,
+    /** Starts a fresh controller manager process (new caches) with the cluster's options, or another --controllers list. */
+    private readonly startManager: (controllers?: readonly string[]) => Promise<ControllerManagerRun>,
     /** kube-proxy, one per node that a scenario (or serve) starts; see proxy.ts. */
     readonly proxies: ProxyHost,
     readonly security?: Security,
@@ -95,18 +109,21 @@ export class ReferenceCluster {
   scheduler?: SchedulerHost;
 
   get controllers(): ControllerManager {
-    return this.manager;
+    return this.manager.controllers;
   }
 
-  /** Stops the controller manager, as stopping kube-controller-manager would. */
-  stopControllers(): void {
-    this.manager.stop();
+  /** Stops the controller manager, as stopping kube-controller-manager would (it releases its Lease). */
+  async stopControllers(): Promise<void> {
+    await this.manager.stop();
   }
 
-  /** Starts a new controller manager process: it lists and watches everything afresh. */
-  async startControllers(): Promise<void> {
-    this.manager.stop();
-    this.manager = await this.startManager();
+  /**
+   * Starts a new controller manager process: it lists and watches everything afresh. `controllers`:
+   * its --controllers list (default: the cluster's).
+   */
+  async startControllers(controllers?: readonly string[]): Promise<void> {
+    await this.manager.stop();
+    this.manager = await this.startManager(controllers);
   }
 
   /** The node agents started so far, by node name (kubelets.ts). */
@@ -115,7 +132,7 @@ export class ReferenceCluster {
   }
 
   /** Starts a kubelet (and its fake runtime) for a node, which it registers. */
-  async addKubelet(name: string, opts: { leaseRenew_ms?: number; /** Where it reaches the API server, e.g. an HA load balancer (default: this cluster's). */ server?: string; registerWithTaints?: KubeletHostOptions['registerWithTaints'] } = {}): Promise<KubeletHost> {
+  async addKubelet(name: string, opts: { leaseRenew_ms?: number; /** Where it reaches the API server, e.g. an HA load balancer (default: this cluster's). */ server?: string; registerWithTaints?: KubeletHostOptions['registerWithTaints']; capacity?: Record<string, string>; evictionHard?: Record<string, string> } = {}): Promise<KubeletHost> {
     const existing = this.kubelets.get(name);
     if (existing) return existing;
     const ctx = this.kubeletContext!;
@@ -154,8 +171,11 @@ export class ReferenceCluster {
     const managerToken = opts.secure ? randomBytes(32).toString('base64url') : undefined;
     const proxyToken = opts.secure ? randomBytes(32).toString('base64url') : undefined;
     const schedulerToken = opts.secure ? randomBytes(32).toString('base64url') : undefined;
+    const dnsToken = opts.secure ? randomBytes(32).toString('base64url') : undefined;
     const liveTokens = opts.secure ? new Map<string, UserInfo>() : undefined;
-    const tokenCsv = opts.secure && withToken(withToken(withControllerManagerToken(opts.secure.tokenCsv, managerToken!), proxyToken!, KUBE_PROXY_USER), schedulerToken!, KUBE_SCHEDULER_USER);
+    const tokenCsv = opts.secure && withToken(withToken(withControllerManagerToken(opts.secure.tokenCsv, managerToken!), proxyToken!, KUBE_PROXY_USER), schedulerToken!, KUBE_SCHEDULER_USER)
+      // CoreDNS's ServiceAccount token (kube-system/coredns), with the groups a ServiceAccount has.
+      + `${dnsToken},${COREDNS_USER},${COREDNS_USER},"${COREDNS_GROUPS.join(',')}"\n`;
     const secure = opts.secure && { ...opts.secure, tokenCsv: tokenCsv as string, liveTokens };
     const security = secure ? referenceSecurity({ backend: apiServerStore, clock: opts.clock, random, ...secure, ...(opts.faults ? { faults: opts.faults } : {}) }) : undefined;
     // The API server reaches kubelets (pods/log) the way upstream dials a node's :10250: by node name.
@@ -189,16 +209,28 @@ export class ReferenceCluster {
     });
     // The wiring's own instrument (when have the controllers caught up?), not a component's reads.
     const tap = storeChangeTap(loggedBackend(backend, HARNESS_STORE_CLIENT, storeClients), controllers);
-    let manager: ControllerManager;
+    let manager: ControllerManagerRun;
     let scheduler: SchedulerHost | undefined;
     const managerRandom = seededRandom(opts.seed ^ 0x6b636d);
     // Fresh controller objects each time: their bookkeeping (expectations) is per process.
-    const startManager = () => ControllerManager.start({ client, clock: opts.clock, random: managerRandom, controllers: selectControllers(controllerFlag, opts.faults), changedAt: tap.changedAt, ...(opts.log ? { log: opts.log } : {}) });
+    const startControllers = (flag: readonly string[] | undefined) => ControllerManager.start({ client, clock: opts.clock, random: managerRandom, controllers: selectControllers(flag, opts.faults), changedAt: tap.changedAt, ...(opts.log ? { log: opts.log } : {}) });
+    const startManager = async (override?: readonly string[]): Promise<ControllerManagerRun> => {
+      const flag = override && opts.faults?.has('serviceaccount-controller-idle') ? ['-serviceaccount', ...override] : (override ?? controllerFlag);
+      if (opts.leaderElect === false) {
+        const controllers = await startControllers(flag);
+        return { controllers, stop: async () => controllers.stop() };
+      }
+      const process = await ControllerManagerProcess.start({
+        server: loopbackUrl(http, opts), clock: opts.clock, random: managerRandom, startControllers: () => startControllers(flag),
+        ...(managerToken ? { token: managerToken } : {}), ...(opts.tls?.ca ? { ca: opts.tls.ca } : {}), ...(opts.log ? { log: opts.log } : {}),
+      });
+      return { get controllers() { return process.controllers; }, stop: () => process.stop() };
+    };
     try {
       manager = await startManager();
       // The first clients find what the controllers make of the bootstrap objects (`default` in
       // each system namespace) already there, as on a cluster that has been up for a moment.
-      await manager.settled();
+      await manager.controllers.settled();
       if (opts.scheduler !== false) scheduler = await SchedulerHost.start({ client: schedulerClient, clock: opts.clock, random: seededRandom(opts.seed ^ 0x736368), ...(opts.log ? { log: opts.log } : {}), ...(opts.faults ? { faults: opts.faults } : {}) });
     } catch (error) {
       tap.stop();
@@ -231,6 +263,7 @@ export class ReferenceCluster {
     cluster.scheduler = scheduler;
     cluster.storeClients = storeClients;
     cluster.schedulerCredentials = { ...(schedulerToken ? { token: schedulerToken } : {}), ...(opts.tls?.ca ? { ca: opts.tls.ca } : {}) };
+    cluster.dnsContext = { clock: opts.clock, seed: opts.seed, ...(opts.faults ? { faults: opts.faults } : {}), client: () => new ApiClient({ server: loopbackUrl(http, opts), userAgent: COREDNS_AGENT, ...(dnsToken ? { token: dnsToken } : {}), ...(opts.tls?.ca ? { ca: opts.tls.ca } : {}) }) };
     return cluster;
   }
 
@@ -246,10 +279,40 @@ export class ReferenceCluster {
     return this.http.url;
   }
 
+  private dnsContext?: { clock: Scheduler; seed: number; client: () => ApiClient; faults?: Faults };
+  /** The cluster DNS, once started (dns.ts). */
+  dns?: ClusterDns;
+  private dnsClient?: ApiClient;
+
+  /**
+   * Starts the cluster DNS (CoreDNS's kubernetes plugin, dns.ts) on UDP host:port (default
+   * 127.0.0.1, any free port), first installing its RBAC as kubeadm's addon phase does (as an
+   * admin: system:masters). Started once; a second call returns the running one.
+   */
+  async startDns(opts: { host?: string; port?: number } = {}): Promise<ClusterDns> {
+    if (this.dns) return this.dns;
+    for (const object of coreDnsRbacObjects()) {
+      const collection = object.kind === 'ClusterRole' ? 'clusterroles' : 'clusterrolebindings';
+      const { status } = await this.api.handle({
+        method: 'POST', url: `/apis/rbac.authorization.k8s.io/v1/${collection}`,
+        headers: { accept: 'application/json', 'content-type': 'application/json' },
+        body: Buffer.from(JSON.stringify(object)),
+        clientCert: { subjectCN: 'kubeadm', subjectO: ['system:masters'] },
+      });
+      if (status !== 201 && status !== 409) throw new Error(`could not create ${object.kind} ${object.metadata.name} for the cluster DNS: ${status}`);
+    }
+    const ctx = this.dnsContext!;
+    this.dnsClient = ctx.client();
+    this.dns = await ClusterDns.start({ client: this.dnsClient, clock: ctx.clock, seed: ctx.seed, ...(ctx.faults ? { faults: ctx.faults } : {}), ...opts });
+    return this.dns;
+  }
+
   async stop(): Promise<void> {
+    await this.dns?.stop();
+    this.dnsClient?.close();
     for (const host of this.kubelets.values()) await host.stop();
     for (const host of this.externalKubelets.values()) await host.stop();
-    this.controllers.stop();
+    await this.manager.stop();
     this.shutdown();
     await this.http.close();
   }

@@ -187,7 +187,8 @@ export class ControllerManager {
 
   private async sync(r: Running, key: string): Promise<void> {
     try {
-      const discovery = r.def.discovery ? await this.discover() : undefined;
+      const wantsDiscovery = typeof r.def.discovery === 'function' ? r.def.discovery(key, this.cache) : r.def.discovery;
+      const discovery = wantsDiscovery ? await this.discover() : undefined;
       const result = normalize(r.def.reconcile(key, this.cache, { now_ms: () => this.opts.clock.now_ms(), ...(discovery ? { discovery } : {}) }));
       await this.applyAll(r.def, result.actions);
       r.backoff.forget(key);
@@ -290,10 +291,10 @@ export class ControllerManager {
       if (result.status === 201 || result.status === 409) return;
       throw new Error(`POST ${collectionPath(action.resource, action.namespace)} answered ${result.status}${result.message ? `: ${result.message}` : ''}`);
     }
-    if (action.verb === 'delete' && action.unlessExists) {
+    if ((action.verb === 'delete' || action.verb === 'patch') && action.unlessExists) {
       for (const o of action.unlessExists) {
         const found = await this.opts.client.send('GET', objectPath(o.resource, o.namespace, o.name), undefined);
-        if (found.status === 200 && found.uid === o.uid) return;
+        if (found.status === 200 && (o.uid === undefined || found.uid === o.uid)) return;
         if (found.status !== 404 && found.status !== 200) throw new Error(`GET ${objectPath(o.resource, o.namespace, o.name)} answered ${found.status}`);
       }
     }
@@ -342,7 +343,7 @@ function requestFor(action: Exclude<Action, { verb: 'create' | 'deletecollection
     case 'patch':
       return {
         method: 'PATCH',
-        path: objectPath(action.resource, action.namespace, action.name),
+        path: `${objectPath(action.resource, action.namespace, action.name)}${action.subresource ? `/${action.subresource}` : ''}`,
         body: action.patch,
         contentType: action.type === 'strategic' ? 'application/strategic-merge-patch+json' : 'application/merge-patch+json',
         ok: [],
@@ -351,6 +352,7 @@ function requestFor(action: Exclude<Action, { verb: 'create' | 'deletecollection
       const options: Record<string, unknown> = { apiVersion: 'v1', kind: 'DeleteOptions' };
       if (action.uid) options.preconditions = { uid: action.uid };
       if (action.propagationPolicy) options.propagationPolicy = action.propagationPolicy;
+      if (action.gracePeriodSeconds !== undefined) options.gracePeriodSeconds = action.gracePeriodSeconds;
       // 404: already gone. 409: the uid precondition failed, so the object we meant is gone too.
       return { method: 'DELETE', path: objectPath(action.resource, action.namespace, action.name), body: options, ok: [404, 409] };
     }

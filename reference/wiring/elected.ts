@@ -226,7 +226,7 @@ export class ElectedInstance {
 }
 
 /** A version-4 UUID from the seeded randomness (upstream: uuid.NewUUID in the identity). */
-function uuid(random: () => number): string {
+export function uuid(random: () => number): string {
   const hex = Array.from({ length: 32 }, () => Math.floor(random() * 16).toString(16));
   hex[12] = '4';
   hex[16] = ((parseInt(hex[16]!, 16) & 0x3) | 0x8).toString(16);

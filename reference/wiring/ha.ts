@@ -57,7 +57,7 @@ export class HaControlPlane {
   async start(component: string, names: readonly string[]): Promise<void> {
     const runner = this.runners[component];
     if (!runner) throw new Error(`no component "${component}" runs here (have: ${this.components.join(', ')})`);
-    if (component === KUBE_CONTROLLER_MANAGER) this.opts.cluster.controllers.stop();
+    if (component === KUBE_CONTROLLER_MANAGER) await this.opts.cluster.stopControllers();
     if (component === KUBE_SCHEDULER) this.opts.cluster.scheduler?.stop();
     const cluster = this.opts.cluster;
     const byName = this.instances.get(component) ?? new Map<string, ElectedInstance>();

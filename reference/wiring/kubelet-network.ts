@@ -3,12 +3,15 @@
  * in 127.0.0.0/8 (all of it is loopback on Linux), so the kubelet's probes dial real addresses.
  * - TCP: a container that listens gets a real listening socket on its sandbox IP and port,
  *   which accepts and closes (what `kubespec/tcp` does; an HTTP port accepts too).
+ * - gRPC health (`kubespec/grpc-health`): a real HTTP/2 gRPC server on the sandbox IP and port for
+ *   clients from outside; the kubelet's own probes are answered in process, as HTTP's are.
  * - HTTP: the containers' HTTP endpoints are served by msw handlers on the fetch interceptor —
  *   requests to a sandbox IP are answered from the runtime's state, in process, never touching
  *   the socket; every other request passes through untouched. Only `fetch` is intercepted, so
  *   the API clients (node:http) are not affected.
  */
 import net from 'node:net';
+import { healthServer, SERVING_STATUS } from '../cri/host/grpc-health.ts';
 import type { FakeRuntime } from '../cri/fake/runtime.ts';
 import type { ProbeNetwork } from '../kubelet/types.ts';
 import { realProbeNetwork } from './probe-network.ts';
@@ -63,6 +66,17 @@ function probeNetwork(): ProbeNetwork {
       return real.httpGet(url, headers, onAbort);
     },
     tcpConnect: (host, port, onAbort) => real.tcpConnect(host, port, onAbort),
+    // A fake runtime's gRPC health container is answered in process from the runtime's state, as
+    // msw answers its HTTP endpoints (a real gRPC round trip takes more event-loop turns than
+    // virtual time waits between steps); any other address goes out through the real client.
+    grpcHealthCheck: async (host, port, service, onAbort) => {
+      const owner = byPrefix.get(prefixOf(host));
+      if (!owner) return real.grpcHealthCheck!(host, port, service, onAbort);
+      const status = owner.runtime.grpcHealth(host, port);
+      if (status !== undefined) return { status: SERVING_STATUS[status] ?? 0 };
+      if (owner.runtime.listens(host, port)) return { error: { code: 12, details: 'unknown service grpc.health.v1.Health' } };
+      return { error: { code: 14, details: `No connection established. Last error: Error: connect ECONNREFUSED ${host}:${port}` } };
+    },
   };
 }
 
@@ -86,10 +100,12 @@ export function nodeNetwork(): NodeNetwork {
   const slot = nextSlot++ % 256;
   const prefix = `127.${a}.${slot}`;
   const listeners = new Map<string, net.Server>();
+  let owner: Registered | undefined;
   return {
     sandboxIp: (n) => `${prefix}.${((n - 1) % 254) + 1}`,
     attach(runtime, clock) {
-      byPrefix.set(prefix, { runtime, clock });
+      owner = { runtime, clock };
+      byPrefix.set(prefix, owner);
     },
     onListen(ip, port, listening) {
       const key = `${ip}:${port}`;
@@ -101,7 +117,9 @@ export function nodeNetwork(): NodeNetwork {
       if (listeners.has(key)) return;
       // A container serves: its HTTP answers need the interceptor (loaded once, in the background).
       void loadHttpInterceptor();
-      const srv = net.createServer((socket) => socket.destroy());
+      // A gRPC health container gets a real HTTP/2 server answering from the runtime's state;
+      // anything else a socket that accepts and closes.
+      const srv = owner?.runtime.grpcHealth(ip, port) ? healthServer(() => owner!.runtime.grpcHealth(ip, port)) : net.createServer((socket) => socket.destroy());
       srv.on('error', () => listeners.delete(key));
       srv.listen(port, ip);
       srv.unref();

@@ -23,6 +23,8 @@ export interface KubeletHost {
   readonly kubelet: Kubelet;
   readonly runtime: FakeRuntime;
   readonly network: NodeNetwork;
+  /** Memory held on the machine by processes outside any pod (the machine's working set minus the pods'). */
+  outsidePods_bytes: number;
   stop(): Promise<void>;
 }
 
@@ -85,6 +87,10 @@ export interface KubeletHostOptions {
   log?: (line: string) => void;
   /** Fault models (reference/faults.ts); default none. */
   faults?: Faults;
+  /** The node's capacity (default cpu 4, memory 8Gi, pods 110). */
+  capacity?: Record<string, string>;
+  /** The kubelet's --eviction-hard (KubeletOptions.evictionHard). */
+  evictionHard?: Record<string, string>;
 }
 
 export async function startKubeletHost(opts: KubeletHostOptions): Promise<KubeletHost> {
@@ -95,7 +101,14 @@ export async function startKubeletHost(opts: KubeletHostOptions): Promise<Kubele
   const runtime = new FakeRuntime({ clock: opts.clock, node: opts.name, sandboxIp: network.sandboxIp, onListen: network.onListen });
   network.attach(runtime, opts.clock);
   const api = kubeletApi({ server: opts.server, clock: opts.clock, token, nodeName: opts.name, ...(opts.ca ? { ca: opts.ca } : {}) });
-  const kubelet = new Kubelet({ nodeName: opts.name, api, runtime, clock: opts.clock, network: network.probes, random: seededRandom(opts.seed), readLog: (id) => runtime.logOf(id), ...(opts.leaseRenew_ms ? { leaseRenew_ms: opts.leaseRenew_ms } : {}), ...(opts.registerWithTaints ? { registerWithTaints: opts.registerWithTaints } : {}), ...(opts.log ? { log: opts.log } : {}), ...(opts.faults ? { faults: opts.faults } : {}) });
+  // The machine's memory: what the fake runtime's containers hold plus what runs outside pods.
+  const machine = { outsidePods_bytes: 0 };
+  const kubelet = new Kubelet({
+    nodeName: opts.name, api, runtime, clock: opts.clock, network: network.probes, random: seededRandom(opts.seed), readLog: (id) => runtime.logOf(id),
+    machineMemory: () => runtime.memoryInUse() + machine.outsidePods_bytes,
+    ...(opts.leaseRenew_ms ? { leaseRenew_ms: opts.leaseRenew_ms } : {}), ...(opts.registerWithTaints ? { registerWithTaints: opts.registerWithTaints } : {}), ...(opts.log ? { log: opts.log } : {}), ...(opts.faults ? { faults: opts.faults } : {}),
+    ...(opts.capacity ? { capacity: opts.capacity } : {}), ...(opts.evictionHard ? { evictionHard: opts.evictionHard } : {}),
+  });
   try {
     await kubelet.start();
   } catch (error) {
@@ -109,6 +122,12 @@ export async function startKubeletHost(opts: KubeletHostOptions): Promise<Kubele
     kubelet,
     runtime,
     network,
+    get outsidePods_bytes() {
+      return machine.outsidePods_bytes;
+    },
+    set outsidePods_bytes(bytes: number) {
+      machine.outsidePods_bytes = bytes;
+    },
     async stop() {
       // Idempotent: a node a scenario powered off is stopped again when its cluster closes.
       if (stopped) return;

@@ -5,6 +5,7 @@
  * the processes in them, at their pod IPs.
  */
 import net from 'node:net';
+import * as grpc from '@grpc/grpc-js';
 import type { ProbeNetwork } from '../kubelet/types.ts';
 
 export function realProbeNetwork(): ProbeNetwork {
@@ -26,6 +27,26 @@ export function realProbeNetwork(): ProbeNetwork {
           resolve();
         });
         socket.once('error', (e: NodeJS.ErrnoException) => reject(new Error(e.code === 'ECONNREFUSED' ? 'connect: connection refused' : e.message)));
+      });
+    },
+    grpcHealthCheck(host, port, service, onAbort) {
+      // A generic client with hand-written codecs: HealthCheckRequest is field 1 (service, a
+      // string), HealthCheckResponse field 1 (status, a varint) — grpc/grpc-proto health.proto.
+      // A channel of its own rather than grpc-js's process-wide subchannel pool: closing it ends
+      // its connection, which would otherwise outlive the probe (and the pod) in the pool.
+      const client = new grpc.Client(`${host}:${port}`, grpc.credentials.createInsecure(), { 'grpc.use_local_subchannel_pool': 1 });
+      return new Promise((resolve) => {
+        const call = client.makeUnaryRequest<string, number>(
+          '/grpc.health.v1.Health/Check',
+          (s) => (s ? Buffer.concat([Buffer.from([0x0a, Buffer.byteLength(s)]), Buffer.from(s)]) : Buffer.alloc(0)),
+          (bytes) => (bytes[0] === 0x08 ? bytes[1]! : 0),
+          service,
+          (error, status) => {
+            client.close();
+            resolve(error ? { error: { code: error.code ?? grpc.status.UNKNOWN, details: error.details ?? error.message } } : { status: status ?? 0 });
+          },
+        );
+        onAbort(() => call.cancel());
       });
     },
   };

@@ -293,7 +293,7 @@ function retryable(error: unknown): boolean {
 }
 
 /** The Raft fault models (reference/faults.ts) as the simulator's bug switches and options. */
-export function simFaults(faults: Faults): Pick<SimClusterOptions, 'bugs' | 'checkQuorum'> {
+export function simFaults(faults: Faults): Pick<SimClusterOptions, 'bugs' | 'checkQuorum' | 'preVote'> {
   return {
     bugs: {
       commitWithoutMajority: faults.has('commit-without-majority'),
@@ -303,5 +303,6 @@ export function simFaults(faults: Faults): Pick<SimClusterOptions, 'bugs' | 'che
       commitOlderTerm: faults.has('commit-older-term'),
     },
     ...(faults.has('leader-never-steps-down') ? { checkQuorum: false } : {}),
+    ...(faults.has('no-pre-vote') ? { preVote: false } : {}),
   };
 }

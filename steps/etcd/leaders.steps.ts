@@ -114,7 +114,9 @@ When('the members are split at random into two sides and healed, {int} times', a
   let state = this.session.seed >>> 0 || 1;
   const next = (n: number): number => {
     state = (Math.imul(state, 1664525) + 1013904223) >>> 0;
-    return state % n;
+    // The high bits: the low bit of a power-of-two LCG just alternates, which put the same members
+    // on the same side every round (with PreVote, the leader then never lost its majority).
+    return (state >>> 16) % n;
   };
   for (let round = 0; round < rounds; round++) {
     const sides: string[][] = [[], []];

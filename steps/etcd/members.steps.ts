@@ -328,3 +328,39 @@ Then(/^within (\d+) s(?: of virtual time)? the other three members agree on a ne
     return leader !== undefined && !minority.includes(leader);
   }, Number(seconds) * 1000);
 });
+
+When('the leader and the term it leads in are noted', async function (this: KubespecWorld) {
+  const leader = await currentLeader(this);
+  const term = (await this.members().list()).find((m) => m.id === leader)?.term;
+  assert.ok(term !== undefined, `${leader} reports the term it leads`);
+  this.note('noted leader', leader);
+  this.note('noted term', term);
+});
+
+Then('the noted leader still leads, in the noted term, and every live member is in that term', async function (this: KubespecWorld) {
+  const leader = this.recall<string>('noted leader');
+  const term = this.recall<number>('noted term');
+  await this.eventually(`every live member to name ${leader} again`, async () => (await this.members().leader()) !== undefined, 5_000);
+  const members = (await this.members().list()).filter((m) => m.alive);
+  assert.equal(await this.members().leader(), leader, 'the leader the members name');
+  assert.deepEqual(members.map((m) => `${m.id}:${m.term}`), members.map((m) => `${m.id}:${term}`), 'every live member\'s term');
+});
+
+/**
+ * Each round cuts one follower off (the followers in turn) and heals: the member comes back at
+ * a different point of its election timer every time, also just as it asks for pre-votes.
+ */
+When('a follower is cut off for {int} s and then rejoins for {int} s, {int} times', async function (this: KubespecWorld, cut_s: number, back_s: number, rounds: number) {
+  const leader = await currentLeader(this);
+  const ids = (await this.members().list()).map((m) => m.id);
+  const followers = ids.filter((id) => id !== leader);
+  const { partition, heal } = this.members();
+  assert.ok(partition && heal, 'this target declares net.partition but offers no partition()/heal()');
+  for (let round = 0; round < rounds; round++) {
+    const cut = followers[round % followers.length]!;
+    await partition.call(this.members(), [[cut], ids.filter((id) => id !== cut)]);
+    await pause(this, cut_s * 1000);
+    await heal.call(this.members());
+    await pause(this, back_s * 1000);
+  }
+});

@@ -22,9 +22,9 @@ export interface TraceLine {
   command?: string;
 }
 
-const ROLE_LINE = /^(append|commit|apply) (leader|follower|candidate)=(\S+) index=(\d+)(?: term=(\d+))?(?: (.+))?$/;
+const ROLE_LINE = /^(append|commit|apply) (leader|follower|pre-candidate|candidate)=(\S+) index=(\d+)(?: term=(\d+))?(?: (.+))?$/;
 const MESSAGE_LINE = /^(send|recv) (Msg\w+) from=(\S+) to=(\S+) term=(\d+)(.*)$/;
-const BECAME_LINE = /^became (leader|follower|candidate) member=(\S+) term=(\d+)/;
+const BECAME_LINE = /^became (leader|follower|pre-candidate|candidate) member=(\S+) term=(\d+)/;
 
 export function parseLine(text: string): TraceLine {
   const body = text.replace(/ @\d+ms$/, '');

@@ -30,12 +30,19 @@ function manifest(kind: string, name: string, namespace: string): { path: string
       return { path: `/api/v1/namespaces/${namespace}/pods`, body: { apiVersion: 'v1', kind, metadata: meta, spec: { containers: [{ name: 'c', image: 'registry.k8s.io/pause:3.9' }] } } };
     case 'Namespace':
       return { path: '/api/v1/namespaces', body: { apiVersion: 'v1', kind, metadata: meta } };
+    case 'Service':
+      return { path: `/api/v1/namespaces/${namespace}/services`, body: { apiVersion: 'v1', kind, metadata: meta, spec: { selector: { app: name }, ports: [{ port: 80, targetPort: 'http' }] } } };
+    case 'Deployment': {
+      const labels = { app: name };
+      const template = { metadata: { labels }, spec: { containers: [{ name: 'c', image: 'registry.k8s.io/pause:3.9' }] } };
+      return { path: `/apis/apps/v1/namespaces/${namespace}/deployments`, body: { apiVersion: 'apps/v1', kind, metadata: meta, spec: { replicas: 0, selector: { matchLabels: labels }, template } } };
+    }
     default:
       throw new Error(`no manifest for kind ${kind}`);
   }
 }
 
-When(/^(Secret|Pod|Namespace) "([^"]*)" is created$/, async function (this: KubespecWorld, kind: string, rawName: string) {
+When(/^(Secret|Pod|Namespace|Service|Deployment) "([^"]*)" is created$/, async function (this: KubespecWorld, kind: string, rawName: string) {
   const { path, body } = manifest(kind, expand(this, rawName), this.kube().namespace);
   expectSuccess(await this.kube().request({ method: 'POST', path, body }), `create ${kind} "${rawName}"`);
 });

@@ -12,6 +12,7 @@ import { expandNs, expectSuccess, LAST_RESPONSE, traceSinceMark } from '../kube/
 import { runKubectl, type KubectlRun } from '../kube/kubectl.steps.ts';
 import { deployPath, isControllerManager, nodePath, podsPath } from '../controllers/support.ts';
 import { eventually, seconds } from '../kubelet/support.ts';
+import { STORED_FIELDS, storedString } from '../support/stored-value.ts';
 import { byClient, controllerUid, podNames, podsLabelled, replicaSetsOf, shownTrace, THOSE_PODS, thosePods, WEB_MANIFEST, webDeployment, webManifestPlus, WRITES } from './support.ts';
 
 const KUBECTL_STEP_TIMEOUT_MS = 70_000;
@@ -71,7 +72,7 @@ Then('the store key {string} holds the answer\'s uid at a modRevision equal to t
   const key = expandNs(this.kube(), rawKey);
   const { kv } = await this.kv().get(key);
   assert.ok(kv, `the store has no key ${key}`);
-  assert.equal(JSON.parse(kv.value)?.metadata?.uid, answer?.metadata?.uid, `the stored object is not the one answered: ${kv.value.slice(0, 300)}`);
+  assert.equal(storedString(kv.value, STORED_FIELDS.uid), answer?.metadata?.uid, `the stored object is not the one answered: ${kv.value.slice(0, 300)}`);
   assert.equal(String(kv.modRevision), answer?.metadata?.resourceVersion, `modRevision of ${key} vs the answer's resourceVersion`);
 });
 
@@ -296,6 +297,6 @@ Then('the store value of each of those pods has status.phase {string}', async fu
     const key = `/registry/pods/${kube.namespace}/${pod.metadata.name}`;
     const value = await kube.storageGet(key);
     assert.ok(value, `the store has no key ${key}`);
-    assert.equal(JSON.parse(value).status?.phase, phase, `${key}: ${value.slice(0, 300)}`);
+    assert.equal(storedString(value, STORED_FIELDS.podPhase), phase, `${key}: ${JSON.stringify(value.slice(0, 300))}`);
   }
 });

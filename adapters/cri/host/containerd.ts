@@ -22,7 +22,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { GrpcCriRuntime } from '../grpc-client.ts';
-import { buildImageArchive, vocabulary, BUSYBOX } from './images.ts';
+import { buildGrpcHealthArchive, buildImageArchive, retaggedArchive, vocabulary, BUSYBOX } from './images.ts';
 
 export const PAUSE_IMAGE = 'registry.k8s.io/pause:3.6-kubespec';
 const DIR_PREFIX = 'kubespec-cri-';
@@ -142,6 +142,25 @@ export class ContainerdHost {
     } catch {
       return '(no log)';
     }
+  }
+
+  /**
+   * The tag `name` (normalised) names a rebuilt image from now on (host/images.ts retaggedArchive),
+   * imported as a pull of the moved tag would record it; returns the new manifest digest.
+   */
+  retagImage(name: string): string {
+    const work = path.join(this.state.dir, 'images');
+    const { archive, digest } = retaggedArchive(work, name, ++this.retags);
+    execFileSync('ctr', ['--address', this.state.socket, '--namespace', 'k8s.io', 'images', 'import', archive], { stdio: 'pipe' });
+    fs.rmSync(archive, { force: true });
+    return digest;
+  }
+
+  private retags = 0;
+
+  /** Makes the `kubespec/grpc-health:*` images present (host/images.ts), for scenarios that run gRPC probes. */
+  importGrpcHealthImages(): void {
+    importGrpcHealthImages(this.state);
   }
 
   /** Puts back any vocabulary image a scenario removed (RemoveImage), so the next one finds it. */
@@ -364,6 +383,16 @@ function importImages(state: HostState): void {
     fs.mkdirSync(work, { recursive: true });
     buildImageArchive(work, vocabulary(PAUSE_IMAGE));
   }
+  execFileSync('ctr', ['--address', state.socket, '--namespace', 'k8s.io', 'images', 'import', archive], { stdio: 'pipe' });
+}
+
+/** The gRPC health images (~100 MB: a node binary), built and imported once per host, on first need. */
+function importGrpcHealthImages(state: HostState): void {
+  const work = path.join(state.dir, 'images');
+  const archive = path.join(work, 'grpc-images.tar');
+  if (fs.existsSync(archive)) return;
+  fs.mkdirSync(work, { recursive: true });
+  buildGrpcHealthArchive(work);
   execFileSync('ctr', ['--address', state.socket, '--namespace', 'k8s.io', 'images', 'import', archive], { stdio: 'pipe' });
 }
 

@@ -31,6 +31,8 @@ export function vocabulary(pauseImage: string): Record<string, string[]> {
     'docker.io/kubespec/tcp:9000': ['/bin/sh', '-c', 'exec nc -ll -p 9000 -e /bin/true'],
     'docker.io/kubespec/tcp:latest': ['/bin/sh', '-c', 'exec nc -ll -p 9000 -e /bin/true'],
     'docker.io/kubespec/hang:latest': ['/bin/sleep', '2147483647'],
+    // Also named by its digest, as a pull records it (DIGEST_NAMED): the image whose tag moves (retaggedArchive).
+    'docker.io/kubespec/app:latest': ['/bin/sleep', '2147483647'],
   };
 }
 
@@ -91,12 +93,127 @@ export function buildImageArchive(work: string, images: Record<string, string[]>
       config: { mediaType: 'application/vnd.oci.image.config.v1+json', ...config },
       layers: [{ mediaType: 'application/vnd.oci.image.layer.v1.tar', ...layer }],
     })));
-    // io.containerd.image.name: the full name ctr import gives the image.
-    return { mediaType: 'application/vnd.oci.image.manifest.v1+json', ...manifest, annotations: { 'io.containerd.image.name': name, 'org.opencontainers.image.ref.name': name.split(':').pop() } };
-  });
+    return indexEntries(name, manifest, DIGEST_NAMED.includes(name));
+  }).flat();
   fs.writeFileSync(path.join(layout, 'oci-layout'), JSON.stringify({ imageLayoutVersion: '1.0.0' }));
   fs.writeFileSync(path.join(layout, 'index.json'), JSON.stringify({ schemaVersion: 2, manifests }));
   const archive = path.join(work, 'images.tar');
   execFileSync('tar', ['--sort=name', '--owner=0', '--group=0', '--numeric-owner', '--mtime=@0', '-cf', archive, '-C', layout, '.']);
+  return archive;
+}
+
+/**
+ * Images recorded under `repo@<manifest digest>` too, as containerd's CRI plugin records an image
+ * it pulled (pkg/cri/server/image_pull.go): CRI then reports the digest in repoDigests and as
+ * ContainerStatus.imageRef, and a pod can name the image by digest.
+ */
+const DIGEST_NAMED = ['docker.io/kubespec/app:latest'];
+
+/** The index entries naming one manifest: `name` (io.containerd.image.name is the name ctr import gives it), and `repo@digest` if asked. */
+function indexEntries(name: string, manifest: Blob, byDigest: boolean): object[] {
+  const entry = (n: string) => ({ mediaType: 'application/vnd.oci.image.manifest.v1+json', ...manifest, annotations: { 'io.containerd.image.name': n, 'org.opencontainers.image.ref.name': n.split(/[:@]/).pop() } });
+  return byDigest ? [entry(name), entry(`${name.replace(/:[^/:]+$/, '')}@${manifest.digest}`)] : [entry(name)];
+}
+
+/**
+ * A rebuilt image under an existing tag (the `cri.images.retag` facet): the same layer as the
+ * vocabulary (`work/layer.tar`, built by buildImageArchive) and a config that differs by one
+ * environment variable, so config and manifest digests are new. Named by the tag and by its
+ * digest. Returns the archive and the manifest digest.
+ */
+export function retaggedArchive(work: string, name: string, generation: number): { archive: string; digest: string } {
+  const layout = path.join(work, `retag-${generation}`);
+  fs.mkdirSync(path.join(layout, 'blobs', 'sha256'), { recursive: true });
+  const layer = writeBlob(layout, fs.readFileSync(path.join(work, 'layer.tar')));
+  const config = writeBlob(layout, Buffer.from(JSON.stringify({
+    architecture: 'amd64', os: 'linux',
+    config: { Env: ['PATH=/bin', `KUBESPEC_BUILD=${generation}`], Cmd: ['/bin/sleep', '2147483647'], WorkingDir: '/' },
+    rootfs: { type: 'layers', diff_ids: [layer.digest] },
+  })));
+  const manifest = writeBlob(layout, Buffer.from(JSON.stringify({
+    schemaVersion: 2, mediaType: 'application/vnd.oci.image.manifest.v1+json',
+    config: { mediaType: 'application/vnd.oci.image.config.v1+json', ...config },
+    layers: [{ mediaType: 'application/vnd.oci.image.layer.v1.tar', ...layer }],
+  })));
+  fs.writeFileSync(path.join(layout, 'oci-layout'), JSON.stringify({ imageLayoutVersion: '1.0.0' }));
+  fs.writeFileSync(path.join(layout, 'index.json'), JSON.stringify({ schemaVersion: 2, manifests: indexEntries(name, manifest, true) }));
+  const archive = path.join(work, `retag-${generation}.tar`);
+  execFileSync('tar', ['--sort=name', '--owner=0', '--group=0', '--numeric-owner', '--mtime=@0', '-cf', archive, '-C', layout, '.']);
+  fs.rmSync(layout, { recursive: true, force: true });
+  return { archive, digest: manifest.digest };
+}
+
+// ---- the gRPC health image -------------------------------------------------------------------
+
+/**
+ * `kubespec/grpc-health:STATUS`: a gRPC health server (grpc.health.v1.Health/Check) answering
+ * STATUS on port 9090, as the fake runtime's image of the same name does. busybox has no gRPC, so
+ * this image is this machine's `node` binary and the shared libraries it links (ldd), running a
+ * script over node:http2 with no npm package: a gRPC message is a 5-byte prefix (flag, big-endian
+ * length) and protobuf bytes, and HealthCheckResponse{status: SERVING} is 08 01 (grpc/grpc-proto
+ * grpc/health/v1/health.proto; reference/cri/host/grpc-health.ts is the in-process twin).
+ */
+const GRPC_HEALTH_SCRIPT = `import http2 from 'node:http2';
+const status = { UNKNOWN: 0, SERVING: 1, NOT_SERVING: 2, SERVICE_UNKNOWN: 3 }[process.env.STATUS] ?? 0;
+const server = http2.createServer();
+server.on('stream', (stream, headers) => {
+  stream.on('data', () => {});
+  stream.on('error', () => {});
+  stream.on('end', () => {
+    const known = headers[':path'] === '/grpc.health.v1.Health/Check';
+    stream.respond({ ':status': 200, 'content-type': 'application/grpc' }, { waitForTrailers: true });
+    stream.on('wantTrailers', () => stream.sendTrailers({ 'grpc-status': known ? '0' : '12' }));
+    stream.end(known ? Buffer.from([0, 0, 0, 0, 2, 0x08, status]) : undefined);
+  });
+});
+server.on('sessionError', () => {});
+server.listen(Number(process.env.PORT || 9090), '0.0.0.0');
+process.on('SIGTERM', () => process.exit(143));
+`;
+
+export const GRPC_HEALTH_IMAGES = ['SERVING', 'NOT_SERVING'].map((s) => `docker.io/kubespec/grpc-health:${s}`);
+
+/** The node binary, its loader and libraries (as ldd lists them), the script: one layer. */
+function buildNodeLayer(work: string): Buffer {
+  const root = path.join(work, 'node-rootfs');
+  const node = fs.realpathSync(process.execPath);
+  const libs = execFileSync('ldd', [node], { encoding: 'utf8' }).split('\n').map((l) => /(\/\S+)\s+\(0x/.exec(l)?.[1]).filter((f): f is string => !!f);
+  for (const file of [node, ...libs]) {
+    const to = path.join(root, file === node ? '/bin/node' : file);
+    fs.mkdirSync(path.dirname(to), { recursive: true });
+    fs.copyFileSync(fs.realpathSync(file), to);
+    fs.chmodSync(to, 0o755);
+  }
+  for (const d of ['tmp', 'proc', 'sys', 'dev', 'kubespec']) fs.mkdirSync(path.join(root, d), { recursive: true });
+  fs.writeFileSync(path.join(root, 'kubespec', 'grpc-health.mjs'), GRPC_HEALTH_SCRIPT);
+  const tar = path.join(work, 'node-layer.tar');
+  execFileSync('tar', ['--sort=name', '--owner=0', '--group=0', '--numeric-owner', '--mtime=@0', '-cf', tar, '-C', root, '.']);
+  return fs.readFileSync(tar);
+}
+
+/** An OCI archive of the gRPC health images (one per status), for `ctr images import`. */
+export function buildGrpcHealthArchive(work: string): string {
+  const layout = path.join(work, 'grpc-layout');
+  fs.mkdirSync(path.join(layout, 'blobs', 'sha256'), { recursive: true });
+  const layer = writeBlob(layout, buildNodeLayer(work));
+  const manifests = GRPC_HEALTH_IMAGES.map((name) => {
+    const config = writeBlob(layout, Buffer.from(JSON.stringify({
+      architecture: 'amd64', os: 'linux',
+      config: { Env: ['PATH=/bin', `STATUS=${name.split(':').pop()}`, 'PORT=9090'], Cmd: ['/bin/node', '/kubespec/grpc-health.mjs'], WorkingDir: '/' },
+      rootfs: { type: 'layers', diff_ids: [layer.digest] },
+    })));
+    const manifest = writeBlob(layout, Buffer.from(JSON.stringify({
+      schemaVersion: 2, mediaType: 'application/vnd.oci.image.manifest.v1+json',
+      config: { mediaType: 'application/vnd.oci.image.config.v1+json', ...config },
+      layers: [{ mediaType: 'application/vnd.oci.image.layer.v1.tar', ...layer }],
+    })));
+    return { mediaType: 'application/vnd.oci.image.manifest.v1+json', ...manifest, annotations: { 'io.containerd.image.name': name, 'org.opencontainers.image.ref.name': name.split(':').pop() } };
+  });
+  fs.writeFileSync(path.join(layout, 'oci-layout'), JSON.stringify({ imageLayoutVersion: '1.0.0' }));
+  fs.writeFileSync(path.join(layout, 'index.json'), JSON.stringify({ schemaVersion: 2, manifests }));
+  const archive = path.join(work, 'grpc-images.tar');
+  execFileSync('tar', ['--owner=0', '--group=0', '--numeric-owner', '--mtime=@0', '-cf', archive, '-C', layout, '.']);
+  fs.rmSync(path.join(work, 'node-rootfs'), { recursive: true, force: true });
+  fs.rmSync(path.join(work, 'node-layer.tar'), { force: true });
   return archive;
 }

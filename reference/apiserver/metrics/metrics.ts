@@ -46,7 +46,11 @@ class Histogram {
 
 /** Identifies a series; code-point order (not localeCompare, which costs on every request). */
 function labelKey(labels: Labels): string {
-  return JSON.stringify(Object.entries(labels).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+  // Names sorted, then name and value joined with separators no label text holds unescaped:
+  // JSON.stringify of the sorted entries cost a measurable share of every request.
+  let key = '';
+  for (const name of Object.keys(labels).sort()) key += `${name}\u0000${labels[name]}\u0001`;
+  return key;
 }
 
 function escapeLabel(v: string): string {

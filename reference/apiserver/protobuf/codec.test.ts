@@ -33,8 +33,9 @@ test('Secret data (bytes) round-trips as base64, and the zero values upstream wr
 });
 
 test('kinds without a protobuf form here are reported as such', () => {
-  assert.equal(hasProtobuf('v1', 'Pod'), false);
-  assert.equal(encodeObject({ apiVersion: 'v1', kind: 'Pod' }), undefined);
+  assert.equal(hasProtobuf('v1', 'Endpoints'), false);
+  assert.equal(encodeObject({ apiVersion: 'v1', kind: 'Endpoints' }), undefined);
+  assert.equal(hasProtobuf('v1', 'Pod'), true);
   assert.equal(hasProtobuf('rbac.authorization.k8s.io/v1', 'ClusterRoleBindingList'), true);
 });
 

@@ -12,13 +12,15 @@
  */
 import protobuf from 'protobufjs';
 import { CORE_V1_PROTO, META_V1_PROTO, RBAC_V1_PROTO, RUNTIME_PROTO } from './schema.ts';
+import { APPS_V1_PROTO, BATCH_V1_PROTO, CORE_V1_WORKLOAD_PROTO, INTSTR_PROTO, RESOURCE_PROTO } from './schema-workloads.ts';
 import { rfc3339 } from '../../timestamps.ts';
 
 export const PROTOBUF_MEDIA_TYPE = 'application/vnd.kubernetes.protobuf';
 const MAGIC = Uint8Array.of(0x6b, 0x38, 0x73, 0x00);
 
 const root = new protobuf.Root();
-for (const text of [RUNTIME_PROTO, META_V1_PROTO, RBAC_V1_PROTO, CORE_V1_PROTO]) protobuf.parse(text, root, { keepCase: true });
+const PROTOS = [RUNTIME_PROTO, META_V1_PROTO, RESOURCE_PROTO, INTSTR_PROTO, RBAC_V1_PROTO, CORE_V1_PROTO, CORE_V1_WORKLOAD_PROTO, APPS_V1_PROTO, BATCH_V1_PROTO];
+for (const text of PROTOS) protobuf.parse(text, root, { keepCase: true });
 root.resolveAll();
 
 const META = 'k8s.io.apimachinery.pkg.apis.meta.v1';
@@ -34,10 +36,30 @@ for (const kind of ['Role', 'ClusterRole', 'RoleBinding', 'ClusterRoleBinding'])
   KIND_MESSAGES[`rbac.authorization.k8s.io/v1/${kind}`] = `k8s.io.api.rbac.v1.${kind}`;
   KIND_MESSAGES[`rbac.authorization.k8s.io/v1/${kind}List`] = `k8s.io.api.rbac.v1.${kind}List`;
 }
-for (const kind of ['ConfigMap', 'Secret', 'Namespace', 'ServiceAccount']) {
-  KIND_MESSAGES[`v1/${kind}`] = `k8s.io.api.core.v1.${kind}`;
-  KIND_MESSAGES[`v1/${kind}List`] = `k8s.io.api.core.v1.${kind}List`;
+const GROUP_KINDS: [apiVersion: string, pkg: string, kinds: string[]][] = [
+  ['v1', 'k8s.io.api.core.v1', ['ConfigMap', 'Secret', 'Namespace', 'ServiceAccount', 'Pod', 'Service', 'PersistentVolumeClaim']],
+  ['apps/v1', 'k8s.io.api.apps.v1', ['Deployment', 'ReplicaSet', 'DaemonSet', 'StatefulSet']],
+  ['batch/v1', 'k8s.io.api.batch.v1', ['Job', 'CronJob']],
+];
+for (const [apiVersion, pkg, kinds] of GROUP_KINDS) {
+  for (const kind of kinds) {
+    KIND_MESSAGES[`${apiVersion}/${kind}`] = `${pkg}.${kind}`;
+    KIND_MESSAGES[`${apiVersion}/${kind}List`] = `${pkg}.${kind}List`;
+  }
 }
+
+/**
+ * Fields Go embeds in the parent struct (`json:""` in k8s.io/api core/v1 types.go): on the wire
+ * they are one submessage, in JSON their members sit at the parent's level.
+ */
+const INLINE_FIELDS = new Set([
+  'Volume.volumeSource',
+  'Probe.handler',
+  'EphemeralContainer.ephemeralContainerCommon',
+  ...['ConfigMapKeySelector', 'SecretKeySelector', 'ConfigMapEnvSource', 'SecretEnvSource', 'ConfigMapVolumeSource', 'ConfigMapProjection', 'SecretProjection'].map(
+    (parent) => `${parent}.localObjectReference`,
+  ),
+]);
 
 export class ProtobufError extends Error {
   override name = 'ProtobufError';
@@ -92,37 +114,142 @@ function timeFromProto(t: { seconds?: number; nanos?: number }, micro: boolean):
   return micro ? `${base}.${String(Math.floor(nanos / 1000)).padStart(6, '0')}Z` : `${base}Z`;
 }
 
+/**
+ * intstr.IntOrString: `type` 0 is an int (intVal), 1 a string (strVal); upstream's Go writes all
+ * three fields (pkg/util/intstr/intstr.go), so a reader goes by `type`.
+ */
+function intOrStringToProto(json: unknown): { type: number; intVal?: number; strVal?: string } | undefined {
+  if (typeof json === 'number') return { type: 0, intVal: json };
+  if (typeof json === 'string') return { type: 1, strVal: json };
+  return undefined;
+}
+
+function intOrStringFromProto(p: { type?: number; intVal?: number; strVal?: string }): number | string {
+  return p.type === 1 ? (p.strVal ?? '') : (p.intVal ?? 0);
+}
+
 const b64 = (bytes: string | Uint8Array): string => (typeof bytes === 'string' ? bytes : Buffer.from(bytes).toString('base64'));
 
+const QUANTITY = 'k8s.io.apimachinery.pkg.api.resource.Quantity';
+const INT_OR_STRING = 'k8s.io.apimachinery.pkg.util.intstr.IntOrString';
+
+/** Whether a field is Go-embedded: its members are the parent's in JSON. */
+const inlineOf = new WeakMap<protobuf.Field, boolean>();
+
+function isInline(field: protobuf.Field): boolean {
+  let inline = inlineOf.get(field);
+  if (inline === undefined) inlineOf.set(field, (inline = INLINE_FIELDS.has(`${field.parent!.name}.${field.name}`)));
+  return inline;
+}
+
+/** The JSON keys a message's form has: its fields', with the members of embedded fields in place of those. */
+const jsonKeysOf = new WeakMap<protobuf.Type, Set<string>>();
+
+function jsonKeys(type: protobuf.Type): Set<string> {
+  let keys = jsonKeysOf.get(type);
+  if (!keys) {
+    keys = new Set();
+    for (const field of type.fieldsArray) {
+      if (isInline(field)) for (const k of jsonKeys(field.resolvedType as protobuf.Type)) keys.add(k);
+      else keys.add(field.name);
+    }
+    jsonKeysOf.set(type, keys);
+  }
+  return keys;
+}
+
+/** Whether a JSON scalar fits a scalar field (protobufjs would otherwise coerce it, e.g. "x" → 0). */
+function scalarFits(fieldType: string, v: unknown): boolean {
+  switch (fieldType) {
+    case 'string':
+      return typeof v === 'string';
+    case 'bool':
+      return typeof v === 'boolean';
+    case 'bytes':
+      return typeof v === 'string';
+    default:
+      return typeof v === 'number' && Number.isInteger(v);
+  }
+}
+
+/**
+ * What toPlain could not carry: keys the message has no field for, or values of the wrong type.
+ * The store keeps such an object as JSON rather than lose them (../storage/codec.ts).
+ */
+interface Losses {
+  lost: boolean;
+}
+
 /** Rewrites a JSON-form value for protobufjs' fromObject, following the message type. */
-function toPlain(type: protobuf.Type, json: any): any {
+function toPlain(type: protobuf.Type, json: any, losses: Losses, embedded = false): any {
   switch (typeName(type)) {
     case `${META}.Time`:
     case `${META}.MicroTime`:
       return timeToProto(json);
     case `${META}.FieldsV1`:
       return { Raw: Buffer.from(JSON.stringify(json ?? {})).toString('base64') };
+    case QUANTITY:
+      if (typeof json === 'number') return { string: String(json) };
+      if (typeof json !== 'string') losses.lost = true;
+      return typeof json === 'string' ? { string: json } : undefined;
+    case INT_OR_STRING:
+      if (typeof json !== 'number' && typeof json !== 'string') losses.lost = true;
+      return intOrStringToProto(json);
   }
-  if (json === null || typeof json !== 'object') return undefined;
+  if (json === null || typeof json !== 'object' || Array.isArray(json)) {
+    losses.lost = true;
+    return undefined;
+  }
+  if (!embedded) {
+    const keys = jsonKeys(type);
+    for (const k in json) if (!keys.has(k) && json[k] !== null && json[k] !== undefined) losses.lost = true;
+  }
   const out: Record<string, unknown> = {};
   for (const field of type.fieldsArray) {
+    const sub = field.resolvedType instanceof protobuf.Type ? field.resolvedType : undefined;
+    if (sub && isInline(field)) {
+      const inner = toPlain(sub, json, losses, true);
+      if (Object.keys(inner).length > 0) out[field.name] = inner;
+      continue;
+    }
     const v = json[field.name];
     if (v === undefined || v === null) continue;
-    const sub = field.resolvedType instanceof protobuf.Type ? field.resolvedType : undefined;
-    if (!sub) out[field.name] = v;
-    else if (field.map) out[field.name] = Object.fromEntries(Object.entries(v).map(([k, x]) => [k, toPlain(sub, x)]));
-    else if (field.repeated) out[field.name] = (v as unknown[]).map((x) => toPlain(sub, x));
-    else {
-      const converted = toPlain(sub, v);
-      if (converted !== undefined) out[field.name] = converted;
-    }
+    out[field.name] = fieldToPlain(field, sub, v, losses);
+    if (out[field.name] === undefined) delete out[field.name];
   }
   return out;
 }
 
+function fieldToPlain(field: protobuf.Field, sub: protobuf.Type | undefined, v: any, losses: Losses): unknown {
+  if (field.map) {
+    if (typeof v !== 'object' || Array.isArray(v)) return (losses.lost = true), undefined;
+    const out: Record<string, unknown> = {};
+    for (const k in v) out[k] = valueToPlain(field, sub, v[k], losses);
+    return out;
+  }
+  if (field.repeated) {
+    if (!Array.isArray(v)) return (losses.lost = true), undefined;
+    const out = new Array<unknown>(v.length);
+    for (let i = 0; i < v.length; i++) out[i] = valueToPlain(field, sub, v[i], losses);
+    return out;
+  }
+  return valueToPlain(field, sub, v, losses);
+}
+
+/** One value of a field (an element of a list or map, or the field's single value). */
+function valueToPlain(field: protobuf.Field, sub: protobuf.Type | undefined, x: unknown, losses: Losses): unknown {
+  if (sub) return toPlain(sub, x, losses);
+  if (!scalarFits(field.type, x)) losses.lost = true;
+  return x;
+}
+
 /**
- * protobufjs' plain form back to JSON form. Upstream writes every non-pointer field, so empty
- * strings, empty messages and the zero Time arrive; JSON's `omitempty` leaves them out.
+ * protobufjs' plain form back to JSON form. Presence is kept as the wire has it (proto2: an
+ * optional field is on the wire only when set), so `false`, `0` and an empty message `{}` come
+ * back where they were written — upstream's JSON shows `securityContext: {}` and
+ * `resources: {}` on a defaulted Pod. Two zero values are left out, as JSON's `omitempty` does:
+ * the empty string (upstream's Go writes every non-pointer string field, set or not) and the
+ * zero Time (JSON null). Empty lists and maps have no wire form at all.
  */
 function fromPlain(type: protobuf.Type, plain: any): any {
   switch (typeName(type)) {
@@ -132,6 +259,10 @@ function fromPlain(type: protobuf.Type, plain: any): any {
       return timeFromProto(plain, true);
     case `${META}.FieldsV1`:
       return plain.Raw ? JSON.parse(Buffer.from(plain.Raw, 'base64').toString('utf8')) : {};
+    case QUANTITY:
+      return plain.string ?? '0';
+    case INT_OR_STRING:
+      return intOrStringFromProto(plain);
   }
   const out: Record<string, unknown> = {};
   for (const field of type.fieldsArray) {
@@ -142,16 +273,23 @@ function fromPlain(type: protobuf.Type, plain: any): any {
     if (field.type === 'bytes') converted = field.map ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, b64(x as string)])) : b64(v);
     else if (sub && field.map) converted = Object.fromEntries(Object.entries(v).map(([k, x]) => [k, fromPlain(sub, x)]));
     else if (sub && field.repeated) converted = (v as unknown[]).map((x) => fromPlain(sub, x));
-    else if (sub) converted = fromPlain(sub, v);
-    if (converted === undefined || (typeof converted === 'object' && converted !== null && Object.keys(converted).length === 0 && !Array.isArray(converted) && !field.map)) continue;
-    if (Array.isArray(converted) && converted.length === 0) continue;
+    else if (sub && isInline(field)) {
+      Object.assign(out, fromPlain(sub, v));
+      continue;
+    } else if (sub) converted = fromPlain(sub, v);
+    if (converted === undefined || (Array.isArray(converted) && converted.length === 0)) continue;
     out[field.name] = converted;
   }
   return out;
 }
 
-function encodeMessage(type: protobuf.Type, json: unknown): Uint8Array {
-  return type.encode(type.fromObject(toPlain(type, json))).finish();
+/**
+ * toPlain's output is already what protobufjs' encoder reads (numbers, strings, base64 bytes,
+ * nested plain objects; these protos have no enums), so it goes to `encode` without the extra
+ * copy `fromObject` would make.
+ */
+function encodeMessage(type: protobuf.Type, json: unknown, losses: Losses): Uint8Array {
+  return type.encode(toPlain(type, json, losses)).finish();
 }
 
 function decodeMessage(type: protobuf.Type, bytes: Uint8Array): any {
@@ -161,14 +299,21 @@ function decodeMessage(type: protobuf.Type, bytes: Uint8Array): any {
 
 // ---- envelopes --------------------------------------------------------------------------------
 
-/** The enveloped form of an object; undefined when its kind has no protobuf form here. */
-export function encodeObject(obj: any): Uint8Array | undefined {
+/**
+ * The enveloped form of an object; undefined when its kind has no protobuf form here, or, with
+ * `lossless`, when the object holds something its message cannot carry (a field the message
+ * lacks, a value of the wrong type). Without it such parts are dropped, as upstream's decoder
+ * would have dropped them on the way in.
+ */
+export function encodeObject(obj: any, options: { lossless?: boolean } = {}): Uint8Array | undefined {
   const apiVersion = obj?.apiVersion;
   const kind = obj?.kind;
   const type = typeof apiVersion === 'string' && typeof kind === 'string' ? messageFor(apiVersion, kind) : undefined;
   if (!type) return undefined;
   const { apiVersion: _a, kind: _k, ...rest } = obj;
-  const raw = encodeMessage(type, rest);
+  const losses: Losses = { lost: false };
+  const raw = encodeMessage(type, rest, losses);
+  if (losses.lost && options.lossless) return undefined;
   const unknown = Unknown.encode(Unknown.fromObject({ typeMeta: { apiVersion, kind }, raw })).finish();
   const out = new Uint8Array(MAGIC.length + unknown.length);
   out.set(MAGIC);

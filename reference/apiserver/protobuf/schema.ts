@@ -2,9 +2,10 @@
  * The protobuf messages the reference serves, written for this project with upstream's field
  * numbers (the only thing on the wire besides the values). Field numbers come from:
  *   kubernetes/apimachinery pkg/runtime/generated.proto            (Unknown, TypeMeta, RawExtension)
- *   kubernetes/apimachinery pkg/apis/meta/v1/generated.proto       (ObjectMeta, ListMeta, Time, Status, WatchEvent, ...)
+ *   kubernetes/apimachinery pkg/apis/meta/v1/generated.proto       (ObjectMeta, ListMeta, Time, Condition, Status, WatchEvent, ...)
  *   kubernetes/api rbac/v1/generated.proto                          (Role, ClusterRole, RoleBinding, ClusterRoleBinding)
  *   kubernetes/api core/v1/generated.proto                          (ConfigMap, Secret, Namespace, ServiceAccount)
+ * and, in ./schema-workloads.ts, Pod, Service, Deployment, ReplicaSet and Job.
  * Field *names* here are the JSON names (upstream's proto names differ in a few places, e.g.
  * FieldsV1's `Raw`, kept), since names never reach the wire and the JSON form is what the
  * server works with. Only the kinds listed in ./codec.ts KIND_MESSAGES are served as protobuf;
@@ -88,6 +89,14 @@ message Status {
   optional string reason = 4;
   optional StatusDetails details = 5;
   optional int32 code = 6;
+}
+message Condition {
+  optional string type = 1;
+  optional string status = 2;
+  optional int64 observedGeneration = 3;
+  optional Time lastTransitionTime = 4;
+  optional string reason = 5;
+  optional string message = 6;
 }
 message WatchEvent { optional string type = 1; optional k8s.io.apimachinery.pkg.runtime.RawExtension object = 2; }
 `;

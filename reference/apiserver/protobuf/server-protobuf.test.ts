@@ -37,11 +37,11 @@ test('an error to a protobuf client is a protobuf Status; a kind with no protobu
   assert.equal(missing.status, 404);
   const status = decodeObject(missing.body as Uint8Array);
   assert.deepEqual([status.kind, status.reason, status.code, status.message], ['Status', 'NotFound', 404, 'rolebindings.rbac.authorization.k8s.io "nope" not found']);
-  const pods = await raw(h, 'GET', '/api/v1/namespaces/default/pods', new Uint8Array(), { accept: `${PROTOBUF_MEDIA_TYPE}, application/json` });
-  assert.equal(pods.status, 200);
-  assert.equal((pods.body as any).kind, 'PodList');
-  const podsOnly = await raw(h, 'GET', '/api/v1/namespaces/default/pods', new Uint8Array(), { accept: PROTOBUF_MEDIA_TYPE });
-  assert.equal(podsOnly.status, 406);
+  const endpoints = await raw(h, 'GET', '/api/v1/namespaces/default/endpoints', new Uint8Array(), { accept: `${PROTOBUF_MEDIA_TYPE}, application/json` });
+  assert.equal(endpoints.status, 200);
+  assert.equal((endpoints.body as any).kind, 'EndpointsList');
+  const endpointsOnly = await raw(h, 'GET', '/api/v1/namespaces/default/endpoints', new Uint8Array(), { accept: PROTOBUF_MEDIA_TYPE });
+  assert.equal(endpointsOnly.status, 406);
 });
 
 test('a malformed protobuf body is 400, not a crash', async () => {
@@ -55,5 +55,18 @@ test('a watch asked for in protobuf streams length-prefixed WatchEvent frames', 
   const w = await h.watch(`${RB}?watch=true`, { accept: PROTOBUF_MEDIA_TYPE });
   await h.call('POST', RB, binding('w1'));
   assert.deepEqual(w.events.map((e) => `${e.type} ${e.object.kind} ${e.object.metadata.name}`), ['ADDED RoleBinding w1']);
+  w.stop();
+});
+
+test('a Pod written as JSON reads back in protobuf, and its watch streams protobuf frames the JSON reader agrees with', async () => {
+  const h = await harness();
+  const PODS = '/api/v1/namespaces/default/pods';
+  const w = await h.watch(`${PODS}?watch=true`, { accept: PROTOBUF_MEDIA_TYPE });
+  const created = await h.call('POST', PODS, { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p' }, spec: { containers: [{ name: 'c', image: 'nginx', readinessProbe: { httpGet: { port: 'http' } } }] } });
+  assert.equal(created.status, 201);
+  const r = await raw(h, 'GET', `${PODS}/p`, new Uint8Array(), { accept: `${PROTOBUF_MEDIA_TYPE},application/json` });
+  assert.equal(r.type, PROTOBUF_MEDIA_TYPE);
+  assert.deepEqual(decodeObject(r.body as Uint8Array), created.json);
+  assert.deepEqual(w.events.map((e) => [e.type, e.object]), [['ADDED', created.json]]);
   w.stop();
 });

@@ -7,8 +7,10 @@
  * The encoding is upstream's storage media type: kube-apiserver's --storage-media-type defaults
  * to application/vnd.kubernetes.protobuf, so a built-in kind is stored as the protobuf envelope
  * (`k8s\0` + runtime.Unknown; ../protobuf/codec.ts) — here for every kind that codec defines;
- * the kinds it does not define yet, and custom resources (which have no protobuf form upstream
- * either), are stored as JSON. The store's values are strings: an envelope is kept as one
+ * the kinds it does not define yet, custom resources (which have no protobuf form upstream
+ * either), and an object holding something its message cannot carry (a field kept as written
+ * that upstream's types lack: the reference prunes against its own schemas, which are looser in
+ * places), are stored as JSON, so nothing written is lost. The store's values are strings: an envelope is kept as one
  * character per byte (latin1), which no JSON text can begin with, so a reader tells the two
  * apart by the magic.
  */
@@ -20,7 +22,7 @@ const MAGIC = 'k8s\u0000';
 export function encodeObject(obj: any): string {
   const { resourceVersion: _rv, selfLink: _sl, ...meta } = obj.metadata ?? {};
   const stored = { ...obj, metadata: meta };
-  const envelope = hasProtobuf(String(obj.apiVersion), String(obj.kind)) ? encodeEnvelope(stored) : undefined;
+  const envelope = hasProtobuf(String(obj.apiVersion), String(obj.kind)) ? encodeEnvelope(stored, { lossless: true }) : undefined;
   return envelope ? Buffer.from(envelope.buffer, envelope.byteOffset, envelope.byteLength).toString('latin1') : JSON.stringify(stored);
 }
 

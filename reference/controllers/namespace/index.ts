@@ -31,7 +31,10 @@ export function namespaceController(): ControllerDef {
     aliases: ['namespace'],
     capability: 'controllers.namespace',
     watches: [RESOURCES.namespaces],
-    discovery: true,
+    // Only a namespace being deleted is emptied, so only its sync reads discovery: upstream's
+    // deleter returns before discovering anything while DeletionTimestamp is nil
+    // (kubernetes/kubernetes pkg/controller/namespace/deletion/namespaced_resources_deleter.go, Delete).
+    discovery: (name, cache) => Boolean((cache.get('namespaces', '', name) as any)?.metadata?.deletionTimestamp),
     // --concurrent-namespace-syncs defaults to 10.
     workers: 10,
     keysFor,

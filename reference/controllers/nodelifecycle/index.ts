@@ -25,8 +25,12 @@
  *   controller_utils.go, called from monitorNodeHealth and, for a pod seen later, processPod).
  *   Their phase is left alone: PodUnknown "isn't being set since 2015" (k8s.io/api core/v1).
  *
- * Not modelled: per-zone eviction rate limits and zone states (the taint eviction itself is
- * the taint-eviction controller's, tainteviction/).
+ * Not modelled yet: per-zone NoExecute tainting rates and zone states. Their pure core is
+ * zones.ts (unit-tested), not wired in: here a node is tainted NoExecute at once, whatever its
+ * zone. Upstream, a cluster whose every zone is FullDisruption — a one-node cluster with its node
+ * down among them — taints nothing NoExecute (master disruption mode), so the scenarios that take
+ * one node down and expect NoExecute taints would need a second, healthy node first. (The taint
+ * eviction itself is the taint-eviction controller's, tainteviction/.)
  */
 import { clone, rfc3339 } from '../shared/objects.ts';
 import type { Taint } from '../shared/taints.ts';

@@ -6,6 +6,8 @@
  *   `kubespec/exit:CODE:AFTER_S` exits CODE after AFTER_S seconds; `kubespec/http:STATUS[:PORT]`
  *   answers every HTTP GET on PORT (default 8080) with STATUS (a redirect code — 301, 302, 303, 307, 308 — points Location at another
  *   host); `kubespec/slow:SECONDS[:PORT]` answers 200 after SECONDS; `kubespec/tcp[:PORT]` accepts TCP on PORT (default 9000) and closes at once;
+ *   `kubespec/grpc-health:STATUS[:PORT]` serves the gRPC health service (grpc.health.v1.Health)
+ *   on PORT (default 9090), answering STATUS (SERVING, NOT_SERVING, …) for every service;
  *   `kubespec/hang` runs for ever, ignores SIGTERM and answers nothing; `kubespec/oom` allocates
  *   past its memory limit and is OOM-killed after one second; `kubespec/alloc:SIZE` (e.g. 256Mi)
  *   allocates SIZE after one second and holds it: OOM-killed if that is past its memory limit,
@@ -28,7 +30,7 @@ export type Step =
   | { op: 'touch'; path: string }
   | { op: 'rm'; path: string }
   | { op: 'cat'; path: string }
-  | { op: 'serve'; port: number; http?: { status?: number; delay_s?: number } }
+  | { op: 'serve'; port: number; http?: { status?: number; delay_s?: number }; /** A gRPC health server answering this status (SERVING, NOT_SERVING, …). */ grpc?: string }
   | { op: 'forever' }
   | { op: 'oom' }
   /** Allocate and hold `bytes` of memory: past the container's memory limit the kernel OOM-kills it. */
@@ -65,7 +67,7 @@ function isBusybox(image: string): boolean {
 }
 
 function imageProgram(image: string): Program | undefined {
-  const m = /^(?:[^/]+\/)*kubespec\/([a-z]+)(?::(.*))?$/.exec(image);
+  const m = /^(?:[^/]+\/)*kubespec\/([a-z]+(?:-[a-z]+)?)(?::(.*))?$/.exec(image);
   if (!m) return undefined;
   const args = (m[2] ?? '').split(':').filter((a) => a !== '');
   const n = (i: number, fallback: number) => (args[i] !== undefined && /^\d+$/.test(args[i]!) ? Number(args[i]) : fallback);
@@ -78,6 +80,9 @@ function imageProgram(image: string): Program | undefined {
       return { steps: [{ op: 'serve', port: n(1, 8080), http: { delay_s: n(0, 5) } }], handlesTerm: true };
     case 'tcp':
       return { steps: [{ op: 'serve', port: n(0, 9000) }], handlesTerm: true };
+    case 'grpc-health':
+      // The gRPC health service (grpc.health.v1) answering STATUS (SERVING, NOT_SERVING, …) on PORT (9090).
+      return /^[A-Z_]+$/.test(args[0] ?? '') ? { steps: [{ op: 'serve', port: n(1, 9090), grpc: args[0]! }], handlesTerm: true } : undefined;
     case 'hang':
       return { steps: [{ op: 'forever' }], handlesTerm: false };
     case 'oom':

@@ -15,12 +15,13 @@
  */
 import type {
   ContainerEvent, ContainerEventType,
-  Container, ContainerConfig, ContainerFilter, ContainerState, ContainerStatus, CriRuntime, ExecSyncResponse, Image, ImageSpec,
+  Container, ContainerConfig, ContainerFilter, ContainerState, ContainerStats, ContainerStatus, CriRuntime, ExecSyncResponse, Image, ImageSpec,
   PodSandbox, PodSandboxConfig, PodSandboxFilter, PodSandboxState, PodSandboxStatus, VersionResponse,
 } from '../../../contract/cri.ts';
 import { CriError, GRPC_DEADLINE_EXCEEDED, GRPC_NOT_FOUND, GRPC_UNKNOWN, LABEL_POD_UID } from '../../../contract/cri.ts';
 import type { Scheduler } from '../../wiring/virtual-clock.ts';
 import { imageMissing, programOf, scriptSteps, type Program, type Step } from './program.ts';
+import { ImageStore } from './images.ts';
 
 export interface FakeRuntimeOptions {
   clock: Scheduler;
@@ -68,7 +69,9 @@ interface ContainerRec {
   program: Program;
   files: Set<string>;
   log: { at_ms: number; stream: 'stdout' | 'stderr'; text: string }[];
-  listening: Map<number, { status?: number; delay_s?: number }>;
+  listening: Map<number, { status?: number; delay_s?: number; grpc?: string }>;
+  /** Memory the process holds (its cgroup's working set): what `alloc` took, 0 once it ends. */
+  memory_bytes: number;
   cancel?: () => void;
   killTimer?: () => void;
 }
@@ -88,7 +91,7 @@ export class FakeRuntime implements CriRuntime {
   private readonly sandboxesByPod = new IdIndex();
   private readonly containersByPod = new IdIndex();
   private readonly containersBySandbox = new IdIndex();
-  private readonly images = new Map<string, Image>();
+  private readonly images = new ImageStore((key) => this.newId(`image:${key}`));
   private nextId = 1;
   private sandboxCount = 0;
   /** Hold RunPodSandbox until released (a scenario looks at the pod while its sandbox is being made). */
@@ -97,7 +100,7 @@ export class FakeRuntime implements CriRuntime {
   private readonly subscribers = new Set<(event: ContainerEvent) => void>();
 
   constructor(private readonly opts: FakeRuntimeOptions) {
-    for (const image of PRELOADED) this.addImage(image);
+    for (const image of PRELOADED) this.images.pull(normalise(image));
   }
 
   // ---- RuntimeService ----------------------------------------------------------------------
@@ -171,9 +174,10 @@ export class FakeRuntime implements CriRuntime {
     const argv = [...(req.config.command ?? []), ...(req.config.args ?? [])];
     const shared = sandbox.config.linux?.securityContext?.namespaceOptions?.pid === 'POD';
     const rec: ContainerRec = {
-      id, sandboxId: sandbox.id, config: req.config, imageRef: image.id, state: 'CONTAINER_CREATED', createdAt: ns(this.opts.clock.now_ms()),
+      // containerd's ContainerStatus.imageRef: the image's repo digest when it has one (images.ts).
+      id, sandboxId: sandbox.id, config: req.config, imageRef: image.repoDigests[0] ?? image.id, state: 'CONTAINER_CREATED', createdAt: ns(this.opts.clock.now_ms()),
       startedAt: 0, finishedAt: 0, exitCode: 0, reason: '', pidns: shared ? `pid:${sandbox.id}` : `pid:${id}`,
-      program: programOf(req.config.image.image, argv), files: new Set(), log: [], listening: new Map(),
+      program: programOf(req.config.image.image, argv), files: new Set(), log: [], listening: new Map(), memory_bytes: 0,
     };
     this.containers.set(id, rec);
     this.containersByPod.add(req.config.labels?.[LABEL_POD_UID], id);
@@ -248,6 +252,22 @@ export class FakeRuntime implements CriRuntime {
     };
   }
 
+  async listContainerStats(req: { filter?: { id?: string; podSandboxId?: string; labelSelector?: Record<string, string> } }): Promise<{ stats: ContainerStats[] }> {
+    this.record('RuntimeService/ListContainerStats');
+    const f = req.filter ?? {};
+    const stats = candidates(this.containers, this.containersByPod, f.labelSelector)
+      .filter((c) => (!f.id || c.id === f.id) && (!f.podSandboxId || c.sandboxId === f.podSandboxId) && labelsMatch(c.config.labels, f.labelSelector))
+      .map((c) => ({ attributes: { id: c.id, metadata: { ...c.config.metadata }, labels: { ...(c.config.labels ?? {}) } }, memory: { timestamp: ns(this.opts.clock.now_ms()), workingSetBytes: { value: c.memory_bytes } } }));
+    return { stats };
+  }
+
+  /** The memory every container on the node holds now (the pods' share of the machine's working set). */
+  memoryInUse(): number {
+    let sum = 0;
+    for (const c of this.containers.values()) sum += c.memory_bytes;
+    return sum;
+  }
+
   async execSync(req: { containerId: string; cmd: string[]; timeout: number }): Promise<ExecSyncResponse> {
     this.record('RuntimeService/ExecSync', { containerId: req.containerId });
     const c = this.mustContainer(req.containerId);
@@ -262,24 +282,25 @@ export class FakeRuntime implements CriRuntime {
     this.record('ImageService/PullImage');
     const name = req.image.image;
     if (imageMissing(name)) throw new CriError(GRPC_NOT_FOUND, `failed to pull and unpack image "${name}": failed to resolve reference "${name}": not found`);
-    return { imageRef: (this.findImage(name) ?? this.addImage(name)).id };
+    const image = this.findImage(name) ?? this.images.pull(normalise(name));
+    if (!image) throw new CriError(GRPC_NOT_FOUND, `failed to pull and unpack image "${name}": failed to resolve reference "${normalise(name)}": not found`);
+    return { imageRef: image.id };
   }
 
   async listImages(_req: { filter?: { image?: ImageSpec } }): Promise<{ images: Image[] }> {
     this.record('ImageService/ListImages');
-    return { images: [...new Set(this.images.values())].map((i) => ({ ...i, repoTags: [...i.repoTags] })) };
+    return { images: this.images.list() };
   }
 
   async imageStatus(req: { image: ImageSpec }): Promise<{ image?: Image }> {
     this.record('ImageService/ImageStatus');
     const image = this.findImage(req.image.image);
-    return image ? { image: { ...image, repoTags: [...image.repoTags] } } : {};
+    return image ? { image } : {};
   }
 
   async removeImage(req: { image: ImageSpec }): Promise<Record<string, never>> {
     this.record('ImageService/RemoveImage');
-    const image = this.findImage(req.image.image);
-    if (image) for (const [k, v] of [...this.images]) if (v === image) this.images.delete(k);
+    this.images.remove(this.findImage(req.image.image)?.id ?? normalise(req.image.image));
     return {};
   }
 
@@ -295,6 +316,16 @@ export class FakeRuntime implements CriRuntime {
       const status = served.status;
       // Redirect codes carry a Location on another host; other 3xx (304, 399) carry none.
       return [301, 302, 303, 307, 308].includes(status) ? { status, location: 'http://redirect.kubespec.invalid/' } : { status };
+    }
+    return undefined;
+  }
+
+  /** The status the gRPC health server listening on ip:port answers (SERVING, …), or undefined when none does. */
+  grpcHealth(ip: string, port: number): string | undefined {
+    for (const c of this.containers.values()) {
+      if (c.state !== 'CONTAINER_RUNNING' || this.sandboxes.get(c.sandboxId)?.ip !== ip) continue;
+      const served = c.listening.get(port)?.grpc;
+      if (served) return served;
     }
     return undefined;
   }
@@ -363,15 +394,16 @@ export class FakeRuntime implements CriRuntime {
     return out.slice(0, 64);
   }
 
-  private addImage(name: string): Image {
-    const id = `sha256:${this.newId(`image:${normalise(name)}`)}`;
-    const image: Image = { id, repoTags: [normalise(name)], repoDigests: [], size: 1_000_000 };
-    this.images.set(normalise(name), image);
-    return image;
+  private findImage(name: string): Image | undefined {
+    return this.images.find(name.startsWith('sha256:') ? name : normalise(name));
   }
 
-  private findImage(name: string): Image | undefined {
-    return this.images.get(normalise(name)) ?? [...this.images.values()].find((i) => i.id === name);
+  /**
+   * The tag names a rebuilt image from now on, in the registry and on this node (images.ts
+   * retag); what was pulled by digest before keeps its content.
+   */
+  retagImage(ref: string): Image {
+    return this.images.retag(normalise(ref));
   }
 
   private containersOf(sandboxId: string): ContainerRec[] {
@@ -425,7 +457,7 @@ export class FakeRuntime implements CriRuntime {
         return;
       }
       if (step.op === 'serve') {
-        c.listening.set(step.port, step.http ?? {});
+        c.listening.set(step.port, step.grpc ? { grpc: step.grpc } : (step.http ?? {}));
         this.opts.onListen?.(this.mustSandbox(c.sandboxId).ip, step.port, true);
         return;
       }
@@ -435,6 +467,7 @@ export class FakeRuntime implements CriRuntime {
         // The cgroup's memory.max is the CRI's memoryLimitInBytes; 0 or absent means no limit.
         const limit = c.config.linux?.resources?.memoryLimitInBytes ?? 0;
         if (limit > 0 && step.bytes > limit) return this.terminate(c, 137, 'OOMKilled');
+        c.memory_bytes = step.bytes;
         continue;
       }
       const code = this.apply(c, step);
@@ -506,6 +539,7 @@ export class FakeRuntime implements CriRuntime {
     if (c.state !== 'CONTAINER_RUNNING') return;
     c.cancel?.();
     c.state = 'CONTAINER_EXITED';
+    c.memory_bytes = 0;
     c.exitCode = exitCode;
     c.reason = reason;
     c.finishedAt = ns(this.opts.clock.now_ms());
