@@ -51,7 +51,9 @@ test('the claims matrix and the matrix page in Chromium: counts, filters, CSS ma
   try {
     const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
     const single = path.join(dir, 'claims-matrix.html');
-    fs.writeFileSync(single, matrixHtml(claims, [reference], { coverageHref: 'coverage/index.html' }));
+    fs.mkdirSync(path.join(dir, 'bench'));
+    fs.writeFileSync(path.join(dir, 'bench', 'proxy.svg'), '<svg xmlns="http://www.w3.org/2000/svg" width="40" height="20"><rect id="curve" width="40" height="20"/></svg>');
+    fs.writeFileSync(single, matrixHtml(claims, [reference], { coverageHref: 'coverage/index.html', benchCharts: [{ name: 'proxy', href: 'bench/proxy.svg' }] }));
     await page.goto(pathToFileURL(single).href);
     assert.equal(await page.textContent('#shown'), `${claims.length} of ${claims.length} claims shown`);
     await page.selectOption('#outcome', 'failed');
@@ -68,6 +70,10 @@ test('the claims matrix and the matrix page in Chromium: counts, filters, CSS ma
     assert.equal(await page.textContent('#shown'), `${claims.filter((c) => c.component === component).length} of ${claims.length} claims shown`);
     await page.selectOption('#component', '');
     assert.equal(await page.getAttribute('#coverage', 'href'), 'coverage/index.html', 'the page links to the c8 report');
+    assert.equal(await page.getAttribute('#bench-proxy', 'href'), 'bench/proxy.svg', 'the page links to the kube-proxy bench chart');
+    await page.click('#bench-proxy');
+    assert.equal(await page.locator('#curve').count(), 1, 'the link opens the chart');
+    await page.goBack();
     // Marks are CSS shapes: the ::before box has a size and a colour, and no emoji is in the text.
     const mark = await page.locator('#claims td > .mark.passed').first().evaluate((el) => {
       const s = getComputedStyle(el, '::before');

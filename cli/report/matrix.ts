@@ -59,6 +59,8 @@ export function matrixMarkdown(claims: Claim[], reports: ConformanceReport[]): s
 export interface MatrixHtmlOptions {
   /** Where the c8 coverage report of the reference run is, relative to the page, if there is one. */
   coverageHref?: string;
+  /** Bench charts (reports/bench/*.svg, e.g. the kube-proxy curves), relative to the page. */
+  benchCharts?: { name: string; href: string }[];
 }
 
 export function matrixHtml(claims: Claim[], reports: ConformanceReport[], opts: MatrixHtmlOptions = {}): string {
@@ -72,7 +74,7 @@ export function matrixHtml(claims: Claim[], reports: ConformanceReport[], opts: 
 <style>${CSS}</style></head>
 <body>
 <h1>kubespec claims matrix</h1>
-<p class="meta">${claims.length} claims · targets: ${targets.map((t) => `<b>${escape(t.name)}</b>${versionText(t.versions)}`).join(', ') || 'none run yet'}${meta ? ` · contract ${escape(meta.contract_version)} · upstream baseline ${escape(versionList(meta.baseline))}` : ''}${opts.coverageHref ? ` · <a id="coverage" href="${escape(opts.coverageHref)}">coverage of the reference (c8)</a>` : ''}</p>
+<p class="meta">${claims.length} claims · targets: ${targets.map((t) => `<b>${escape(t.name)}</b>${versionText(t.versions)}`).join(', ') || 'none run yet'}${meta ? ` · contract ${escape(meta.contract_version)} · upstream baseline ${escape(versionList(meta.baseline))}` : ''}${opts.coverageHref ? ` · <a id="coverage" href="${escape(opts.coverageHref)}">coverage of the reference (c8)</a>` : ''}${benchLinks(opts.benchCharts ?? [])}</p>
 ${summary(all, components, targets.map((t) => t.name))}
 <div id="filters">
   <label>outcome <select id="outcome"><option value="">any</option>${OUTCOMES.map((o) => `<option value="${o}">${LABEL[o]}</option>`).join('')}</select></label>
@@ -86,6 +88,11 @@ ${all.map((row) => claimRow(row, targets.map((t) => t.name))).join('\n')}
 <script>${SCRIPT}</script>
 </body></html>
 `;
+}
+
+function benchLinks(charts: { name: string; href: string }[]): string {
+  if (charts.length === 0) return '';
+  return ` · bench charts: ${charts.map((c) => `<a class="bench-chart" id="bench-${escape(c.name)}" href="${escape(c.href)}">${escape(c.name)}</a>`).join(', ')}`;
 }
 
 function versionText(versions: Record<string, string> | undefined): string {

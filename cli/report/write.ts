@@ -60,7 +60,20 @@ function writeMatrix(dir: string, claims: Claim[], reports: ConformanceReport[])
   fs.writeFileSync(path.join(dir, 'claims-matrix.md'), matrixMarkdown(claims, reports));
   // The c8 report of the reference run, linked from the page when there is one.
   const coverage = [path.join('coverage', 'index.html'), path.join('reference', 'coverage', 'index.html')].find((f) => fs.existsSync(path.join(dir, f)));
-  fs.writeFileSync(path.join(dir, 'claims-matrix.html'), matrixHtml(claims, reports, coverage ? { coverageHref: coverage } : {}));
+  fs.writeFileSync(path.join(dir, 'claims-matrix.html'), matrixHtml(claims, reports, { ...(coverage ? { coverageHref: coverage } : {}), benchCharts: benchCharts(dir) }));
+}
+
+/**
+ * The charts `npm run bench` drew (reports/bench/<name>.svg, e.g. proxy.svg: kube-proxy's modes
+ * at scale), as links relative to a page in `dir`. The full run's chart, not the --quick one's.
+ */
+function benchCharts(dir: string): { name: string; href: string }[] {
+  const benchDir = path.join(REPORTS_DIR, 'bench');
+  if (!fs.existsSync(benchDir)) return [];
+  return fs.readdirSync(benchDir)
+    .filter((f) => f.endsWith('.svg') && !f.endsWith('.quick.svg'))
+    .sort()
+    .map((f) => ({ name: f.replace(/\.svg$/, ''), href: path.relative(dir, path.join(benchDir, f)).split(path.sep).join('/') }));
 }
 
 /** Every target's last conformance report, for the combined matrix. */

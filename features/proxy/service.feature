@@ -277,6 +277,20 @@ Feature: kube-proxy — Services, their virtual IPs and types
       When 50 outside clients connect to node "n3" on the nodePort of Service "web"
       Then every connection was dropped
 
+    @requires:kube.api @requires:proxy.dataplane
+    Scenario: pods and the node itself reach every endpoint through a Local NodePort; only the node's own connections are masqueraded
+      Given kube-proxy on nodes "n1", "n2" and "n3"
+      And a Service "web" of type NodePort port 80 targetPort 8080 with externalTrafficPolicy "Local"
+      And an EndpointSlice for Service "web" with ready endpoints "10.244.1.10" on node "n1" and "10.244.2.10" on node "n2" on port 8080
+      When a pod on node "n3" opens 40 new connections to the nodePort of Service "web" on its node
+      Then every connection was answered by "10.244.1.10:8080" or "10.244.2.10:8080"
+      And both "10.244.1.10:8080" and "10.244.2.10:8080" received at least 1 connection
+      And no connection was masqueraded
+      When a process on node "n3" opens 40 new connections to the nodePort of Service "web" on its node
+      Then every connection was answered by "10.244.1.10:8080" or "10.244.2.10:8080"
+      And both "10.244.1.10:8080" and "10.244.2.10:8080" received at least 1 connection
+      And every connection was masqueraded
+
   Rule: PROXY-INT-LOCAL — internalTrafficPolicy Local keeps ClusterIP traffic on the client's node
     Source: 000_1662d8c5cea2447f.txt § 数据平面 / kube-proxy / Service 实现原理
     Claim: Implied by "ServiceIP:Port is forwarded to a backend Pod": with internalTrafficPolicy
@@ -337,6 +351,15 @@ Feature: kube-proxy — Services, their virtual IPs and types
         | mode     |
         | IPVS     |
 
+    @requires:kube.api @requires:proxy.dataplane
+    Scenario: the NodePort of a Service without endpoints refuses outside clients, and its ClusterIP refuses the node itself
+      Given kube-proxy on nodes "n1"
+      And a Service "web" of type NodePort with nodePort 30080 port 80 targetPort 8080
+      When 3 outside clients connect to node "n1" on the nodePort of Service "web"
+      Then every connection was rejected
+      When I open 3 new connections to Service "web" from node "n1"
+      Then every connection was rejected
+
   Rule: PROXY-TERMINATING-FALLBACK — with no ready endpoint, traffic goes to serving terminating endpoints
     Source: 000_1662d8c5cea2447f.txt § 数据平面 / kube-proxy / Service 实现原理
     Claim: Implied by a rolling update never leaving a Service without backends: when every endpoint
@@ -354,3 +377,49 @@ Feature: kube-proxy — Services, their virtual IPs and types
       When the EndpointSlice of Service "web" also lists ready endpoint "10.244.1.12" on port 8080
       And I open 50 new connections to "10.96.0.50:80" from a pod on node "n1" once the proxy has synced
       Then every connection was answered by "10.244.1.12:8080"
+
+  Rule: PROXY-MASQUERADE-OFF-CLUSTER — a connection to a Service from outside the pod network is masqueraded; a pod's keeps its address
+    Source: 000_1662d8c5cea2447f.txt § 数据平面 / kube-proxy / Service 实现原理
+    Claim: Implied by "ServiceIP:Port is forwarded to a backend Pod": the backend's reply must
+      come back through the node that rewrote the destination, so a connection from a client the
+      pod network does not route back to (an outside host, a process on the node) leaves the node
+      with the node's address as its source; a pod's connection keeps its own address. Upstream:
+      KUBE-SVC-* marks traffic to the ClusterIP from outside --cluster-cidr with KUBE-MARK-MASQ
+      (mark 0x4000), KUBE-EXT-* marks NodePort traffic, and KUBE-POSTROUTING masquerades exactly
+      the marked packets (kubernetes/kubernetes pkg/proxy/iptables/proxier.go, syncProxyRules;
+      nftables mode: mark-for-masquerade and masquerading, pkg/proxy/nftables/proxier.go).
+
+    @requires:kube.api @requires:proxy.dataplane
+    Scenario Outline: in <mode> mode pods keep their address; outside clients and the node itself are masqueraded
+      Given kube-proxy in <mode> mode on node "n1"
+      And a Service "web" with clusterIP "10.96.0.50" port 80 targetPort 8080
+      And an EndpointSlice for Service "web" with ready endpoints "10.244.1.10" on node "n1" on port 8080
+      When I open 10 new connections to "10.96.0.50:80" from a pod on node "n1"
+      Then every connection was answered by "10.244.1.10:8080"
+      And no connection was masqueraded
+      When I open 10 new connections to Service "web"
+      Then every connection was answered by "10.244.1.10:8080"
+      And every connection was masqueraded
+      When I open 10 new connections to Service "web" from node "n1"
+      Then every connection was answered by "10.244.1.10:8080"
+      And every connection was masqueraded
+
+      @requires:proxy.iptables
+      Examples:
+        | mode     |
+        | iptables |
+
+      @requires:proxy.nftables
+      Examples:
+        | mode     |
+        | nftables |
+
+    @requires:kube.api @requires:proxy.dataplane
+    Scenario: outside clients of a NodePort are masqueraded towards an endpoint on another node
+      Given kube-proxy on nodes "n1" and "n2"
+      And a Service "web" of type NodePort with nodePort 30080 port 80 targetPort 8080
+      And an EndpointSlice for Service "web" with ready endpoints "10.244.2.10" on node "n2" on port 8080
+      When 10 outside clients connect to node "n1" on the nodePort of Service "web"
+      Then every connection was answered by "10.244.2.10:8080"
+      And every connection was masqueraded
+

@@ -77,23 +77,33 @@ function endpointsOf(slices: any[], portName: string, protocol: Protocol, faults
       // Fault proxy-includes-not-ready: the ready condition is not read.
       const ready = c.ready !== false || faults.has('proxy-includes-not-ready');
       for (const ip of ep?.addresses ?? []) {
-        seen.set(`${ip}:${port.port}`, {
-          ip, port: port.port, ready,
-          serving: c.serving ?? ready,
-          terminating: c.terminating === true,
-          ...(ep.nodeName ? { nodeName: ep.nodeName } : {}),
-        });
+        const e: Endpoint = { ip, port: port.port, ready, serving: c.serving ?? ready, terminating: c.terminating === true };
+        if (ep.nodeName) e.nodeName = ep.nodeName;
+        seen.set(`${ip}:${port.port}`, e);
       }
     }
   }
-  return [...seen.values()].sort((a, b) => compareAddr(a.ip, b.ip) || a.port - b.port);
+  if (seen.size < 2) return [...seen.values()];
+  // Sorted by address then port; each key computed once (a full sync sorts every Service's list).
+  const keyed = [...seen.values()].map((e) => ({ e, key: addrKey(e.ip) }));
+  keyed.sort((a, b) => a.key - b.key || a.e.port - b.e.port);
+  return keyed.map((k) => k.e);
 }
 
-function compareAddr(a: string, b: string): number {
-  const pa = a.split('.').map(Number);
-  const pb = b.split('.').map(Number);
-  for (let i = 0; i < 4; i++) if (pa[i] !== pb[i]) return (pa[i] ?? 0) - (pb[i] ?? 0);
-  return 0;
+/** An IPv4 address as a number that orders as the address does (octet by octet). */
+function addrKey(ip: string): number {
+  let key = 0;
+  let octets = 0;
+  let octet = 0;
+  for (let i = 0; i < ip.length; i++) {
+    const c = ip.charCodeAt(i);
+    if (c === 46 /* . */) {
+      key = key * 256 + octet;
+      octets++;
+      octet = 0;
+    } else octet = octet * 10 + (c - 48);
+  }
+  return key * 256 + octet;
 }
 
 function servicePorts(svc: any, slices: any[], faults: Faults): ServicePort[] {
@@ -141,7 +151,9 @@ export function buildState(services: readonly any[], slices: readonly any[], nod
  * none is ready, the serving-and-terminating ones, so connections drain instead of failing
  * (KEP-1669, ProxyTerminatingEndpoints, GA in v1.28). With `local`, only this node's.
  */
-export function usableEndpoints(sp: ServicePort, nodeName: string, local: boolean): Endpoint[] {
+export function usableEndpoints(sp: ServicePort, nodeName: string, local: boolean): readonly Endpoint[] {
+  // The common case, every endpoint ready: the list itself (read-only), not a copy per call.
+  if (!local && sp.endpoints.every((e) => e.ready)) return sp.endpoints;
   const candidates = local ? sp.endpoints.filter((e) => e.nodeName === nodeName) : sp.endpoints;
   const ready = candidates.filter((e) => e.ready);
   if (ready.length > 0) return ready;
@@ -149,18 +161,18 @@ export function usableEndpoints(sp: ServicePort, nodeName: string, local: boolea
 }
 
 /** The endpoints for traffic to the ClusterIP (internalTrafficPolicy). */
-export function internalEndpoints(sp: ServicePort, nodeName: string): Endpoint[] {
+export function internalEndpoints(sp: ServicePort, nodeName: string): readonly Endpoint[] {
   return usableEndpoints(sp, nodeName, sp.internalLocal);
 }
 
 /** The endpoints for traffic to a NodePort or load balancer (externalTrafficPolicy). */
-export function externalEndpoints(sp: ServicePort, nodeName: string): Endpoint[] {
+export function externalEndpoints(sp: ServicePort, nodeName: string): readonly Endpoint[] {
   return usableEndpoints(sp, nodeName, sp.externalLocal);
 }
 
 /** Whether any endpoint at all could serve (else traffic is REJECTed, not DROPped). */
 export function hasAnyEndpoint(sp: ServicePort, nodeName: string): boolean {
-  return usableEndpoints(sp, nodeName, false).length > 0;
+  return sp.endpoints.some((e) => e.ready || (e.serving && e.terminating));
 }
 
 export const endpointString = (e: { ip: string; port: number }): string => `${e.ip}:${e.port}`;

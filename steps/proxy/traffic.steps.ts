@@ -208,3 +208,22 @@ Then(/^within (\d+) seconds the proxy rules of node "([^"]+)" forward "([\d.]+):
     return byIptables || byIpvs || byNft;
   }, Number(secs) * 1000);
 });
+
+// ---- masquerading and node-local sources ----------------------------------------------------
+
+Then('every connection was masqueraded', function (this: KubespecWorld) {
+  assert.ok(sent(this).length > 0 && sent(this).every((s) => s.result.masqueraded === true), JSON.stringify(sent(this)));
+});
+
+When('a pod on node {string} opens {int} new connections to the nodePort of Service {string} on its node', async function (this: KubespecWorld, node: string, n: number, service: string) {
+  await synced(this, node);
+  const { nodePort } = await clusterIPOf(this, service);
+  await send(this, node, await proxy(this).nodeAddress(node), nodePort!, Array(n).fill(podOn(node)));
+});
+
+When('a process on node {string} opens {int} new connections to the nodePort of Service {string} on its node', async function (this: KubespecWorld, node: string, n: number, service: string) {
+  await synced(this, node);
+  const { nodePort } = await clusterIPOf(this, service);
+  const address = await proxy(this).nodeAddress(node);
+  await send(this, node, address, nodePort!, Array(n).fill(address), true);
+});

@@ -27,16 +27,30 @@ export class IptablesDataplane {
     readonly recent = new Map<string, Map<string, number>>(),
   ) {}
 
-  /** A new connection's first packet arriving at this node (or sent by it, with `fromNode`). */
+  /**
+   * A new connection's first packet arriving at this node (or sent by it, with `fromNode`), in
+   * netfilter's order: nat PREROUTING (OUTPUT) — DNAT —, the filter table only for a packet nat
+   * left alone (a DNATed one no longer matches the filter rules kube-proxy writes), then nat
+   * POSTROUTING, where KUBE-POSTROUTING masquerades what carries the mark KUBE-MARK-MASQ set.
+   * The packet's mark is kept as the kernel keeps skb->mark, so masquerading happens only if
+   * the rules really set and test the same bit.
+   */
   connect(pkt: Packet, fromNode = false): Verdict {
-    const walk = { evaluations: 0, masquerade: false, dnat: undefined as string | undefined, verdict: undefined as string | undefined };
+    const walk: Walk = { evaluations: 0, masquerade: false, mark: 0, dnat: undefined, verdict: undefined };
     this.run(this.rules.nat, fromNode ? 'OUTPUT' : 'PREROUTING', pkt, walk, 0);
-    if (walk.dnat) return { backend: walk.dnat, outcome: 'forwarded', evaluations: walk.evaluations, masquerade: walk.masquerade };
-    const local = this.localIPs.includes(pkt.dst);
-    const chain = fromNode ? 'OUTPUT' : local ? 'INPUT' : 'FORWARD';
-    this.run(this.rules.filter, chain, pkt, walk, 0);
-    const outcome = walk.verdict === 'REJECT' ? 'rejected' : walk.verdict === 'DROP' ? 'dropped' : 'no-match';
-    return { outcome, evaluations: walk.evaluations, masquerade: walk.masquerade };
+    if (!walk.dnat) {
+      const local = this.localIPs.includes(pkt.dst);
+      const chain = fromNode ? 'OUTPUT' : local ? 'INPUT' : 'FORWARD';
+      this.run(this.rules.filter, chain, pkt, walk, 0);
+      if (walk.verdict === 'REJECT' || walk.verdict === 'DROP') {
+        return { outcome: walk.verdict === 'REJECT' ? 'rejected' : 'dropped', evaluations: walk.evaluations, masquerade: false };
+      }
+    }
+    // POSTROUTING is the same few rules for every packet: not part of the lookup cost counted.
+    const evaluations = walk.evaluations;
+    this.run(this.rules.nat, 'POSTROUTING', walk.dnat ? { ...pkt, dst: walk.dnat.split(':')[0]! } : pkt, walk, 0);
+    if (walk.dnat) return { backend: walk.dnat, outcome: 'forwarded', evaluations, masquerade: walk.masquerade };
+    return { outcome: 'no-match', evaluations, masquerade: walk.masquerade };
   }
 
   /** Runs a chain; returns true when a terminating target ended the walk. */
@@ -44,38 +58,42 @@ export class IptablesDataplane {
     if (depth > MAX_DEPTH) throw new Error(`chain nesting deeper than ${MAX_DEPTH} at ${chain}: a loop`);
     for (const rule of table.chains.get(chain) ?? []) {
       walk.evaluations++;
-      if (!rule.matches.every((m) => this.matches(m, pkt))) continue;
+      if (!rule.matches.every((m) => this.matches(m, pkt, walk))) continue;
       for (const m of rule.matches) if (m.kind === 'recent-set') this.list(m.name).set(pkt.src, pkt.now_s);
-      if (this.apply(table, rule, pkt, walk, depth)) return true;
+      const next = this.apply(table, rule, pkt, walk, depth);
+      if (next === 'stop') return true;
+      if (next === 'return') return false;
     }
     return false;
   }
 
-  private apply(table: Table, rule: Rule, pkt: Packet, walk: Walk, depth: number): boolean {
+  /** What the walk does after a rule matched: stop (a terminating target), leave this chain, or go on. */
+  private apply(table: Table, rule: Rule, pkt: Packet, walk: Walk, depth: number): 'stop' | 'return' | 'next' {
     const t = rule.target;
     switch (t.kind) {
       case 'jump':
-        if (t.chain === 'KUBE-MARK-MASQ') {
-          walk.masquerade = true;
-          return false;
-        }
-        return this.run(table, t.chain, pkt, walk, depth + 1);
+        // A user chain returns to its caller unless a terminating target ended the walk.
+        return this.run(table, t.chain, pkt, walk, depth + 1) ? 'stop' : 'next';
       case 'DNAT':
         walk.dnat = t.to;
-        return true;
+        return 'stop';
       case 'REJECT':
       case 'DROP':
       case 'ACCEPT':
         walk.verdict = t.kind;
-        return true;
+        return 'stop';
+      case 'MARK':
+        walk.mark = t.op === '--or-mark' ? (walk.mark | Number(t.mark)) >>> 0 : (walk.mark ^ Number(t.mark)) >>> 0;
+        return 'next';
+      case 'MASQUERADE':
+        walk.masquerade = true;
+        return 'stop';
       case 'RETURN':
-        return false;
-      default:
-        return false;
+        return 'return';
     }
   }
 
-  private matches(m: Match, pkt: Packet): boolean {
+  private matches(m: Match, pkt: Packet, walk: Walk): boolean {
     switch (m.kind) {
       case 'src': return inCidr(pkt.src, m.cidr) !== (m.negate ?? false);
       case 'dst': return inCidr(pkt.dst, m.cidr);
@@ -83,9 +101,18 @@ export class IptablesDataplane {
       case 'dport': return m.port === pkt.dport;
       case 'addrtype': return this.localIPs.includes(m.dir === 'dst' ? pkt.dst : pkt.src);
       case 'probability': return this.random() < Number(m.p);
+      // Every packet this model sees is a new connection's first: conntrack's state NEW.
+      case 'ctstate': return m.state === 'NEW';
+      case 'mark': return this.markMatches(m.mark, walk.mark) !== m.negate;
       case 'recent-check': return this.recentCheck(m.name, m.seconds, pkt);
       default: return true;
     }
+  }
+
+  /** `-m mark --mark value/mask`: the packet's mark, masked, equals the value. */
+  private markMatches(spec: string, mark: number): boolean {
+    const [value, mask] = spec.split('/');
+    return ((mark & Number(mask ?? '0xffffffff')) >>> 0) === Number(value) >>> 0;
   }
 
   /** `--rcheck --seconds S --reap`: seen within S seconds; older entries are forgotten. */
@@ -110,6 +137,8 @@ export class IptablesDataplane {
 interface Walk {
   evaluations: number;
   masquerade: boolean;
+  /** The packet's netfilter mark (skb->mark), as MARK targets leave it. */
+  mark: number;
   dnat: string | undefined;
   verdict: string | undefined;
 }

@@ -23,7 +23,8 @@ import {
   type Endpoint, type ProxyState, type ServicePort,
 } from '../model.ts';
 import { extChain, sepChain, svcChain, svlChain } from '../names.ts';
-import { append, addChain, newTable, type Match, type Table } from './rules.ts';
+import * as C from './comments.ts';
+import { append, addChain, newTable, type Match, type Table, type Target } from './rules.ts';
 
 export interface IptablesOptions {
   /** kube-proxy's --cluster-cidr: traffic from outside it to a ClusterIP is masqueraded. */
@@ -49,12 +50,9 @@ export interface IptablesRules {
   filter: Table;
 }
 
-const comment = (text: string): Match => ({ kind: 'comment', text });
 /** Shared, never mutated: most rules jump to KUBE-MARK-MASQ or match tcp. */
 const MARK_MASQ = { kind: 'jump', chain: 'KUBE-MARK-MASQ' } as const;
 const PROTO: Record<string, Match> = { tcp: { kind: 'proto', proto: 'tcp' }, udp: { kind: 'proto', proto: 'udp' }, sctp: { kind: 'proto', proto: 'sctp' } };
-/** An endpoint-level comment: none in large clusters. */
-const epComment = (opts: IptablesOptions, text: () => string): Match[] => (opts.largeCluster ? [] : [comment(text())]);
 export const LARGE_CLUSTER_ENDPOINTS = 1000;
 const proto = (sp: ServicePort): string => sp.protocol.toLowerCase();
 const portMatch = (sp: ServicePort, port: number): Match[] => [{ kind: 'proto', proto: proto(sp) }, { kind: 'dport', proto: proto(sp), port }];
@@ -63,21 +61,21 @@ const portMatch = (sp: ServicePort, port: number): Match[] => [{ kind: 'proto', 
 function baseTables(): IptablesRules {
   const nat = newTable('nat', ['PREROUTING', 'INPUT', 'OUTPUT', 'POSTROUTING']);
   for (const c of ['KUBE-SERVICES', 'KUBE-NODEPORTS', 'KUBE-POSTROUTING', 'KUBE-MARK-MASQ']) addChain(nat, c);
-  append(nat, 'PREROUTING', { kind: 'jump', chain: 'KUBE-SERVICES' }, comment('kubernetes service portals'));
-  append(nat, 'OUTPUT', { kind: 'jump', chain: 'KUBE-SERVICES' }, comment('kubernetes service portals'));
-  append(nat, 'POSTROUTING', { kind: 'jump', chain: 'KUBE-POSTROUTING' }, comment('kubernetes postrouting rules'));
+  append(nat, 'PREROUTING', { kind: 'jump', chain: 'KUBE-SERVICES' }, C.SERVICE_PORTALS);
+  append(nat, 'OUTPUT', { kind: 'jump', chain: 'KUBE-SERVICES' }, C.SERVICE_PORTALS);
+  append(nat, 'POSTROUTING', { kind: 'jump', chain: 'KUBE-POSTROUTING' }, C.POSTROUTING_RULES);
   append(nat, 'KUBE-MARK-MASQ', { kind: 'MARK', op: '--or-mark', mark: '0x4000' });
   append(nat, 'KUBE-POSTROUTING', { kind: 'RETURN' }, { kind: 'mark', negate: true, mark: MASQ_MARK });
   append(nat, 'KUBE-POSTROUTING', { kind: 'MARK', op: '--xor-mark', mark: '0x4000' });
-  append(nat, 'KUBE-POSTROUTING', { kind: 'MASQUERADE' }, comment('kubernetes service traffic requiring SNAT'));
+  append(nat, 'KUBE-POSTROUTING', { kind: 'MASQUERADE' }, C.REQUIRING_SNAT);
 
   const filter = newTable('filter', ['INPUT', 'FORWARD', 'OUTPUT']);
   for (const c of ['KUBE-SERVICES', 'KUBE-EXTERNAL-SERVICES']) addChain(filter, c);
   const isNew: Match = { kind: 'ctstate', state: 'NEW' };
-  append(filter, 'INPUT', { kind: 'jump', chain: 'KUBE-EXTERNAL-SERVICES' }, isNew, comment('kubernetes externally-visible service portals'));
-  append(filter, 'FORWARD', { kind: 'jump', chain: 'KUBE-SERVICES' }, isNew, comment('kubernetes service portals'));
-  append(filter, 'FORWARD', { kind: 'jump', chain: 'KUBE-EXTERNAL-SERVICES' }, isNew, comment('kubernetes externally-visible service portals'));
-  append(filter, 'OUTPUT', { kind: 'jump', chain: 'KUBE-SERVICES' }, isNew, comment('kubernetes service portals'));
+  append(filter, 'INPUT', { kind: 'jump', chain: 'KUBE-EXTERNAL-SERVICES' }, isNew, C.EXTERNAL_PORTALS);
+  append(filter, 'FORWARD', { kind: 'jump', chain: 'KUBE-SERVICES' }, isNew, C.SERVICE_PORTALS);
+  append(filter, 'FORWARD', { kind: 'jump', chain: 'KUBE-EXTERNAL-SERVICES' }, isNew, C.EXTERNAL_PORTALS);
+  append(filter, 'OUTPUT', { kind: 'jump', chain: 'KUBE-SERVICES' }, isNew, C.SERVICE_PORTALS);
   return { nat, filter };
 }
 
@@ -86,88 +84,117 @@ export function probability(n: number): string {
   return (PROBABILITIES[n] ??= (1 / n).toFixed(10));
 }
 const PROBABILITIES: string[] = [];
+/** The statistic match for 1/n, one shared object per n (never mutated). */
+const probabilityMatch = (n: number): Match => (PROBABILITY_MATCHES[n] ??= { kind: 'probability', p: probability(n) });
+const PROBABILITY_MATCHES: Match[] = [];
 
-/** KUBE-SVC / KUBE-SVL: affinity checks, then the random spread over `eps`. */
-function writeSpreadChain(nat: Table, chain: string, sp: ServicePort, eps: Endpoint[], opts: IptablesOptions): void {
+/**
+ * KUBE-SVC / KUBE-SVL: affinity checks, then the random spread over `eps`. Returns the
+ * endpoints' KUBE-SEP chain names (each hashed once per sync: the endpoint chains reuse them).
+ * The hot path of a full sync (one rule per endpoint): rules are built as literals, without
+ * the rest/spread arrays of `append`.
+ */
+function writeSpreadChain(nat: Table, chain: string, sp: ServicePort, eps: readonly Endpoint[], opts: IptablesOptions): string[] {
   addChain(nat, chain);
+  const rules = nat.chains.get(chain)!;
+  const seps = eps.map((ep) => sepChain(sp, ep));
+  const jumps: Target[] = seps.map((sep) => ({ kind: 'jump', chain: sep }));
   const timeout = sp.affinityTimeoutSeconds;
   if (timeout !== undefined && opts.fault !== 'affinity-not-sticky') {
-    for (const ep of eps) {
-      const sep = sepChain(sp, ep);
-      append(nat, chain, { kind: 'jump', chain: sep }, ...epComment(opts, () => `${sp.id} -> ${endpointString(ep)}`), { kind: 'recent-check', name: sep, seconds: timeout });
-    }
+    eps.forEach((ep, i) => {
+      const check: Match = { kind: 'recent-check', name: seps[i]!, seconds: timeout };
+      rules.push({ matches: opts.largeCluster ? [check] : [C.toEndpoint(sp, ep), check], target: jumps[i]! });
+    });
   }
-  const spread = opts.fault === 'first-endpoint-only' ? eps.slice(0, 1) : eps;
-  spread.forEach((ep, k) => {
-    const n = spread.length;
-    const p = opts.fault === 'probability-not-cumulative' ? probability(n) : probability(n - k);
-    const stat: Match[] = k < n - 1 ? [{ kind: 'probability', p }] : [];
-    append(nat, chain, { kind: 'jump', chain: sepChain(sp, ep) }, ...epComment(opts, () => `${sp.id} -> ${endpointString(ep)}`), ...stat);
-  });
+  const n = opts.fault === 'first-endpoint-only' ? Math.min(1, eps.length) : eps.length;
+  for (let k = 0; k < n; k++) {
+    const matches: Match[] = opts.largeCluster ? [] : [C.toEndpoint(sp, eps[k]!)];
+    if (k < n - 1) matches.push(probabilityMatch(opts.fault === 'probability-not-cumulative' ? n : n - k));
+    rules.push({ matches, target: jumps[k]! });
+  }
+  return seps;
 }
 
-function writeEndpointChain(nat: Table, sp: ServicePort, ep: Endpoint, opts: IptablesOptions, chain = sepChain(sp, ep)): void {
+function writeEndpointChain(nat: Table, sp: ServicePort, ep: Endpoint, opts: IptablesOptions, chain: string): void {
   if (nat.chains.has(chain)) return;
-  addChain(nat, chain);
   // Hairpin: a pod reaching itself through its Service must be masqueraded to get the reply.
-  append(nat, chain, MARK_MASQ, ...epComment(opts, () => sp.id), { kind: 'src', cidr: `${ep.ip}/32` });
-  const affinity: Match[] = sp.affinityTimeoutSeconds !== undefined ? [{ kind: 'recent-set', name: chain }] : [];
-  append(nat, chain, { kind: 'DNAT', to: endpointString(ep) }, ...epComment(opts, () => sp.id), PROTO[proto(sp)]!, ...affinity);
+  const src: Match = { kind: 'src', cidr: `${ep.ip}/32` };
+  const dnat: Match[] = [PROTO[proto(sp)]!];
+  if (sp.affinityTimeoutSeconds !== undefined) dnat.push({ kind: 'recent-set', name: chain });
+  if (!opts.largeCluster) dnat.unshift(C.servicePort(sp));
+  nat.chains.set(chain, [
+    { matches: opts.largeCluster ? [src] : [C.servicePort(sp), src], target: MARK_MASQ },
+    { matches: dnat, target: { kind: 'DNAT', to: endpointString(ep) } },
+  ]);
+}
+
+/** The endpoint chains of `eps`, named `seps` (as writeSpreadChain returned them). */
+function writeEndpointChains(nat: Table, sp: ServicePort, eps: readonly Endpoint[], seps: string[], opts: IptablesOptions): void {
+  eps.forEach((ep, i) => writeEndpointChain(nat, sp, ep, opts, seps[i]!));
 }
 
 function writeClusterIP(t: IptablesRules, sp: ServicePort, node: string, opts: IptablesOptions): void {
   const eps = internalEndpoints(sp, node);
   const dst: Match[] = [{ kind: 'dst', cidr: `${sp.clusterIP}/32` }, ...portMatch(sp, sp.port)];
   if (!hasAnyEndpoint(sp, node)) {
-    if (opts.fault !== 'no-reject') append(t.filter, 'KUBE-SERVICES', { kind: 'REJECT' }, comment(`${sp.id} has no endpoints`), ...dst);
+    if (opts.fault !== 'no-reject') append(t.filter, 'KUBE-SERVICES', { kind: 'REJECT' }, C.noEndpoints(sp), ...dst);
     return;
   }
   if (eps.length === 0) {
-    append(t.filter, 'KUBE-SERVICES', { kind: 'DROP' }, comment(`${sp.id} has no local endpoints`), ...dst);
+    append(t.filter, 'KUBE-SERVICES', { kind: 'DROP' }, C.noLocalEndpoints(sp), ...dst);
     return;
   }
   const chain = sp.internalLocal ? svlChain(sp) : svcChain(sp);
-  append(t.nat, 'KUBE-SERVICES', { kind: 'jump', chain }, comment(`${sp.id} cluster IP`), ...dst);
+  append(t.nat, 'KUBE-SERVICES', { kind: 'jump', chain }, C.clusterIP(sp), ...dst);
   if (!sp.internalLocal) {
-    append(t.nat, chain, { kind: 'jump', chain: 'KUBE-MARK-MASQ' }, comment(`${sp.id} cluster IP`), { kind: 'src', cidr: opts.clusterCIDR, negate: true }, ...dst);
+    append(t.nat, chain, { kind: 'jump', chain: 'KUBE-MARK-MASQ' }, C.clusterIP(sp), { kind: 'src', cidr: opts.clusterCIDR, negate: true }, ...dst);
   }
-  writeSpreadChain(t.nat, chain, sp, eps, opts);
-  for (const ep of eps) writeEndpointChain(t.nat, sp, ep, opts);
+  writeEndpointChains(t.nat, sp, eps, writeSpreadChain(t.nat, chain, sp, eps, opts), opts);
 }
 
+/**
+ * NodePort: KUBE-NODEPORTS → KUBE-EXT whenever the Service has any endpoint. With no endpoint
+ * this node may send outside traffic to (none at all, or none local under a Local policy), the
+ * filter table's KUBE-EXTERNAL-SERVICES refuses what nat left alone: REJECT, or DROP for Local.
+ * Under a Local policy KUBE-EXT still short-circuits pods and the node itself to KUBE-SVC and
+ * only "anything else" falls through to KUBE-SVL, when there is one (kubernetes/kubernetes
+ * pkg/proxy/iptables/proxier.go: usesExternalTrafficChain = hasEndpoints && externally
+ * accessible; "Anything else falls thru to the appropriate policy chain. if hasExternalEndpoints").
+ */
 function writeNodePort(t: IptablesRules, sp: ServicePort, node: string, opts: IptablesOptions): void {
   if (sp.nodePort === undefined) return;
   const local: Match = { kind: 'addrtype', dir: 'dst', type: 'LOCAL' };
   const port = portMatch(sp, sp.nodePort);
   const eps = externalEndpoints(sp, node);
-  if (!hasAnyEndpoint(sp, node) || eps.length === 0) {
-    const none = !hasAnyEndpoint(sp, node);
-    if (none && opts.fault === 'no-reject') return;
-    append(t.filter, 'KUBE-EXTERNAL-SERVICES', { kind: none ? 'REJECT' : 'DROP' }, comment(`${sp.id} has no ${none ? '' : 'local '}endpoints`), port[0]!, local, port[1]!);
-    return;
+  const none = !hasAnyEndpoint(sp, node);
+  if (none || eps.length === 0) {
+    if (!(none && opts.fault === 'no-reject')) {
+      append(t.filter, 'KUBE-EXTERNAL-SERVICES', { kind: none ? 'REJECT' : 'DROP' }, none ? C.noEndpoints(sp) : C.noLocalEndpoints(sp), port[0]!, local, port[1]!);
+    }
+    if (none) return;
   }
   const ext = extChain(sp);
-  append(t.nat, 'KUBE-NODEPORTS', { kind: 'jump', chain: ext }, comment(sp.id), ...port);
+  append(t.nat, 'KUBE-NODEPORTS', { kind: 'jump', chain: ext }, C.servicePort(sp), ...port);
   addChain(t.nat, ext);
   if (!sp.externalLocal) {
-    append(t.nat, ext, { kind: 'jump', chain: 'KUBE-MARK-MASQ' }, comment(`masquerade traffic for ${sp.id} external destinations`));
+    append(t.nat, ext, { kind: 'jump', chain: 'KUBE-MARK-MASQ' }, C.masqueradeExternal(sp));
     append(t.nat, ext, { kind: 'jump', chain: svcChain(sp) });
     if (!t.nat.chains.has(svcChain(sp))) {
       const all = usableEndpoints(sp, node, false);
-      writeSpreadChain(t.nat, svcChain(sp), sp, all, opts);
-      for (const ep of all) writeEndpointChain(t.nat, sp, ep, opts);
+      writeEndpointChains(t.nat, sp, all, writeSpreadChain(t.nat, svcChain(sp), sp, all, opts), opts);
     }
     return;
   }
   // Local: sources in the cluster may use every endpoint; outside clients keep their address.
-  append(t.nat, ext, { kind: 'jump', chain: svcChain(sp) }, comment(`pod traffic for ${sp.id} external destinations`), { kind: 'src', cidr: opts.clusterCIDR });
-  append(t.nat, ext, { kind: 'jump', chain: 'KUBE-MARK-MASQ' }, comment(`masquerade LOCAL traffic for ${sp.id} external destinations`), { kind: 'addrtype', dir: 'src', type: 'LOCAL' });
-  append(t.nat, ext, { kind: 'jump', chain: svcChain(sp) }, comment(`route LOCAL traffic for ${sp.id} external destinations`), { kind: 'addrtype', dir: 'src', type: 'LOCAL' });
-  append(t.nat, ext, { kind: 'jump', chain: svlChain(sp) });
+  append(t.nat, ext, { kind: 'jump', chain: svcChain(sp) }, C.podTrafficExternal(sp), { kind: 'src', cidr: opts.clusterCIDR });
+  append(t.nat, ext, { kind: 'jump', chain: 'KUBE-MARK-MASQ' }, C.masqueradeLocalExternal(sp), { kind: 'addrtype', dir: 'src', type: 'LOCAL' });
+  append(t.nat, ext, { kind: 'jump', chain: svcChain(sp) }, C.routeLocalExternal(sp), { kind: 'addrtype', dir: 'src', type: 'LOCAL' });
+  if (eps.length > 0) append(t.nat, ext, { kind: 'jump', chain: svlChain(sp) });
   const all = usableEndpoints(sp, node, false);
-  if (!t.nat.chains.has(svcChain(sp))) writeSpreadChain(t.nat, svcChain(sp), sp, all, opts);
-  writeSpreadChain(t.nat, svlChain(sp), sp, eps, opts);
-  for (const ep of [...all, ...eps]) writeEndpointChain(t.nat, sp, ep, opts);
+  const allSeps = t.nat.chains.has(svcChain(sp)) ? all.map((ep) => sepChain(sp, ep)) : writeSpreadChain(t.nat, svcChain(sp), sp, all, opts);
+  const localSeps = eps.length > 0 ? writeSpreadChain(t.nat, svlChain(sp), sp, eps, opts) : [];
+  writeEndpointChains(t.nat, sp, all, allSeps, opts);
+  writeEndpointChains(t.nat, sp, eps, localSeps, opts);
 }
 
 /** The whole ruleset for one node (a full sync, as upstream writes with iptables-restore --noflush). */
@@ -181,6 +208,6 @@ export function iptablesRules(state: ProxyState, options: IptablesOptions = { cl
     writeNodePort(t, sp, state.nodeName, opts);
   }
   // Must stay last: NodePorts are tried only after every ClusterIP rule missed.
-  append(t.nat, 'KUBE-SERVICES', { kind: 'jump', chain: 'KUBE-NODEPORTS' }, comment('kubernetes service nodeports; NOTE: this must be the last rule in this chain'), { kind: 'addrtype', dir: 'dst', type: 'LOCAL' });
+  append(t.nat, 'KUBE-SERVICES', { kind: 'jump', chain: 'KUBE-NODEPORTS' }, C.NODEPORTS_LAST, { kind: 'addrtype', dir: 'dst', type: 'LOCAL' });
   return t;
 }

@@ -97,9 +97,11 @@ export function savedProbability(p: string): string {
  * port match always after its `-p`, as iptables requires.
  */
 export function ruleLine(chain: string, r: Rule, printProbability: (p: string) => string = (p) => p): string {
-  let line = `-A ${chain}`;
-  for (const m of r.matches) line += ` ${matchText(m, printProbability)}`;
-  return `${line} ${targetText(r.target)}`;
+  // Parts joined once: one flat string per line rather than a tree of small concatenations.
+  const parts = ['-A', chain];
+  for (const m of r.matches) parts.push(matchText(m, printProbability));
+  parts.push(targetText(r.target));
+  return parts.join(' ');
 }
 
 /**
@@ -111,8 +113,8 @@ export function renderTable(t: Table, saved = false): string {
   for (const chain of t.chains.keys()) lines.push(`:${chain} ${t.builtins.includes(chain) ? 'ACCEPT' : '-'} [0:0]`);
   const print = saved ? savedProbability : (p: string) => p;
   for (const [chain, rules] of t.chains) for (const r of rules) lines.push(ruleLine(chain, r, print));
-  lines.push('COMMIT');
-  return `${lines.join('\n')}\n`;
+  lines.push('COMMIT', '');
+  return lines.join('\n');
 }
 
 export function ruleCount(t: Table): number {

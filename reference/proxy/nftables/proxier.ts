@@ -86,7 +86,7 @@ function endpointChain(f: Fragment, sp: ServicePort, ep: Endpoint): string {
 }
 
 /** service-… / local-…: affinity checks, then numgen over the endpoints. */
-function spreadChain(f: Fragment, name: string, sp: ServicePort, eps: Endpoint[], prefix: NftRule[]): void {
+function spreadChain(f: Fragment, name: string, sp: ServicePort, eps: readonly Endpoint[], prefix: NftRule[]): void {
   const targets = eps.map((ep) => endpointChain(f, sp, ep));
   const affinity: NftRule[] = sp.affinityTimeoutSeconds === undefined ? [] : eps.map((ep, i) => ({ kind: 'goto', chain: targets[i]!, conds: [{ kind: 'saddr-in-set', set: `affinity-${nftEndpointBase(sp, ep)}` }] }));
   f.chains.set(name, [...prefix, ...affinity, { kind: 'numgen', targets }]);
@@ -132,18 +132,24 @@ export function fragmentFor(sp: ServicePort, node: string, opts: NftablesOptions
   return f;
 }
 
-function chainLines(name: string, rules: NftRule[]): string[] {
-  return [`add chain ${TABLE} ${name}`, `flush chain ${TABLE} ${name}`, ...rules.map((r) => `add rule ${TABLE} ${name} ${ruleText(r)}`)];
+const ADD_CHAIN = `add chain ${TABLE} `;
+const FLUSH_CHAIN = `flush chain ${TABLE} `;
+const ADD_RULE = `add rule ${TABLE} `;
+
+/** A chain's lines, pushed onto `lines` (a full sync writes 400,000 of them: no spread arrays). */
+function pushChainLines(lines: string[], name: string, rules: NftRule[]): void {
+  lines.push(ADD_CHAIN + name, FLUSH_CHAIN + name);
+  const rulePrefix = `${ADD_RULE + name} `;
+  for (const r of rules) lines.push(rulePrefix + ruleText(r));
 }
 
-function fragmentAddLines(f: Fragment): string[] {
-  const lines: string[] = [];
+/** A fragment's sets, chains and map elements, pushed onto `lines`. */
+function pushFragmentAddLines(lines: string[], f: Fragment): void {
   for (const [set, s] of f.sets) lines.push(`add set ${TABLE} ${set} { type ${s.type} ; flags dynamic,timeout ; timeout ${s.timeout_s}s ; }`);
   // A chain must exist before a rule can goto it: fragmentFor inserts endpoint chains before
   // the chains that jump to them, so insertion order is the order to write.
-  for (const [name, rules] of f.chains) lines.push(...chainLines(name, rules));
+  for (const [name, rules] of f.chains) pushChainLines(lines, name, rules);
   for (const [map, els] of f.elements) for (const [k, v] of els) lines.push(`add element ${TABLE} ${map} { ${k} : ${verdictText(v)} }`);
-  return lines;
 }
 
 function fragmentDeleteLines(f: Fragment): string[] {
@@ -198,7 +204,7 @@ export class NftablesProxier {
       const f = fragmentFor(sp, state.nodeName, this.opts);
       if (this.opts.fault === 'first-port-only' && !isFirstPort(state, sp)) f.elements.delete('service-ips');
       this.fragments.set(id, f);
-      lines.push(...fragmentAddLines(f));
+      pushFragmentAddLines(lines, f);
     }
     this.synced = true;
     this.cached = undefined;
