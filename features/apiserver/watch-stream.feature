@@ -31,6 +31,33 @@ Feature: API Server — the watch stream
       Then within 5 s the watch delivers exactly: ADDED "c", DELETED "c"
       And the watch has not ended
 
+  Rule: WATCH-SELECTOR — a watch with a selector delivers the changes of the objects it selects; an object that comes to match arrives as ADDED, one that stops matching as DELETED
+    Source: 000_1662d8c5cea2447f.txt § 请求流转全过程
+    Claim: Components watch only what concerns them (the kubelet the Pods bound to its node, the
+      scheduler the unscheduled ones), so a watch filtered by a label or field selector must tell the
+      client when an object enters or leaves the selection, or its cache keeps an object that no
+      longer belongs. Upstream's watch cache (staging/src/k8s.io/apiserver/pkg/storage/cacher/
+      cache_watcher.go, convertToWatchEvent): ADDED for an object that starts matching, MODIFIED
+      while it keeps matching, DELETED carrying its last matching state (at the resourceVersion of
+      the write that took it out) for one that stops matching, nothing for an object that matches
+      neither before nor after.
+    Quote: "kubelet 通过 Watch 感知分配到本节点的 Pod"
+
+    @requires:kube.api @requires:kube.watch
+    Scenario: objects entering and leaving a label selector arrive as ADDED and DELETED
+      Given ConfigMaps "in" and "gone" labelled "set=ks,tier=web"
+      And ConfigMaps "out" labelled "set=ks,tier=db"
+      And a client watches ConfigMaps labelled "set=ks,tier=web" from the current resourceVersion
+      When the ConfigMap "in" is updated 1 times
+      And the ConfigMap "out" is updated 1 times
+      And ConfigMap "in" is relabelled "set=ks,tier=db"
+      And ConfigMap "out" is relabelled "set=ks,tier=web"
+      And the client deletes ConfigMap "gone"
+      And the client deletes ConfigMap "in"
+      And ConfigMaps "last" labelled "set=ks,tier=web"
+      Then within 5 s the watch delivers exactly: MODIFIED "in", DELETED "in", ADDED "out", DELETED "gone", ADDED "last"
+      And the DELETED event for "in" carries label "tier=web" and the resourceVersion of its relabelling
+
   Rule: WATCH-EVENT-ORDER — events arrive in the order of their resourceVersions, which strictly increase
     Source: 000_1662d8c5cea2447f.txt § 控制平面 / API Server / Watch 机制
     Claim: The API server takes change events from etcd's watch stream, so each watch sees the changes in
