@@ -134,6 +134,15 @@ Feature: API Server — RBAC's three core concepts
       When "erin" lists pods in Namespace "other-{ns}"
       Then the response status is 403 with reason "Forbidden"
 
+    @requires:kube.api @requires:kube.rbac
+    Scenario: a ClusterRole bound by a RoleBinding grants nothing on cluster-scoped resources
+      Given a ClusterRole "node-lister-{ns}" allowing "list" on "pods,nodes"
+      And a RoleBinding in the scenario's namespace binding ClusterRole "node-lister-{ns}" to user "erin"
+      When "erin" lists pods in the scenario's namespace
+      Then the response status is 200
+      When "erin" lists nodes
+      Then the response status is 403 with reason "Forbidden"
+
   Rule: RBAC-SUBJECT-USER — a binding whose subject is a User applies to requests authenticated as that user name
     Source: 000_1662d8c5cea2447f.txt § 控制平面 / API Server / 请求处理链（Request Pipeline）/ RBAC 的三个核心概念
     Claim: A binding attaches a role to a Subject of kind User.
@@ -175,6 +184,16 @@ Feature: API Server — RBAC's three core concepts
       When "system:serviceaccount:{ns}:builder" lists ConfigMaps in the scenario's namespace
       Then the response status is 200
       When "system:serviceaccount:{ns}:other" lists ConfigMaps in the scenario's namespace
+      Then the response status is 403 with reason "Forbidden"
+
+    @requires:kube.api @requires:kube.rbac
+    Scenario: a ServiceAccount subject without a namespace means the account of the binding's namespace
+      Given Namespace "other-{ns}" exists
+      And a Role "reader" in the scenario's namespace allowing "list" on "configmaps"
+      And a RoleBinding binding Role "reader" to service account "builder" named without a namespace
+      When "system:serviceaccount:{ns}:builder" lists ConfigMaps in the scenario's namespace
+      Then the response status is 200
+      When "system:serviceaccount:other-{ns}:builder" lists ConfigMaps in the scenario's namespace
       Then the response status is 403 with reason "Forbidden"
 
   Rule: RBAC-NO-ESCALATION — nobody can grant, by writing a role or a binding, a permission she does not already hold unless she may escalate or bind

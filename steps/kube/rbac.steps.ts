@@ -254,3 +254,15 @@ Then('SubjectAccessReviews for {string} answer:', async function (this: Kubespec
   }
   assert.deepEqual(wrong, [], 'reviews answered otherwise than expected');
 });
+
+// A RoleBinding's ServiceAccount subject may leave out its namespace: it then means the binding's
+// own (appliesToUser in pkg/registry/rbac/validation/rule.go).
+Given('a RoleBinding binding Role {string} to service account {string} named without a namespace', async function (this: KubespecWorld, role: string, name: string) {
+  const kube = this.kube();
+  const body = {
+    apiVersion: `${RBAC_GROUP}/v1`, kind: 'RoleBinding', metadata: { name: `${expandNs(kube, role)}-sa-${name}-no-ns` },
+    roleRef: { apiGroup: RBAC_GROUP, kind: 'Role', name: expandNs(kube, role) },
+    subjects: [{ kind: 'ServiceAccount', name }],
+  };
+  await createObject(this, `${RBAC}/namespaces/${kube.namespace}/rolebindings`, body, false);
+});
