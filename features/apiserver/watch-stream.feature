@@ -125,6 +125,26 @@ Feature: API Server — the watch stream
       And ConfigMaps "c" labelled "set=ks"
       Then within 5 s the watch delivers ADDED for "a" and "b" in any order, then exactly: ADDED "c"
 
+  Rule: WATCH-TIMEOUT — the server ends a watch when the client's timeoutSeconds have passed, and not before
+    Source: 000_1662d8c5cea2447f.txt § 控制平面 / API Server / Watch 机制
+    Claim: A watch is a long poll ("长轮询"): it stays open while nothing happens, and the client bounds
+      it with `timeoutSeconds`, after which the server closes the stream whatever the activity and the
+      client watches again from its last resourceVersion (api-concepts, ListOptions.timeoutSeconds:
+      "Timeout for the list/watch call. This limits the duration of the call, regardless of any
+      activity or inactivity"; staging/src/k8s.io/apiserver/pkg/endpoints/handlers/get.go).
+    Quote: "客户端可以长轮询监听资源变更，而非反复 List 轮询。"
+
+    @requires:kube.api @requires:kube.watch @requires:clock.virtual
+    Scenario: a watch with timeoutSeconds=30 is still open after 20 s and ended after 35 s
+      Given ConfigMaps "a" labelled "set=ks"
+      And a client watches ConfigMaps labelled "set=ks" from the current resourceVersion with "timeoutSeconds=30", kept as "short"
+      And a client watches ConfigMaps labelled "set=ks" from the current resourceVersion with "timeoutSeconds=300", kept as "long"
+      When 20 seconds of virtual time pass
+      Then the watch "short" has not ended
+      When 15 seconds of virtual time pass
+      Then the watch "short" has ended
+      And the watch "long" has not ended
+
   Rule: WATCH-BOOKMARKS — a client that allows bookmarks may get BOOKMARK events that carry only a resourceVersion; one that does not gets none
     Source: 000_1662d8c5cea2447f.txt § 控制平面 / API Server / Watch 机制
     Claim: With `allowWatchBookmarks=true` the server may send BOOKMARK events, which tell the client how

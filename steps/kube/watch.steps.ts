@@ -197,3 +197,10 @@ Then('the DELETED event for {string} carries label {string} and the resourceVers
   assert.equal(ev.object.metadata.labels?.[k], v, `the DELETED object should be the last state that matched: ${JSON.stringify(ev.object.metadata)}`);
   assert.equal(ev.object.metadata.resourceVersion, this.recall<string>(`relabelled ${name}`), 'the DELETED event should carry the resourceVersion of the write that took the object out');
 });
+
+// ---- the server ends a watch at its timeoutSeconds (WATCH-TIMEOUT) -------------------------------
+
+Then(/^the watch "([^"]*)" (has|has not) ended$/, function (this: KubespecWorld, name: string, has: string) {
+  const watch = this.recall<KubeWatch>(`watch ${name}`);
+  assert.equal(watch.ended, has === 'has', `watch "${name}" ${watch.ended ? 'ended' : 'is still open'}; events: ${shownEvents(watch)}`);
+});
