@@ -15,6 +15,7 @@ import { handleRequest } from './core.ts';
 import { DEFAULT_GIT_VERSION } from './discovery/version.ts';
 import type { Authenticator, Authorizer, MutatingPlugin, RequestTrace, ValidatingPlugin } from './pipeline.ts';
 import type { RuleResolver } from './authz/rbac.ts';
+import { WatchCacheWindows } from './watch/cache-window.ts';
 import { ObjectStore } from './storage/object-store.ts';
 import { CHAIN_VERIFIED_OUT_OF_DATE } from './authn/x509.ts';
 import type { Answer, ApiRequest, Clock, Env, NodeConnection, Timers } from './types.ts';
@@ -141,6 +142,9 @@ function buildEnv(opts: ApiServerOptions): Env {
   if (opts.serviceAccountTokens) env.serviceAccountTokens = opts.serviceAccountTokens;
   if (opts.timers) env.timers = opts.timers;
   if (opts.nodes) env.nodes = opts.nodes;
+  // Every write feeds its resource's watch cache window, at the server's (injected) time.
+  const windows = (env.watchCache = new WatchCacheWindows());
+  env.store.onWrite = (resource, revision) => windows.record(resource, revision, env.clock.now_ms());
   return env;
 }
 

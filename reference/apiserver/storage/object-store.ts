@@ -50,6 +50,8 @@ function storageResource(def: ResourceDef): string {
 
 export class ObjectStore {
   timing?: StoreTiming;
+  /** Told of every write's revision, by resource prefix: what feeds the watch cache's window (watch/cache-window.ts). */
+  onWrite?: (resourcePrefix: string, revision: number) => void;
 
   constructor(readonly backend: Backend) {}
 
@@ -99,6 +101,7 @@ export class ObjectStore {
     if (!key) throw errors.badRequest(`invalid object name ${JSON.stringify(obj.metadata?.name ?? '')}`);
     const res = await this.timed('create', def.resource, () => this.backend.txn({ key, expectModRevision: 0, value: encodeObject(storedAs(def, obj)) }));
     if (!res.succeeded || !res.kv) throw errors.alreadyExists(def.group, def.resource, obj.metadata.name);
+    this.onWrite?.(this.prefix(def, ''), res.kv.modRevision);
     return { obj: servedAs(def, decodeObject(res.kv)), kv: res.kv };
   }
 
@@ -107,6 +110,7 @@ export class ObjectStore {
     const key = this.key(def, obj.metadata?.namespace ?? '', obj.metadata?.name ?? '')!;
     const res = await this.timed('update', def.resource, () => this.backend.txn({ key, expectModRevision, value: encodeObject(storedAs(def, obj)) }));
     if (!res.succeeded || !res.kv) throw new CasFailed(res.kv);
+    this.onWrite?.(this.prefix(def, ''), res.kv.modRevision);
     return { obj: servedAs(def, decodeObject(res.kv)), kv: res.kv };
   }
 
@@ -115,6 +119,7 @@ export class ObjectStore {
     const key = this.key(def, namespace, name)!;
     const res = await this.timed('delete', def.resource, () => this.backend.txn({ key, expectModRevision, value: null }));
     if (!res.succeeded) throw new CasFailed(res.kv);
+    this.onWrite?.(this.prefix(def, ''), res.revision);
     return res.revision;
   }
 

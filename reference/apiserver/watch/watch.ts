@@ -56,6 +56,17 @@ function parseTimeout(raw: string | null): number {
   return Number(raw) || DEFAULT_WATCH_TIMEOUT_S;
 }
 
+/**
+ * The oldest resourceVersion a watch can start from: the store's compaction point, or the watch
+ * cache's window when that has moved further (watch/cache-window.ts) — upstream answers from its
+ * watch cache, so an RV that has left the window is 410 even though etcd still has it.
+ */
+function oldestWatchable(env: Env, def: ResourceDef): number {
+  const compacted = env.backend.compactRevision() - 1;
+  const windowed = env.watchCache?.oldestWatchable(env.store.prefix(def, ''));
+  return windowed === undefined ? compacted : Math.max(compacted, windowed);
+}
+
 async function planWatch(env: Env, call: ResourceCall): Promise<WatchPlan> {
   const { def, query } = call;
   const filter = parseFilter(call, env.faults);
@@ -66,7 +77,7 @@ async function planWatch(env: Env, call: ResourceCall): Promise<WatchPlan> {
   // Fault watch-no-initial-events: a watch from "0" or no resourceVersion starts empty.
   const wantsInitial = (sendInitial === true || (sendInitial !== false && (rv === undefined || rv === 0))) && !env.faults.has('watch-no-initial-events');
   if (rv !== undefined && rv > 0 && sendInitial !== true) {
-    const oldest = env.backend.compactRevision() - 1;
+    const oldest = oldestWatchable(env, def);
     // Fault watch-never-410 (reference/faults.ts): start silently from what is kept.
     if (rv < oldest && env.faults.has('watch-never-410')) {
       plan.startRevision = env.backend.compactRevision();
