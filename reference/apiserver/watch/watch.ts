@@ -117,7 +117,7 @@ function startStream(env: Env, def: ResourceDef, plan: WatchPlan, sink: WatchSin
       // A conversion that failed ends the watch with the failure as an ERROR event.
       write({ type: 'ERROR', object: (e instanceof ApiError ? e : errors.internal(String((e as Error)?.message ?? e))).toStatus() });
       stop();
-    });
+    }).catch(() => stop());
   };
   for (const ev of plan.initial) send(ev);
   if (plan.expired) {
