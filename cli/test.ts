@@ -53,6 +53,8 @@ async function kubeTargetAgainstServe(): Promise<Tally> {
     // With its cluster DNS (--dns-port), which the kube target is pointed at (--dns-server): the DNS features run too.
     serve = await startServeProcess({ kubeconfigPath: path.join(scratch.path, 'kubeconfig.kubespec'), args: ['--dns-port', '0'] });
     const dnsServer = /cluster DNS on (\S+) \(UDP and TCP\)/.exec(serve.output())?.[1];
+    // serve runs on this machine, so it reaches the suite's loopback webhook server (kube.crd.conversion-webhook).
+    process.env.KUBESPEC_WEBHOOK_HOST ??= '127.0.0.1';
     const result = await run({ target: 'kube', kubeconfig: serve.kubeconfigPath, ...(dnsServer ? { dnsServer } : {}), coverage: false });
     return { suite: 'features (kube)', passed: result.passed, failed: result.failed, skipped: result.skipped };
   } catch (error) {

@@ -42,6 +42,7 @@ export const CAPABILITIES = {
   'kube.authn.oidc': 'the API server\'s OIDC token authentication (--oidc-issuer-url, --oidc-client-id, …) can be pointed at an issuer the suite hosts',
   'kube.metrics': 'GET /metrics on the API server answers its Prometheus metrics (apiserver_request_total, apiserver_request_duration_seconds, etcd_request_duration_seconds)',
   'kube.http2': 'the API is served over HTTP/2 too (TLS with ALPN h2), and a watch can be read as one HTTP/2 stream',
+  'kube.crd.conversion-webhook': 'the API server can reach a CRD conversion webhook the suite hosts (steps/support/webhook-server.ts; KUBESPEC_WEBHOOK_HOST for a remote cluster)',
   // Cluster behaviour.
   'cluster.controllers': 'the controller manager runs: deployment, replicaset, job, ttl-after-finished, node (incl. taint-based eviction), endpointslice, serviceaccount, namespace, garbage-collector and clusterrole-aggregation controllers',
   // One capability per controller as the reference grows them, so a target that runs only some

@@ -50,7 +50,7 @@ export function createKubeTarget(opts: KubeTargetOptions): Target {
   return {
     name: 'kube',
     // HTTP/2 is negotiated by ALPN over TLS: a plain-HTTP server (serve --insecure-http) has none.
-    capabilities: new Set<Capability>([...CAPABILITIES, ...(httpsServer(opts.kubeconfigPath) ? ['kube.http2' as const] : []), ...(opts.dnsServer ? ['cluster.dns' as const] : [])]),
+    capabilities: new Set<Capability>([...CAPABILITIES, ...(httpsServer(opts.kubeconfigPath) ? ['kube.http2' as const] : []), ...(opts.dnsServer ? ['cluster.dns' as const] : []), ...webhookCapabilities()]),
     knownDeviations: new Map(),
     async start() {
       endpoint = await endpointFrom(opts.kubeconfigPath);
@@ -88,6 +88,16 @@ function dnsFacet(text: string): DnsFacet {
       return { host: (m[1] ?? m[2])!, port: Number(m[3] ?? 53) };
     },
   };
+}
+
+/**
+ * Whether the cluster can call webhooks the suite hosts is something only the person running the
+ * suite knows: KUBESPEC_WEBHOOK_HOST (steps/support/webhook-server.ts) names an address of this
+ * machine the API server can reach (127.0.0.1 for a `kubespec serve` on this machine). Unset, a
+ * cluster in containers or elsewhere could not reach the loopback webhook, so it is not claimed.
+ */
+function webhookCapabilities(): Capability[] {
+  return process.env.KUBESPEC_WEBHOOK_HOST ? ['kube.crd.conversion-webhook'] : [];
 }
 
 function httpsServer(kubeconfigPath: string): boolean {

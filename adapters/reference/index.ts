@@ -55,6 +55,8 @@ const CAPABILITIES: Capability[] = [
   'kube.http2', 'kube.inflight-limit', 'kube.metrics', 'kube.authn.webhook', 'kube.authn.oidc', 'kubelet.cert-rotation', 'controllers.csrapproving', 'controllers.csrsigning',
   'kube.podsecurity',
   'kube.admission.quota',
+  // CRD conversion webhooks, called over the admission webhook client (apiextensions/webhook-converter.ts).
+  'kube.crd.conversion-webhook',
   // Leader-elected control-plane processes (reference/wiring/ha.ts).
   'cluster.ha',
   // A simulated cloud and the cloud-controller-manager (reference/cloud/), or none at all.

@@ -132,3 +132,71 @@ Feature: API Server — the single entry point, and why
       And a ConfigMap create by the scenario's admin (system:masters) reaches webhook "gate" instead of a 429
       When webhook "gate" releases the held creates
       Then every create "dora" started is answered 201
+
+  Rule: API-CRD-CONVERSION — a custom resource is read in the version the client asks for; a CRD with conversion strategy Webhook has its webhook convert it
+    Source: 000_1662d8c5cea2447f.txt § 控制平面 / API Server / 为什么这样设计？
+    Claim: The API server stands between its clients and etcd, so clients need not know the stored
+      form: a custom resource stored in one version is served in the version the request names.
+      The notes say nothing specific about custom resources; this Rule tests upstream's mechanism.
+    Quote: "API Server 作为 etcd 的代理层……上层组件无需感知。"
+    Upstream: a CRD's spec.conversion.strategy Webhook makes the API server POST an
+      apiextensions.k8s.io/v1 ConversionReview {request: {uid, desiredAPIVersion, objects}} for the
+      objects not already in the desired version, and check the answer: response.uid must be the
+      request's, convertedObjects as many as sent, each in the desired apiVersion with the same kind,
+      name, namespace and uid; any failure fails the request with 500 and "conversion webhook for
+      <group>/<version>, Kind=<Kind> failed: …" (staging/src/k8s.io/apiextensions-apiserver/pkg/
+      apiserver/conversion/webhook_converter.go; the empty reason is responsewriters/status.go
+      ErrorToAPIStatus for a plain error). A CRD with strategy Webhook and no webhook is refused 422
+      (pkg/apis/apiextensions/validation/validation.go validateCustomResourceConversion).
+
+    @requires:kube.api @requires:kube.crd.conversion-webhook
+    Scenario: an object stored at v1 and read at v2 comes back as the webhook converted it
+      Given a CustomResourceDefinition for kind "Widget" in group "{ns}.example.com" served at v1 and v2, stored at v1, with a conversion webhook that moves spec.size to spec.replicas
+      When Widget "w1" is created at v1 with spec.size 3
+      And the client gets Widget "w1" at v2
+      Then the response is Widget "w1" at v2 with spec.replicas 3
+      And the conversion webhook received a ConversionReview for "{ns}.example.com/v2" holding Widget "w1"
+
+    @requires:kube.api @requires:kube.crd.conversion-webhook
+    Scenario: a list and a watch at v2 are converted too, the watch's events in order
+      Given a CustomResourceDefinition for kind "Widget" in group "{ns}.example.com" served at v1 and v2, stored at v1, with a conversion webhook that moves spec.size to spec.replicas
+      When Widget "w1" is created at v1 with spec.size 2
+      And the client watches Widgets at v2 from the start
+      And Widget "w2" is created at v1 with spec.size 2
+      And Widget "w3" is created at v1 with spec.size 2
+      And the client lists Widgets at v2
+      Then the list holds Widgets "w1, w2, w3" at v2, each with spec.replicas 2
+      And the watch delivers Widgets "w1, w2, w3" as ADDED at v2 with spec.replicas 2, in that order
+
+    @requires:kube.api @requires:kube.crd.conversion-webhook
+    Scenario: a webhook answering for another uid fails the read with 500
+      Given a CustomResourceDefinition for kind "Widget" in group "{ns}.example.com" served at v1 and v2, stored at v1, with a conversion webhook that answers for another uid
+      When Widget "w1" is created at v1 with spec.size 3
+      And the client gets Widget "w1" at v2
+      Then the response status is 500
+      And the response message contains "conversion webhook for {ns}.example.com/v1, Kind=Widget failed: expected response.uid="
+
+    @requires:kube.api @requires:kube.crd.conversion-webhook
+    Scenario: a webhook leaving the object in its stored version fails the read with 500
+      Given a CustomResourceDefinition for kind "Widget" in group "{ns}.example.com" served at v1 and v2, stored at v1, with a conversion webhook that leaves the objects at their version
+      When Widget "w1" is created at v1 with spec.size 3
+      And the client gets Widget "w1" at v2
+      Then the response status is 500
+      And the response message contains "invalid groupVersion (expected {ns}.example.com/v2, received {ns}.example.com/v1)"
+
+    @requires:kube.api @requires:kube.crd.conversion-webhook
+    Scenario: a webhook that is down fails the read with 500, while reads in the stored version need no webhook
+      Given a CustomResourceDefinition for kind "Widget" in group "{ns}.example.com" served at v1 and v2, stored at v1, with a conversion webhook that is down
+      When Widget "w1" is created at v1 with spec.size 3
+      And the client gets Widget "w1" at v2
+      Then the response status is 500
+      And the response message contains "conversion webhook for {ns}.example.com/v1, Kind=Widget failed: "
+      When the client gets Widget "w1" at v1
+      Then the response status is 200
+
+    @requires:kube.api
+    Scenario: a CRD with conversion strategy Webhook but no webhook is refused 422 Invalid
+      When a CustomResourceDefinition with conversion strategy Webhook and no webhook is created
+      Then the response status is 422 with reason "Invalid"
+      And the response details list a cause for field "spec.conversion.webhookClientConfig" of type "FieldValueRequired"
+      And the response message contains "required when strategy is set to Webhook"

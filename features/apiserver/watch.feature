@@ -52,3 +52,33 @@ Feature: API Server — watching instead of polling, and what happens when histo
       When a client watches ConfigMaps labelled "set=ks" from the list's resourceVersion
       And ConfigMaps "d" labelled "set=ks"
       Then within 5 s the watch delivers exactly: ADDED "d"
+
+  @erratum
+  Rule: WATCH-CACHE-WINDOW — a watch is served from the API server's watch cache: a resourceVersion that has left the cache's window is 410 Expired even though the store has not compacted it
+    Source: 000_1662d8c5cea2447f.txt § 控制平面 / API Server / Watch 机制
+    Claim: A resourceVersion is too old, and the watch answered 410, only once the store has compacted it away.
+    Quote: "如果客户端的 resourceVersion 过旧（已被 API Server compaction），返回 410 Gone，客户端需重新 List。"
+    Upstream: the API server answers a watch from a resourceVersion out of its watch cache, a per-resource
+      ring of recent events, not out of etcd: staging/src/k8s.io/apiserver/pkg/storage/cacher/watch_cache.go
+      keeps defaultLowerBoundCapacity = 100 events, doubles the ring (up to defaultUpperBoundCapacity =
+      100*1024) only while its oldest event is younger than eventFreshDuration (75 s, cacher.go), and else
+      drops the oldest event; getAllEventsSinceLocked then answers a resourceVersion older than the ring's
+      first event "too old resource version: rv (oldest-1)", 410 Expired, sent by Cacher.Watch as an ERROR
+      event (cacher.go). So a quiet client is 410 after enough churn, with no compaction at all.
+
+    # With upstream's real defaults: two writes, a pause past eventFreshDuration so they are stale and
+    # the ring does not grow for them, then churn until they leave (100 writes on a ring of the default
+    # size; a cluster whose ConfigMap cache has grown needs more, hence the bound). Real time on a real
+    # cluster (@slow); virtual time on the reference.
+    @requires:kube.api @requires:kube.watch @slow
+    Scenario: after a pause past 75 s and enough later writes, a watch from a resourceVersion before them is 410 Expired, with no compaction
+      Given a ConfigMap "settings" exists
+      And the resourceVersion of ConfigMap "settings" is noted as "before"
+      And the ConfigMap "settings" is updated 1 times
+      When 80 seconds pass
+      And the ConfigMap "settings" is updated until a watch from resourceVersion "before" is answered 410, at most 3000 times
+      Then the watch is answered with code 410 and reason "Expired"
+      When the resourceVersion of ConfigMap "settings" is noted as "latest"
+      And a client watches ConfigMaps from resourceVersion "latest"
+      And ConfigMap "after" is created
+      Then within 5 s the watch delivers exactly: ADDED "after"

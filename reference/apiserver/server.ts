@@ -15,9 +15,11 @@ import { handleRequest } from './core.ts';
 import { DEFAULT_GIT_VERSION } from './discovery/version.ts';
 import type { Authenticator, Authorizer, MutatingPlugin, RequestTrace, ValidatingPlugin } from './pipeline.ts';
 import type { RuleResolver } from './authz/rbac.ts';
+import { WatchCacheWindows } from './watch/cache-window.ts';
 import { ObjectStore } from './storage/object-store.ts';
 import { CHAIN_VERIFIED_OUT_OF_DATE } from './authn/x509.ts';
 import type { Answer, ApiRequest, Clock, Env, NodeConnection, Timers } from './types.ts';
+import type { WebhookCaller } from './admission/webhook/types.ts';
 
 /** Upstream's default request body limit (--max-request-body-bytes = 3 MiB). */
 export const DEFAULT_MAX_BODY_BYTES = 3 * 1024 * 1024;
@@ -34,6 +36,8 @@ export interface ApiServerOptions {
   /** Serves the TokenRequest API (serviceaccounts/token) with these tokens. */
   serviceAccountTokens?: Env['serviceAccountTokens'];
   mutating?: MutatingPlugin[];
+  /** The transport to CRD conversion webhooks (admission/host/webhookclient.ts); none: a Webhook conversion fails. */
+  conversionWebhook?: WebhookCaller;
   validating?: ValidatingPlugin[];
   /** With authenticators configured: requests no authenticator recognises are system:anonymous (else 401). */
   anonymous?: boolean;
@@ -141,6 +145,10 @@ function buildEnv(opts: ApiServerOptions): Env {
   if (opts.serviceAccountTokens) env.serviceAccountTokens = opts.serviceAccountTokens;
   if (opts.timers) env.timers = opts.timers;
   if (opts.nodes) env.nodes = opts.nodes;
+  // Every write feeds its resource's watch cache window, at the server's (injected) time.
+  const windows = (env.watchCache = new WatchCacheWindows());
+  env.store.onWrite = (resource, revision) => windows.record(resource, revision, env.clock.now_ms());
+  if (opts.conversionWebhook) env.store.conversion = { call: opts.conversionWebhook, newUid: env.uid };
   return env;
 }
 

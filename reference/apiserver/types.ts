@@ -92,6 +92,8 @@ export interface Env {
   faults: Faults;
   /** How the API server reaches a node's kubelet (pods/log); absent: no kubelets to reach. */
   nodes?: NodeConnection;
+  /** The watch cache's event window per resource (watch/cache-window.ts); absent: only the store's history limits a watch. */
+  watchCache?: import('./watch/cache-window.ts').WatchCacheWindows;
 }
 
 /**

@@ -55,7 +55,7 @@ export interface SecurityOptions {
 }
 
 export interface Security {
-  options: Pick<ApiServerOptions, 'authenticators' | 'authorizer' | 'ruleResolver' | 'serviceAccountTokens' | 'mutating' | 'validating' | 'anonymous'>;
+  options: Pick<ApiServerOptions, 'authenticators' | 'authorizer' | 'ruleResolver' | 'serviceAccountTokens' | 'mutating' | 'validating' | 'anonymous' | 'conversionWebhook'>;
   /** Mint a token for a ServiceAccount (as the TokenRequest API or the kubelet would). */
   mintServiceAccountToken(namespace: string, name: string): Promise<string>;
   /** Webhook token authentication, off until configured (--authentication-token-webhook-config-file). */
@@ -123,6 +123,8 @@ export function referenceSecurity(opts: SecurityOptions): Security {
       serviceAccountTokens: { mint: (req) => tokens.mintToken(req) },
       mutating: chain.mutating,
       validating: chain.validating,
+      // CRD conversion webhooks go over the same HTTP(S) client as admission webhooks.
+      conversionWebhook: httpWebhookCaller(),
     },
     async mintServiceAccountToken(namespace, name) {
       const sa = await read.one('serviceaccounts', namespace, name);

@@ -17,11 +17,37 @@ Given('the resourceVersion of ConfigMap {string} is noted as {string}', async fu
   this.note(label, (await getConfigMap(this.kube(), name)).metadata.resourceVersion);
 });
 
+async function updateConfigMap(world: KubespecWorld, name: string, i: number): Promise<void> {
+  const current = await getConfigMap(world.kube(), name);
+  const res = await world.kube().request({ method: 'PUT', path: configMapsPath(world.kube(), name), body: { ...current, data: { v: String(i) } } });
+  expectSuccess(res, `update ${i} of ConfigMap "${name}"`);
+}
+
 Given('the ConfigMap {string} is updated {int} times', async function (this: KubespecWorld, name: string, times: number) {
-  for (let i = 1; i <= times; i++) {
-    const current = await getConfigMap(this.kube(), name);
-    const res = await this.kube().request({ method: 'PUT', path: configMapsPath(this.kube(), name), body: { ...current, data: { v: String(i) } } });
-    expectSuccess(res, `update ${i} of ConfigMap "${name}"`);
+  for (let i = 1; i <= times; i++) await updateConfigMap(this, name, i);
+});
+
+/**
+ * WATCH-CACHE-WINDOW: churn until a watch from the noted resourceVersion is answered 410, trying a
+ * watch after every 25 updates. How many it takes depends on the server's watch cache (upstream:
+ * 100 events once the older ones are stale, more if the cache has grown), so the scenario gives
+ * only a bound; the last watch is kept as "watch".
+ */
+When('the ConfigMap {string} is updated until a watch from resourceVersion {string} is answered 410, at most {int} times', async function (this: KubespecWorld, name: string, label: string, max: number) {
+  const path = `${configMapsPath(this.kube())}?watch=true&resourceVersion=${encodeURIComponent(this.recall<string>(label))}`;
+  for (let updates = 0; ;) {
+    const batch = Math.min(25, max - updates);
+    for (let i = 1; i <= batch; i++) await updateConfigMap(this, name, updates + i);
+    updates += batch;
+    const watch = await this.kube().watch(path);
+    await this.eventually('the watch to answer', () => watch.status !== 200 || watch.events.length > 0);
+    const expired = watch.status === 410 || (watch.events[0]?.type === 'ERROR' && watch.events[0].object?.code === 410);
+    if (expired || updates >= max) {
+      this.note('watch', watch);
+      this.onCleanup(() => watch.close());
+      return;
+    }
+    await watch.close();
   }
 });
 

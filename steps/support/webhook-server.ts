@@ -39,6 +39,8 @@ export interface HookBehaviour {
   deny?: string;
   /** Answer only once this settles: keeps the request in flight on the API server meanwhile. */
   hold?: () => Promise<void>;
+  /** Any other review (a CRD's ConversionReview): the whole answer document for the review's request. */
+  review?: (request: any) => unknown;
   /** A TokenReview service instead of an admission webhook: who a token is, or undefined for "not authenticated". */
   tokenReview?: (token: string) => { username: string; uid?: string; groups?: string[] } | undefined;
 }
@@ -148,6 +150,12 @@ export class WebhookServer {
         return;
       }
       const request = review?.request ?? {};
+      if (hook.behaviour.review) {
+        hook.records.push(structuredClone(review) as AdmissionRecord);
+        const reviewBody = JSON.stringify(hook.behaviour.review(request));
+        res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(reviewBody) }).end(reviewBody);
+        return;
+      }
       hook.records.push(structuredClone(request) as AdmissionRecord);
       const body = JSON.stringify({ apiVersion: 'admission.k8s.io/v1', kind: 'AdmissionReview', response: answer(request, hook.behaviour) });
       const send = () => void res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) }).end(body);

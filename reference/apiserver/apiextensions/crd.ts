@@ -42,6 +42,8 @@ export interface CustomInfo {
   storagePrefix: string;
   /** The version objects are written in (conversion None: only apiVersion changes). */
   storageVersion: string;
+  /** spec.conversion: strategy None (the default) or Webhook with the webhook to call. */
+  conversion?: { strategy: string; webhook?: import('./webhook-converter.ts').WebhookConversion };
   scale?: { specReplicasPath: string; statusReplicasPath: string; labelSelectorPath?: string };
   /** The version's additionalPrinterColumns, for `kubectl get` (apiextensions/printer.ts). */
   printerColumns?: import('./printer.ts').PrinterColumn[];
@@ -81,6 +83,35 @@ export function validateCrd(crd: any): FieldError[] {
   errs.push(...validateVersions(spec.versions));
   if (spec.conversion?.strategy && spec.conversion.strategy !== 'None' && spec.conversion.strategy !== 'Webhook') {
     errs.push({ type: 'NotSupported', field: 'spec.conversion.strategy', value: spec.conversion.strategy, detail: 'supported values: "None", "Webhook"' });
+  }
+  errs.push(...conversionErrors(spec.conversion));
+  return errs;
+}
+
+/**
+ * validation.go validateCustomResourceConversion (create: requireRecognizedVersion). The paths are
+ * upstream's internal ones, which is what it reports to a v1 client too: spec.conversion.webhook.
+ * clientConfig is spec.conversion.webhookClientConfig, spec.conversion.webhook.conversionReviewVersions
+ * is spec.conversion.conversionReviewVersions. Accepted review versions: v1, v1beta1.
+ */
+function conversionErrors(conversion: any): FieldError[] {
+  const at = 'spec.conversion';
+  if (!conversion || typeof conversion !== 'object') return [];
+  const webhook = conversion.webhook;
+  if (conversion.strategy !== 'Webhook') {
+    const errs: FieldError[] = [];
+    if (webhook?.clientConfig) errs.push({ type: 'Forbidden', field: `${at}.webhookClientConfig`, detail: 'should not be set when strategy is not set to Webhook' });
+    if (Array.isArray(webhook?.conversionReviewVersions) && webhook.conversionReviewVersions.length > 0) errs.push({ type: 'Forbidden', field: `${at}.conversionReviewVersions`, detail: 'should not be set when strategy is not set to Webhook' });
+    return errs;
+  }
+  const errs: FieldError[] = [];
+  const cc = webhook?.clientConfig;
+  if (!cc) errs.push({ type: 'Required', field: `${at}.webhookClientConfig`, detail: 'required when strategy is set to Webhook' });
+  else if (!cc.url === !cc.service) errs.push({ type: 'Required', field: `${at}.webhookClientConfig`, detail: 'exactly one of url or service is required' });
+  const versions: unknown = webhook?.conversionReviewVersions;
+  if (!Array.isArray(versions) || versions.length === 0) errs.push({ type: 'Required', field: `${at}.conversionReviewVersions` });
+  else if (!versions.some((v) => v === 'v1' || v === 'v1beta1')) {
+    errs.push({ type: 'Invalid', field: `${at}.conversionReviewVersions`, value: versions, detail: 'must include at least one of v1, v1beta1' });
   }
   return errs;
 }
@@ -234,6 +265,7 @@ export function resourceDefsOf(crd: any): ResourceDef[] {
   const served = (spec.versions as CrdVersion[]).filter((v) => v.served).sort((a, b) => versionPriority(a.name, b.name));
   return served.map((v) => {
     const custom: CustomInfo = { crdName: crd.metadata.name, storagePrefix: `${spec.group}/${names.plural}`, storageVersion };
+    if (spec.conversion?.strategy === 'Webhook') custom.conversion = { strategy: 'Webhook', webhook: spec.conversion.webhook };
     if (v.schema?.openAPIV3Schema) custom.openAPIV3Schema = v.schema.openAPIV3Schema;
     if (v.subresources?.scale) custom.scale = v.subresources.scale;
     if (Array.isArray((v as any).additionalPrinterColumns)) custom.printerColumns = (v as any).additionalPrinterColumns;

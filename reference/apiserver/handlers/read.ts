@@ -5,7 +5,7 @@
  * as upstream's etcd3 GetList does. Compacted revisions are 410 Expired with etcd3's
  * messages (staging/src/k8s.io/apiserver/pkg/storage/etcd3/errors.go).
  */
-import { servedAs } from '../apiextensions/convert.ts';
+import { servedAll } from '../apiextensions/convert.ts';
 import { parseFieldSelector, matchesFields, type FieldRequirement } from '../selectors/fields.ts';
 import { parseLabelSelector, matchesLabels, type Requirement } from '../selectors/labels.ts';
 import { decodeObject } from '../storage/codec.ts';
@@ -114,7 +114,7 @@ export async function list(env: Env, call: ResourceCall): Promise<Reply> {
   const plan = listPlan(call, prefix, env.faults);
   const collected = await collect(env, prefix, plan, filter);
   const { revision, next } = collected;
-  const items = call.def.custom ? collected.items.map((o) => servedAs(call.def, o)) : collected.items;
+  const items = call.def.custom ? await servedAll(call.def, collected.items, env.store.conversion) : collected.items;
   const metadata: Record<string, string | number> = { resourceVersion: String(revision) };
   if (next) metadata.continue = encodeContinue({ rv: revision, start: next.slice(prefix.length) });
   if (next && filter.labels.length === 0 && filter.fields.length === 0) metadata.remainingItemCount = await remainingAfter(env, prefix, next, revision, plan.expired);

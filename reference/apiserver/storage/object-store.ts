@@ -11,7 +11,7 @@ import { registryKey, registryPrefix } from '../../store/registry.ts';
 import type { ResourceDef } from '../resources/registry.ts';
 import { errors } from '../status.ts';
 import { decodeObject, encodeObject } from './codec.ts';
-import { servedAs, storedAs } from '../apiextensions/convert.ts';
+import { servedAs, storedAs, type ConversionHost } from '../apiextensions/convert.ts';
 
 export interface StoredObject {
   obj: any;
@@ -50,6 +50,10 @@ function storageResource(def: ResourceDef): string {
 
 export class ObjectStore {
   timing?: StoreTiming;
+  /** Told of every write's revision, by resource prefix: what feeds the watch cache's window (watch/cache-window.ts). */
+  onWrite?: (resourcePrefix: string, revision: number) => void;
+  /** How custom resources reach their conversion webhooks (wiring sets it; none: such a conversion fails). */
+  conversion?: ConversionHost;
 
   constructor(readonly backend: Backend) {}
 
@@ -78,7 +82,7 @@ export class ObjectStore {
     const key = this.key(def, namespace, name);
     if (!key) return undefined;
     const kv = await this.timed('get', def.resource, () => this.backend.get(key));
-    return kv ? { obj: servedAs(def, decodeObject(kv)), kv } : undefined;
+    return kv ? { obj: await servedAs(def, decodeObject(kv), this.conversion), kv } : undefined;
   }
 
   /** Whether the object exists, without decoding it. */
@@ -97,17 +101,21 @@ export class ObjectStore {
   async create(def: ResourceDef, obj: any): Promise<StoredObject> {
     const key = this.key(def, obj.metadata?.namespace ?? '', obj.metadata?.name ?? '');
     if (!key) throw errors.badRequest(`invalid object name ${JSON.stringify(obj.metadata?.name ?? '')}`);
-    const res = await this.timed('create', def.resource, () => this.backend.txn({ key, expectModRevision: 0, value: encodeObject(storedAs(def, obj)) }));
+    const value = encodeObject(await storedAs(def, obj, this.conversion));
+    const res = await this.timed('create', def.resource, () => this.backend.txn({ key, expectModRevision: 0, value }));
     if (!res.succeeded || !res.kv) throw errors.alreadyExists(def.group, def.resource, obj.metadata.name);
-    return { obj: servedAs(def, decodeObject(res.kv)), kv: res.kv };
+    this.onWrite?.(this.prefix(def, ''), res.kv.modRevision);
+    return { obj: await servedAs(def, decodeObject(res.kv), this.conversion), kv: res.kv };
   }
 
   /** Replaces the object if it is still at `expectModRevision`, else throws CasFailed. */
   async replace(def: ResourceDef, obj: any, expectModRevision: number): Promise<StoredObject> {
     const key = this.key(def, obj.metadata?.namespace ?? '', obj.metadata?.name ?? '')!;
-    const res = await this.timed('update', def.resource, () => this.backend.txn({ key, expectModRevision, value: encodeObject(storedAs(def, obj)) }));
+    const value = encodeObject(await storedAs(def, obj, this.conversion));
+    const res = await this.timed('update', def.resource, () => this.backend.txn({ key, expectModRevision, value }));
     if (!res.succeeded || !res.kv) throw new CasFailed(res.kv);
-    return { obj: servedAs(def, decodeObject(res.kv)), kv: res.kv };
+    this.onWrite?.(this.prefix(def, ''), res.kv.modRevision);
+    return { obj: await servedAs(def, decodeObject(res.kv), this.conversion), kv: res.kv };
   }
 
   /** Deletes the object if it is still at `expectModRevision`; returns the deletion revision. */
@@ -115,6 +123,7 @@ export class ObjectStore {
     const key = this.key(def, namespace, name)!;
     const res = await this.timed('delete', def.resource, () => this.backend.txn({ key, expectModRevision, value: null }));
     if (!res.succeeded) throw new CasFailed(res.kv);
+    this.onWrite?.(this.prefix(def, ''), res.revision);
     return res.revision;
   }
 

@@ -76,3 +76,21 @@ test('sendInitialEvents ends the initial ADDED events with an initial-events-end
   assert.deepEqual(w.events.map((e) => e.type), ['ADDED', 'BOOKMARK']);
   assert.equal(w.events[1]!.object.metadata.annotations['k8s.io/initial-events-end'], 'true');
 });
+
+test('without any compaction, a watch from a resourceVersion that has left the watch cache window is 410 Expired', async () => {
+  const h = await harness();
+  const first = await h.call('POST', PODS, pod('a'));
+  await h.call('POST', PODS, pod('b'));
+  h.clock.advance(76_000);
+  const merge = { 'content-type': 'application/merge-patch+json' };
+  for (let i = 0; i < 100; i++) await h.call('PATCH', `${PODS}/b`, { metadata: { labels: { n: String(i) } } }, merge);
+  assert.equal(h.backend.compactRevision() <= Number(first.json.metadata.resourceVersion), true, 'the store still has the history');
+  const w = await h.watch(`${PODS}?watch=true&resourceVersion=${first.json.metadata.resourceVersion}`);
+  assert.equal(w.events[0]?.type, 'ERROR');
+  assert.equal(w.events[0]!.object.code, 410);
+  assert.match(w.events[0]!.object.message, /^too old resource version: \d+ \(\d+\)$/);
+  // The newest events are still in the window.
+  const last = await h.call('GET', `${PODS}/b`);
+  const ok = await h.watch(`${PODS}?watch=true&resourceVersion=${Number(last.json.metadata.resourceVersion) - 1}`);
+  assert.deepEqual(ok.events.map((e) => e.type), ['MODIFIED']);
+});

@@ -15,12 +15,12 @@
  * - timeoutSeconds: the server ends the stream after that long (needs injected timers).
  */
 import { customPrinter } from '../apiextensions/printer.ts';
-import { servedAs } from '../apiextensions/convert.ts';
+import { convertsByWebhook, servedAs, servedAsNop } from '../apiextensions/convert.ts';
 import { apiVersionOf, type ResourceDef } from '../resources/registry.ts';
 import { queryBool, queryOptionalBool } from '../query-params.ts';
 import { encodeWatchFrame, hasProtobuf, PROTOBUF_MEDIA_TYPE } from '../protobuf/codec.ts';
 import { decodeObject } from '../storage/codec.ts';
-import { errors } from '../status.ts';
+import { ApiError, errors } from '../status.ts';
 import type { Env, ResourceCall, StreamReply, WatchSink } from '../types.ts';
 import { matches, parseFilter, parseResourceVersion, type Filter } from '../handlers/read.ts';
 import { encodeEvent, toWatchEvent, type ApiWatchEvent } from './events.ts';
@@ -28,6 +28,8 @@ import { includeObjectOf, toTable } from '../discovery/table.ts';
 
 /** Upstream's default when the client sets no timeout: --min-request-timeout, 1800 s. */
 const DEFAULT_WATCH_TIMEOUT_S = 1800;
+
+type Transform = (ev: ApiWatchEvent) => ApiWatchEvent | Promise<ApiWatchEvent>;
 
 interface WatchPlan {
   filter: Filter;
@@ -38,8 +40,8 @@ interface WatchPlan {
   expired: boolean;
   bookmarks: boolean;
   timeout_s: number;
-  /** Applied to every event on its way out (Table rendering). */
-  transform?: (ev: ApiWatchEvent) => ApiWatchEvent;
+  /** Applied to every event on its way out (version conversion, Table rendering); may be async. */
+  transform?: Transform;
   /** How an event goes on the wire: a JSON line (default) or a protobuf frame. */
   encode?: (ev: ApiWatchEvent) => string | Uint8Array;
 }
@@ -56,6 +58,17 @@ function parseTimeout(raw: string | null): number {
   return Number(raw) || DEFAULT_WATCH_TIMEOUT_S;
 }
 
+/**
+ * The oldest resourceVersion a watch can start from: the store's compaction point, or the watch
+ * cache's window when that has moved further (watch/cache-window.ts) — upstream answers from its
+ * watch cache, so an RV that has left the window is 410 even though etcd still has it.
+ */
+function oldestWatchable(env: Env, def: ResourceDef): number {
+  const compacted = env.backend.compactRevision() - 1;
+  const windowed = env.watchCache?.oldestWatchable(env.store.prefix(def, ''));
+  return windowed === undefined ? compacted : Math.max(compacted, windowed);
+}
+
 async function planWatch(env: Env, call: ResourceCall): Promise<WatchPlan> {
   const { def, query } = call;
   const filter = parseFilter(call, env.faults);
@@ -66,7 +79,7 @@ async function planWatch(env: Env, call: ResourceCall): Promise<WatchPlan> {
   // Fault watch-no-initial-events: a watch from "0" or no resourceVersion starts empty.
   const wantsInitial = (sendInitial === true || (sendInitial !== false && (rv === undefined || rv === 0))) && !env.faults.has('watch-no-initial-events');
   if (rv !== undefined && rv > 0 && sendInitial !== true) {
-    const oldest = env.backend.compactRevision() - 1;
+    const oldest = oldestWatchable(env, def);
     // Fault watch-never-410 (reference/faults.ts): start silently from what is kept.
     if (rv < oldest && env.faults.has('watch-never-410')) {
       plan.startRevision = env.backend.compactRevision();
@@ -102,8 +115,20 @@ function startStream(env: Env, def: ResourceDef, plan: WatchPlan, sink: WatchSin
     sink.end();
   };
   const encode = plan.encode ?? encodeEvent;
+  const write = (ev: ApiWatchEvent): void => {
+    if (open) sink.write(encode(ev));
+  };
+  // Once one event waits for a conversion webhook, every later event queues behind it: order is kept.
+  let queue: Promise<void> | undefined;
   const send = (ev: ApiWatchEvent): void => {
-    if (open) sink.write(encode(plan.transform ? plan.transform(ev) : ev));
+    if (!open) return;
+    const out = plan.transform ? plan.transform(ev) : ev;
+    if (!(out instanceof Promise) && !queue) return write(out);
+    queue = (queue ?? Promise.resolve()).then(() => out).then(write, (e) => {
+      // A conversion that failed ends the watch with the failure as an ERROR event.
+      write({ type: 'ERROR', object: (e instanceof ApiError ? e : errors.internal(String((e as Error)?.message ?? e))).toStatus() });
+      stop();
+    }).catch(() => stop());
   };
   for (const ev of plan.initial) send(ev);
   if (plan.expired) {
@@ -144,12 +169,17 @@ function scheduleBookmarks(env: Env, def: ResourceDef, revision: () => number, s
 }
 
 /** A custom resource's events in the version the watch asked for (apiextensions/convert.ts). */
-function versionEvents(def: ResourceDef): (ev: ApiWatchEvent) => ApiWatchEvent {
-  return (ev) => (ev.type === 'BOOKMARK' || ev.type === 'ERROR' ? ev : { type: ev.type, object: servedAs(def, ev.object) });
+function versionEvents(env: Env, def: ResourceDef): Transform {
+  if (!convertsByWebhook(def)) return (ev) => (ev.type === 'BOOKMARK' || ev.type === 'ERROR' ? ev : { type: ev.type, object: servedAsNop(def, ev.object) });
+  return async (ev) => (ev.type === 'BOOKMARK' || ev.type === 'ERROR' ? ev : { type: ev.type, object: await servedAs(def, ev.object, env.store.conversion) });
 }
 
-function compose(first: ((ev: ApiWatchEvent) => ApiWatchEvent) | undefined, then: (ev: ApiWatchEvent) => ApiWatchEvent): (ev: ApiWatchEvent) => ApiWatchEvent {
-  return first ? (ev) => then(first(ev)) : then;
+function compose(first: Transform | undefined, then: (ev: ApiWatchEvent) => ApiWatchEvent): Transform {
+  if (!first) return then;
+  return (ev) => {
+    const out = first(ev);
+    return out instanceof Promise ? out.then(then) : then(out);
+  };
 }
 
 /** In Table mode each ADDED/MODIFIED/DELETED object becomes a one-row Table; only the first carries the columns. */
@@ -172,7 +202,7 @@ function tableEvents(env: Env, call: ResourceCall): (ev: ApiWatchEvent) => ApiWa
 
 export async function watch(env: Env, call: ResourceCall, asTable = false): Promise<StreamReply> {
   const plan = await planWatch(env, call);
-  if (call.def.custom) plan.transform = versionEvents(call.def);
+  if (call.def.custom) plan.transform = versionEvents(env, call.def);
   if (asTable) plan.transform = compose(plan.transform, tableEvents(env, call));
   const protobuf = !asTable && call.output.preferred === 'protobuf' && hasProtobuf(apiVersionOf(call.def), call.def.kind);
   if (!asTable && !protobuf && !call.output.jsonOk) throw errors.notAcceptable(['application/json']);
