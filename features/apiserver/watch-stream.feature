@@ -148,7 +148,9 @@ Feature: API Server — the watch stream
   Rule: WATCH-BOOKMARKS — a client that allows bookmarks may get BOOKMARK events that carry only a resourceVersion; one that does not gets none
     Source: 000_1662d8c5cea2447f.txt § 控制平面 / API Server / Watch 机制
     Claim: With `allowWatchBookmarks=true` the server may send BOOKMARK events, which tell the client how
-      far the stream has got so it can resume without a 410: the object is of the watched kind and carries
+      far the stream has got so it can resume without a 410 — past the writes its selector filtered out
+      too (cacher.go dispatchEvents: a bookmark carries the last resourceVersion the cacher processed,
+      matching or not): the object is of the watched kind and carries
       only apiVersion, kind and metadata.resourceVersion (plus, for the end of the initial events of a
       `sendInitialEvents` watch, the annotation `k8s.io/initial-events-end: "true"`) — no name, no spec or
       data (api-concepts, "Watch bookmarks" and "Streaming lists"; staging/src/k8s.io/apiserver/pkg/storage/cacher).
@@ -171,3 +173,10 @@ Feature: API Server — the watch stream
       When 2 minutes of virtual time pass
       Then the watch "with bookmarks" has delivered at least 1 BOOKMARK, each carrying only kind "ConfigMap", apiVersion "v1" and metadata.resourceVersion
       And the watch "without" has delivered no BOOKMARK
+
+    @requires:kube.api @requires:kube.watch @requires:clock.virtual
+    Scenario: a bookmark moves past the writes the watch's selector filtered out
+      Given a client watches ConfigMaps labelled "set=ks,tier=web" from the current resourceVersion with "allowWatchBookmarks=true", kept as "web"
+      And ConfigMaps "db" labelled "set=ks,tier=db"
+      When 2 minutes of virtual time pass
+      Then the watch "web" has delivered only BOOKMARKs, the last at a resourceVersion at least that of ConfigMap "db"

@@ -230,3 +230,11 @@ Then(/^the watch "([^"]*)" (has|has not) ended$/, function (this: KubespecWorld,
   const watch = this.recall<KubeWatch>(`watch ${name}`);
   assert.equal(watch.ended, has === 'has', `watch "${name}" ${watch.ended ? 'ended' : 'is still open'}; events: ${shownEvents(watch)}`);
 });
+
+Then('the watch {string} has delivered only BOOKMARKs, the last at a resourceVersion at least that of ConfigMap {string}', async function (this: KubespecWorld, name: string, other: string) {
+  const watch = this.recall<KubeWatch>(`watch ${name}`);
+  assert.ok(watch.events.length > 0 && watch.events.every((e) => e.type === 'BOOKMARK'), `events: ${shownEvents(watch)}`);
+  const rv = BigInt((await getConfigMap(this.kube(), other)).metadata.resourceVersion);
+  const last = BigInt(watch.events.at(-1)!.object.metadata.resourceVersion);
+  assert.ok(last >= rv, `the last BOOKMARK is at ${last}, behind ConfigMap "${other}" at ${rv}: a client resuming from it would replay (or lose, to a 410) what it has already been past`);
+});
