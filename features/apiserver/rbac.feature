@@ -52,6 +52,63 @@ Feature: API Server — RBAC's three core concepts
       When "dave" sends GET to Pod "web"
       Then the response status is 403 with reason "Forbidden"
 
+  Rule: RBAC-RULE-MATCH — a rule allows a request only if its verbs, API groups, resources (with subresources) and resource names all match, or for a non-resource path its verbs and URLs
+    Source: 000_1662d8c5cea2447f.txt § 控制平面 / API Server / 请求处理链（Request Pipeline）/ RBAC 的三个核心概念
+    Claim: A role's permission is a verb plus a resource. Upstream's rule fields say exactly which
+      requests that is (kubernetes.io/docs/reference/access-authn-authz/rbac/ "Referring to
+      resources"; RuleAllows in plugin/pkg/auth/authorizer/rbac/rbac.go): `*` matches any verb, API
+      group or resource; a subresource is named `resource/subresource` and `*/subresource` grants it
+      on every resource but no resource itself; resourceNames confine a rule to the named objects (so
+      a named rule never allows list); a request for a path outside the API (`/healthz`) is matched
+      only by nonResourceURLs, exactly or by a trailing `*` prefix, and a resource rule never grants it.
+    Quote: "Role / ClusterRole：定义一组权限（动词 + 资源）。"
+
+    @requires:kube.api @requires:kube.rbac
+    Scenario: wildcards, subresources and resource names decide which resource requests a rule allows
+      Given a ClusterRole "matcher-{ns}" with the rules:
+        | verbs | apiGroups | resources   | resourceNames |
+        | get   | ""        | configmaps  | app-config    |
+        | *     | apps      | deployments | -             |
+        | list  | *         | widgets     | -             |
+        | get   | ""        | */status    | -             |
+      And a ClusterRoleBinding binding ClusterRole "matcher-{ns}" to user "ivy"
+      Then SubjectAccessReviews for "ivy" answer:
+        | verb   | group       | resource    | subresource | name       | allowed |
+        | get    | ""          | configmaps  | -           | app-config | true    |
+        | get    | ""          | configmaps  | -           | other      | false   |
+        | list   | ""          | configmaps  | -           | -          | false   |
+        | watch  | ""          | configmaps  | -           | app-config | false   |
+        | delete | apps        | deployments | -           | web        | true    |
+        | create | apps        | deployments | -           | -          | true    |
+        | patch  | apps        | deployments | scale       | web        | false   |
+        | get    | ""          | deployments | -           | web        | false   |
+        | list   | example.com | widgets     | -           | -          | true    |
+        | list   | other.io    | widgets     | -           | -          | true    |
+        | list   | example.com | gadgets     | -           | -          | false   |
+        | get    | ""          | pods        | status      | web        | true    |
+        | get    | ""          | services    | status      | web        | true    |
+        | get    | ""          | pods        | -           | web        | false   |
+        | get    | ""          | pods        | log         | web        | false   |
+        | get    | apps        | deployments | status      | web        | false   |
+        | get    | batch       | jobs        | status      | web        | false   |
+
+    @requires:kube.api @requires:kube.rbac
+    Scenario: a non-resource path is allowed only by a matching nonResourceURL and verb
+      Given a ClusterRole "paths-{ns}" with the rules:
+        | verbs | apiGroups | resources | nonResourceURLs   |
+        | get   | -         | -         | /healthz,/logs/*  |
+        | get   | *         | *         | -                 |
+      And a ClusterRoleBinding binding ClusterRole "paths-{ns}" to user "ivy"
+      Then SubjectAccessReviews for "ivy" answer:
+        | verb | path              | allowed |
+        | get  | /healthz          | true    |
+        | post | /healthz          | false   |
+        | get  | /healthz/ping     | false   |
+        | get  | /logs/kube.log    | true    |
+        | get  | /logs/a/b         | true    |
+        | get  | /logs             | false   |
+        | get  | /version          | false   |
+
   Rule: RBAC-CLUSTERROLE — a ClusterRole bound by a ClusterRoleBinding grants its permissions in every namespace
     Source: 000_1662d8c5cea2447f.txt § 控制平面 / API Server / 请求处理链（Request Pipeline）/ RBAC 的三个核心概念
     Claim: ClusterRole is the cluster-scoped form of Role; ClusterRoleBinding binds it cluster-wide.
@@ -75,6 +132,15 @@ Feature: API Server — RBAC's three core concepts
       When "erin" lists pods in the scenario's namespace
       Then the response status is 200
       When "erin" lists pods in Namespace "other-{ns}"
+      Then the response status is 403 with reason "Forbidden"
+
+    @requires:kube.api @requires:kube.rbac
+    Scenario: a ClusterRole bound by a RoleBinding grants nothing on cluster-scoped resources
+      Given a ClusterRole "node-lister-{ns}" allowing "list" on "pods,nodes"
+      And a RoleBinding in the scenario's namespace binding ClusterRole "node-lister-{ns}" to user "erin"
+      When "erin" lists pods in the scenario's namespace
+      Then the response status is 200
+      When "erin" lists nodes
       Then the response status is 403 with reason "Forbidden"
 
   Rule: RBAC-SUBJECT-USER — a binding whose subject is a User applies to requests authenticated as that user name
@@ -118,6 +184,16 @@ Feature: API Server — RBAC's three core concepts
       When "system:serviceaccount:{ns}:builder" lists ConfigMaps in the scenario's namespace
       Then the response status is 200
       When "system:serviceaccount:{ns}:other" lists ConfigMaps in the scenario's namespace
+      Then the response status is 403 with reason "Forbidden"
+
+    @requires:kube.api @requires:kube.rbac
+    Scenario: a ServiceAccount subject without a namespace means the account of the binding's namespace
+      Given Namespace "other-{ns}" exists
+      And a Role "reader" in the scenario's namespace allowing "list" on "configmaps"
+      And a RoleBinding binding Role "reader" to service account "builder" named without a namespace
+      When "system:serviceaccount:{ns}:builder" lists ConfigMaps in the scenario's namespace
+      Then the response status is 200
+      When "system:serviceaccount:other-{ns}:builder" lists ConfigMaps in the scenario's namespace
       Then the response status is 403 with reason "Forbidden"
 
   Rule: RBAC-NO-ESCALATION — nobody can grant, by writing a role or a binding, a permission she does not already hold unless she may escalate or bind

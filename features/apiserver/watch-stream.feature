@@ -31,6 +31,33 @@ Feature: API Server — the watch stream
       Then within 5 s the watch delivers exactly: ADDED "c", DELETED "c"
       And the watch has not ended
 
+  Rule: WATCH-SELECTOR — a watch with a selector delivers the changes of the objects it selects; an object that comes to match arrives as ADDED, one that stops matching as DELETED
+    Source: 000_1662d8c5cea2447f.txt § 请求流转全过程
+    Claim: Components watch only what concerns them (the kubelet the Pods bound to its node, the
+      scheduler the unscheduled ones), so a watch filtered by a label or field selector must tell the
+      client when an object enters or leaves the selection, or its cache keeps an object that no
+      longer belongs. Upstream's watch cache (staging/src/k8s.io/apiserver/pkg/storage/cacher/
+      cache_watcher.go, convertToWatchEvent): ADDED for an object that starts matching, MODIFIED
+      while it keeps matching, DELETED carrying its last matching state (at the resourceVersion of
+      the write that took it out) for one that stops matching, nothing for an object that matches
+      neither before nor after.
+    Quote: "kubelet 通过 Watch 感知分配到本节点的 Pod"
+
+    @requires:kube.api @requires:kube.watch
+    Scenario: objects entering and leaving a label selector arrive as ADDED and DELETED
+      Given ConfigMaps "in" and "gone" labelled "set=ks,tier=web"
+      And ConfigMaps "out" labelled "set=ks,tier=db"
+      And a client watches ConfigMaps labelled "set=ks,tier=web" from the current resourceVersion
+      When the ConfigMap "in" is updated 1 times
+      And the ConfigMap "out" is updated 1 times
+      And ConfigMap "in" is relabelled "set=ks,tier=db"
+      And ConfigMap "out" is relabelled "set=ks,tier=web"
+      And the client deletes ConfigMap "gone"
+      And the client deletes ConfigMap "in"
+      And ConfigMaps "last" labelled "set=ks,tier=web"
+      Then within 5 s the watch delivers exactly: MODIFIED "in", DELETED "in", ADDED "out", DELETED "gone", ADDED "last"
+      And the DELETED event for "in" carries label "tier=web" and the resourceVersion of its relabelling
+
   Rule: WATCH-EVENT-ORDER — events arrive in the order of their resourceVersions, which strictly increase
     Source: 000_1662d8c5cea2447f.txt § 控制平面 / API Server / Watch 机制
     Claim: The API server takes change events from etcd's watch stream, so each watch sees the changes in
@@ -98,10 +125,32 @@ Feature: API Server — the watch stream
       And ConfigMaps "c" labelled "set=ks"
       Then within 5 s the watch delivers ADDED for "a" and "b" in any order, then exactly: ADDED "c"
 
+  Rule: WATCH-TIMEOUT — the server ends a watch when the client's timeoutSeconds have passed, and not before
+    Source: 000_1662d8c5cea2447f.txt § 控制平面 / API Server / Watch 机制
+    Claim: A watch is a long poll ("长轮询"): it stays open while nothing happens, and the client bounds
+      it with `timeoutSeconds`, after which the server closes the stream whatever the activity and the
+      client watches again from its last resourceVersion (api-concepts, ListOptions.timeoutSeconds:
+      "Timeout for the list/watch call. This limits the duration of the call, regardless of any
+      activity or inactivity"; staging/src/k8s.io/apiserver/pkg/endpoints/handlers/get.go).
+    Quote: "客户端可以长轮询监听资源变更，而非反复 List 轮询。"
+
+    @requires:kube.api @requires:kube.watch @requires:clock.virtual
+    Scenario: a watch with timeoutSeconds=30 is still open after 20 s and ended after 35 s
+      Given ConfigMaps "a" labelled "set=ks"
+      And a client watches ConfigMaps labelled "set=ks" from the current resourceVersion with "timeoutSeconds=30", kept as "short"
+      And a client watches ConfigMaps labelled "set=ks" from the current resourceVersion with "timeoutSeconds=300", kept as "long"
+      When 20 seconds of virtual time pass
+      Then the watch "short" has not ended
+      When 15 seconds of virtual time pass
+      Then the watch "short" has ended
+      And the watch "long" has not ended
+
   Rule: WATCH-BOOKMARKS — a client that allows bookmarks may get BOOKMARK events that carry only a resourceVersion; one that does not gets none
     Source: 000_1662d8c5cea2447f.txt § 控制平面 / API Server / Watch 机制
     Claim: With `allowWatchBookmarks=true` the server may send BOOKMARK events, which tell the client how
-      far the stream has got so it can resume without a 410: the object is of the watched kind and carries
+      far the stream has got so it can resume without a 410 — past the writes its selector filtered out
+      too (cacher.go dispatchEvents: a bookmark carries the last resourceVersion the cacher processed,
+      matching or not): the object is of the watched kind and carries
       only apiVersion, kind and metadata.resourceVersion (plus, for the end of the initial events of a
       `sendInitialEvents` watch, the annotation `k8s.io/initial-events-end: "true"`) — no name, no spec or
       data (api-concepts, "Watch bookmarks" and "Streaming lists"; staging/src/k8s.io/apiserver/pkg/storage/cacher).
@@ -124,3 +173,10 @@ Feature: API Server — the watch stream
       When 2 minutes of virtual time pass
       Then the watch "with bookmarks" has delivered at least 1 BOOKMARK, each carrying only kind "ConfigMap", apiVersion "v1" and metadata.resourceVersion
       And the watch "without" has delivered no BOOKMARK
+
+    @requires:kube.api @requires:kube.watch @requires:clock.virtual
+    Scenario: a bookmark moves past the writes the watch's selector filtered out
+      Given a client watches ConfigMaps labelled "set=ks,tier=web" from the current resourceVersion with "allowWatchBookmarks=true", kept as "web"
+      And ConfigMaps "db" labelled "set=ks,tier=db"
+      When 2 minutes of virtual time pass
+      Then the watch "web" has delivered only BOOKMARKs, the last at a resourceVersion at least that of ConfigMap "db"

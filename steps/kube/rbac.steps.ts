@@ -5,7 +5,7 @@
  * Objects made outside the scenario's namespace are removed after the scenario.
  */
 import assert from 'node:assert/strict';
-import { Given, Then, When } from '@cucumber/cucumber';
+import { type DataTable, Given, Then, When } from '@cucumber/cucumber';
 import type { Identity, KubeFacet, KubeRequest } from '../../contract/contract.ts';
 import type { KubespecWorld } from '../support/world.ts';
 import { collectionPath, configMapsPath, expandNs, expectSuccess, groupResource, LAST_RESPONSE, words } from './api.ts';
@@ -209,4 +209,60 @@ Then('the review\'s status.allowed is {word}', function (this: KubespecWorld, al
 Then('a SubjectAccessReview asking whether {string} may {string} {string} in the scenario\'s namespace has status.allowed {word}', async function (this: KubespecWorld, user: string, verb: string, resource: string, allowed: string) {
   const review = await accessReview(this, user, verb, resource);
   assert.equal(review.status?.allowed === true, allowed === 'true', `review status: ${JSON.stringify(review.status)}`);
+});
+
+// ---- what one rule matches, asked through SubjectAccessReviews (RBAC-RULE-MATCH) --------------------
+
+/** A table cell as a list: words split by commas, "-" or empty for none. */
+function cells(text: string | undefined): string[] | undefined {
+  return !text || text === '-' ? undefined : words(text);
+}
+
+Given(/^a (ClusterRole "[^"]*"|Role "[^"]*" in the scenario's namespace) with the rules:$/, async function (this: KubespecWorld, what: string, table: DataTable) {
+  const kube = this.kube();
+  const name = expandNs(kube, /"([^"]*)"/.exec(what)![1]!);
+  const ruleList = table.hashes().map((row) => {
+    const rule: Record<string, string[]> = { verbs: cells(row.verbs)! };
+    for (const field of ['apiGroups', 'resources', 'resourceNames', 'nonResourceURLs'] as const) {
+      // An apiGroups cell of '""' is the core group.
+      const value = cells(row[field])?.map((v) => (v === '""' ? '' : v));
+      if (value) rule[field] = value;
+    }
+    return rule;
+  });
+  const cluster = what.startsWith('ClusterRole');
+  const body = { apiVersion: `${RBAC_GROUP}/v1`, kind: cluster ? 'ClusterRole' : 'Role', metadata: { name }, rules: ruleList };
+  await createObject(this, cluster ? `${RBAC}/clusterroles` : `${RBAC}/namespaces/${kube.namespace}/roles`, body, cluster);
+});
+
+/**
+ * One SubjectAccessReview per row: a resource request (group, resource, subresource, name; in
+ * the scenario's namespace unless the namespace cell says "other-{ns}" or "-" for cluster scope)
+ * or, when the path cell is set, a non-resource request.
+ */
+Then('SubjectAccessReviews for {string} answer:', async function (this: KubespecWorld, user: string, table: DataTable) {
+  const kube = this.kube();
+  const wrong: string[] = [];
+  for (const row of table.hashes()) {
+    const namespace = row.namespace === undefined || row.namespace === '' ? kube.namespace : row.namespace === '-' ? '' : expandNs(kube, row.namespace);
+    const attrs = row.path && row.path !== '-'
+      ? { nonResourceAttributes: { path: row.path, verb: row.verb } }
+      : { resourceAttributes: { namespace, verb: row.verb, group: row.group === '""' || row.group === '-' ? '' : row.group, resource: row.resource, ...(row.subresource && row.subresource !== '-' ? { subresource: row.subresource } : {}), ...(row.name && row.name !== '-' ? { name: row.name } : {}) } };
+    const body = { apiVersion: 'authorization.k8s.io/v1', kind: 'SubjectAccessReview', spec: { user: expandNs(kube, user), ...attrs } };
+    const review = expectSuccess(await kube.request({ method: 'POST', path: '/apis/authorization.k8s.io/v1/subjectaccessreviews', body }), `SubjectAccessReview ${JSON.stringify(row)}`);
+    if ((review.status?.allowed === true) !== (row.allowed === 'true')) wrong.push(`${JSON.stringify(row)} → ${JSON.stringify(review.status)}`);
+  }
+  assert.deepEqual(wrong, [], 'reviews answered otherwise than expected');
+});
+
+// A RoleBinding's ServiceAccount subject may leave out its namespace: it then means the binding's
+// own (appliesToUser in pkg/registry/rbac/validation/rule.go).
+Given('a RoleBinding binding Role {string} to service account {string} named without a namespace', async function (this: KubespecWorld, role: string, name: string) {
+  const kube = this.kube();
+  const body = {
+    apiVersion: `${RBAC_GROUP}/v1`, kind: 'RoleBinding', metadata: { name: `${expandNs(kube, role)}-sa-${name}-no-ns` },
+    roleRef: { apiGroup: RBAC_GROUP, kind: 'Role', name: expandNs(kube, role) },
+    subjects: [{ kind: 'ServiceAccount', name }],
+  };
+  await createObject(this, `${RBAC}/namespaces/${kube.namespace}/rolebindings`, body, false);
 });

@@ -198,3 +198,43 @@ Then('the watch {string} has delivered no BOOKMARK', function (this: KubespecWor
   const watch = this.recall<KubeWatch>(`watch ${name}`);
   assert.equal(watch.events.filter((e) => e.type === 'BOOKMARK').length, 0, `events: ${shownEvents(watch)}`);
 });
+
+// ---- a watch with a selector (WATCH-SELECTOR) ---------------------------------------------------
+
+Given('a client watches ConfigMaps labelled {string} from the current resourceVersion', async function (this: KubespecWorld, selector: string) {
+  const list = expectSuccess(await this.kube().request({ method: 'GET', path: configMapsPath(this.kube()) }), 'list ConfigMaps');
+  const watch = await this.kube().watch(watchPath(this, selector, `resourceVersion=${list.metadata.resourceVersion}`));
+  this.onCleanup(() => watch.close());
+  this.note('watch', watch);
+});
+
+When('ConfigMap {string} is relabelled {string}', async function (this: KubespecWorld, name: string, labels: string) {
+  const current = await getConfigMap(this.kube(), name);
+  const metadata = { ...current.metadata, labels: Object.fromEntries(labels.split(',').map((p) => p.split('=') as [string, string])) };
+  const res = await this.kube().request({ method: 'PUT', path: configMapsPath(this.kube(), name), body: { ...current, metadata } });
+  this.note(`relabelled ${name}`, expectSuccess(res, `relabel ConfigMap "${name}"`).metadata.resourceVersion);
+});
+
+Then('the DELETED event for {string} carries label {string} and the resourceVersion of its relabelling', function (this: KubespecWorld, name: string, label: string) {
+  const watch = this.recall<KubeWatch>('watch');
+  const ev = watch.events.find((e) => e.type === 'DELETED' && e.object?.metadata?.name === name);
+  assert.ok(ev, `no DELETED event for "${name}": ${shownEvents(watch)}`);
+  const [k, v] = label.split('=') as [string, string];
+  assert.equal(ev.object.metadata.labels?.[k], v, `the DELETED object should be the last state that matched: ${JSON.stringify(ev.object.metadata)}`);
+  assert.equal(ev.object.metadata.resourceVersion, this.recall<string>(`relabelled ${name}`), 'the DELETED event should carry the resourceVersion of the write that took the object out');
+});
+
+// ---- the server ends a watch at its timeoutSeconds (WATCH-TIMEOUT) -------------------------------
+
+Then(/^the watch "([^"]*)" (has|has not) ended$/, function (this: KubespecWorld, name: string, has: string) {
+  const watch = this.recall<KubeWatch>(`watch ${name}`);
+  assert.equal(watch.ended, has === 'has', `watch "${name}" ${watch.ended ? 'ended' : 'is still open'}; events: ${shownEvents(watch)}`);
+});
+
+Then('the watch {string} has delivered only BOOKMARKs, the last at a resourceVersion at least that of ConfigMap {string}', async function (this: KubespecWorld, name: string, other: string) {
+  const watch = this.recall<KubeWatch>(`watch ${name}`);
+  assert.ok(watch.events.length > 0 && watch.events.every((e) => e.type === 'BOOKMARK'), `events: ${shownEvents(watch)}`);
+  const rv = BigInt((await getConfigMap(this.kube(), other)).metadata.resourceVersion);
+  const last = BigInt(watch.events.at(-1)!.object.metadata.resourceVersion);
+  assert.ok(last >= rv, `the last BOOKMARK is at ${last}, behind ConfigMap "${other}" at ${rv}: a client resuming from it would replay (or lose, to a 410) what it has already been past`);
+});
