@@ -28,6 +28,7 @@ import { createPublicKey, verify, type KeyObject } from 'node:crypto';
 import type { Authenticator, AuthnResult, Credentials } from '../pipeline.ts';
 import { bearerToken } from './bearer.ts';
 import { decodeJwt, type DecodedJwt } from './jwt.ts';
+import { rfc3339 } from '../../timestamps.ts';
 
 export const OIDC_AUTHENTICATOR_NAME = 'oidc';
 
@@ -152,7 +153,7 @@ function keySet(jwks: Record<string, unknown>): Map<string | undefined, KeyObjec
 function checkTimes(claims: Record<string, unknown>, now_ms: number): void {
   const exp = claims['exp'];
   if (typeof exp !== 'number') throw new Rejected('oidc: verify token: oidc: malformed jwt: token has no exp');
-  if (now_ms > exp * 1000) throw new Rejected(`oidc: verify token: oidc: token is expired (Token Expiry: ${new Date(exp * 1000).toISOString()})`);
+  if (now_ms > exp * 1000) throw new Rejected(`oidc: verify token: oidc: token is expired (Token Expiry: ${rfc3339(exp * 1000)})`);
   const nbf = claims['nbf'];
   if (typeof nbf === 'number' && now_ms + NBF_LEEWAY_MS < nbf * 1000) throw new Rejected(`oidc: verify token: oidc: current time is before the nbf (not before) time`);
 }

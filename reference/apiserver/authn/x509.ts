@@ -20,6 +20,7 @@
  */
 import { NO_FAULTS, type Faults } from '../../faults.ts';
 import type { Authenticator, AuthnResult, Credentials } from '../pipeline.ts';
+import { rfc3339 } from '../../timestamps.ts';
 
 export const X509_AUTHENTICATOR_NAME = 'x509';
 
@@ -55,7 +56,7 @@ export function x509Authenticator(faults: Faults = NO_FAULTS, now_ms?: () => num
 
 /** Go's x509.CertificateInvalidError text for an Expired certificate (crypto/x509/verify.go). */
 function dateError(cert: NonNullable<Credentials['clientCert']>, now_ms: number): string | undefined {
-  const at = (ms: number) => new Date(ms).toISOString().replace(/\.\d+Z$/, 'Z');
+  const at = rfc3339;
   if (cert.notAfter_ms !== undefined && now_ms > cert.notAfter_ms) return `x509: certificate has expired or is not yet valid: current time ${at(now_ms)} is after ${at(cert.notAfter_ms)}`;
   if (cert.notBefore_ms !== undefined && now_ms < cert.notBefore_ms) return `x509: certificate has expired or is not yet valid: current time ${at(now_ms)} is before ${at(cert.notBefore_ms)}`;
   return undefined;
