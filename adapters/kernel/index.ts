@@ -26,6 +26,7 @@ import type { KubeProxy } from '../../reference/proxy/proxy.ts';
 import { DEFAULT_CLUSTER_CIDR } from '../../reference/proxy/iptables/proxier.ts';
 import { adminTokenCsv, openKubeSession } from '../reference/kube-session.ts';
 import { createPollingWaiter } from '../polling-waiter.ts';
+import { parseFaults } from '../../reference/faults.ts';
 import { KernelNetwork, OUTSIDE_ADDRESS, processAddress, kernelHasIpvs, kernelUnavailable, sweepStale, type Answer } from './host/network.ts';
 import { execFileSync } from 'node:child_process';
 
@@ -111,10 +112,13 @@ async function openSession(seed: number): Promise<Session> {
   try {
     net.up();
     const clock = new RealTimeScheduler();
+    const faults = parseFaults(process.env.KUBESPEC_FAULTS);
     const adminToken = `kubespec-admin-${seed.toString(16)}-${process.pid}`;
     let loader: RuleLoader | undefined;
     cluster = await ReferenceCluster.start({
       seed, clock, secure: { tokenCsv: adminTokenCsv(adminToken), anonymous: true }, scheduler: false,
+      // `kubespec run --target kernel --fault iptables-…`: kube-proxy's fault models, loaded into the kernel like any rules.
+      ...(faults.size > 0 ? { faults } : {}),
       // Every change synced at once (--iptables-min-sync-period=0, an upstream setting).
       proxyMinSyncPeriod_ms: 0,
       proxyOnSync: (node, proxy) => loader?.load(node, proxy),
