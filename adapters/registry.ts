@@ -57,10 +57,6 @@ export const TARGETS: Record<string, TargetInfo> = {
       const { createKernelTarget } = await import('./kernel/index.ts');
       return createKernelTarget();
     },
-    async preflight() {
-      const { kernelUnavailable } = await import('./kernel/host/network.ts');
-      return kernelUnavailable();
-    },
   },
   kube: {
     summary: 'any Kubernetes cluster given by a kubeconfig (--kubeconfig PATH, or $KUBECONFIG)',

@@ -42,19 +42,24 @@ const CAPABILITIES: Capability[] = [
 /** How long a connect may take before it counts as dropped (a veth answers in microseconds). */
 const CONNECT_TIMEOUT_MS = 500;
 
+/** Without the kernel's tools or rights only the API is offered, so every proxy scenario is not-applicable. */
+const API_ONLY: Capability[] = ['kube.api', 'kube.watch'];
+
 export function createKernelTarget(): Target {
+  const why = kernelUnavailable();
+  if (why) console.error(`kubespec: the kernel target cannot load rules into this kernel (${why}): its proxy scenarios are reported not-applicable`);
   return {
     name: 'kernel',
     contractVersion: CONTRACT_VERSION,
-    capabilities: new Set(CAPABILITIES),
+    capabilities: new Set(why ? API_ONLY : CAPABILITIES),
     knownDeviations: new Map(),
     async versions() {
       return { kernel: tool('uname', ['-r']), iptables: tool('iptables', ['--version']), nft: tool('nft', ['--version']) };
     },
     async start() {
-      sweepStale();
+      if (!why) sweepStale();
     },
-    openSession: (ctx) => openSession(ctx.seed),
+    openSession: (ctx) => openSession(ctx.seed, !why),
     async stop() {},
   };
 }
@@ -100,7 +105,7 @@ class RuleLoader {
   }
 }
 
-async function openSession(seed: number): Promise<Session> {
+async function openSession(seed: number, withKernel: boolean): Promise<Session> {
   const net = new KernelNetwork();
   let cluster: ReferenceCluster | undefined;
   let kubeClose: (() => Promise<void>) | undefined;
@@ -110,7 +115,7 @@ async function openSession(seed: number): Promise<Session> {
     net.close();
   };
   try {
-    net.up();
+    if (withKernel) net.up();
     const clock = new RealTimeScheduler();
     const faults = parseFaults(process.env.KUBESPEC_FAULTS);
     const adminToken = `kubespec-admin-${seed.toString(16)}-${process.pid}`;
@@ -131,7 +136,7 @@ async function openSession(seed: number): Promise<Session> {
       seed,
       waiter: createPollingWaiter(),
       kube,
-      proxy: kernelProxyFacet(cluster, net, loader, kube),
+      ...(withKernel ? { proxy: kernelProxyFacet(cluster, net, loader, kube) } : {}),
       describe: () => ({ url: c.url, namespaces: net.prefix }),
       close,
     };
