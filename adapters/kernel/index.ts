@@ -166,8 +166,14 @@ function kernelProxyFacet(cluster: ReferenceCluster, net: KernelNetwork, loader:
       return '';
     }
   };
-  /** A server at every endpoint address the API lists, on the node the slice names (else the first proxy node). */
+  /**
+   * A server at every endpoint address the API lists, on the node the slice names (else the first
+   * proxy node). Listed again only when the store has moved on: 3000 connections need one list.
+   */
+  let provisionedAt = -1;
   const provisionBackends = async () => {
+    const revision = cluster.backend.currentRevision();
+    if (revision === provisionedAt) return;
     const res = await kube.request({ method: 'GET', path: '/apis/discovery.k8s.io/v1/endpointslices' });
     for (const slice of res.json?.items ?? []) {
       const ports = (slice.ports ?? []).map((p: any) => p.port).filter((p: unknown): p is number => typeof p === 'number');
@@ -177,6 +183,7 @@ function kernelProxyFacet(cluster: ReferenceCluster, net: KernelNetwork, loader:
         for (const ip of ep.addresses ?? []) await net.backend(node, ip, ports);
       }
     }
+    provisionedAt = revision;
   };
   const toResult = (a: Answer, dst: string, port: number, src: string | undefined): ProxyConnectResult => {
     // Answered at the very address it was sent to: no rule redirected it.
