@@ -151,15 +151,15 @@ Feature: Controller Manager — the Node controller
     # other nodes are in other zones and stay healthy. Upstream re-evaluates zones every 5 s but
     # taints from a 100 ms loop, so the first node to report may be tainted while its zone still
     # looks Normal; after that the zone is PartialDisruption and the rest are not: "at most one".
-    @requires:kube.api @requires:controllers.nodelifecycle
+    @slow @requires:kube.api @requires:controllers.nodelifecycle
     Scenario: in a small zone with 3 of its 5 nodes not Ready (60 % ≥ 55 %), tainting stops
       Given a cluster with the controllers running
       And Nodes "z1", "z2", "z3", "z4" and "z5" registered through the API in zone "kubespec-partial" with condition Ready=True, heartbeating
       When Nodes "z1", "z2" and "z3" report Ready=False, their Leases still renewed
       Then within 10 s Nodes "z1", "z2" and "z3" have taint "node.kubernetes.io/not-ready" with effect "NoSchedule"
-      And for 60 s at most one of Nodes "z1", "z2" and "z3" has taint "node.kubernetes.io/not-ready" with effect "NoExecute"
+      And for 30 s at most one of Nodes "z1", "z2" and "z3" has taint "node.kubernetes.io/not-ready" with effect "NoExecute"
 
-    @requires:kube.api @requires:controllers.nodelifecycle
+    @slow @requires:kube.api @requires:controllers.nodelifecycle
     Scenario: a zone wholly down beside a healthy one is tainted at the normal rate, one node every 10 s
       Given a cluster with the controllers running
       And Nodes "a1", "a2" and "a3" registered through the API in zone "kubespec-down" with condition Ready=True, heartbeating
