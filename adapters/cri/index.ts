@@ -41,6 +41,21 @@ const BASE_CAPABILITIES: Capability[] = [
   'kubelet.probes.grpc',
   // A rebuilt image imported under a tag (host/images.ts retaggedArchive).
   'cri.images.retag',
+  // Not declared: `kubelet.eviction` (PRACTICE-PRIORITY-EVICTION-ORDER). Checked on this machine
+  // (2026-12-01): it can be made honest here — cgroup v1 with the memory controller
+  // (memory.use_hierarchy=1), containerd 1.6.20 fills ContainerStats.memory.working_set_bytes
+  // from the containers' cgroups, and the machine's node binary (as in kubespec/grpc-health)
+  // can really hold N MiB in a container. It is not yet, because four pieces are missing, and
+  // declaring it without them would fake the node: (1) ListContainerStats is not in
+  // reference/cri/runtime-v1.proto nor in GrpcCriRuntime, so the kubelet would rank pods with no
+  // stats (upstream's exceedMemoryRequests puts those first — a wrong order, not an eviction
+  // order); (2) no `kubespec/alloc:SIZE` image exists for containerd (busybox cannot hold memory:
+  // /dev/shm is the sandbox's 64 MiB tmpfs, the rootfs is page cache); (3) the kubelet's
+  // machineMemory would have to be the node cgroup's working set (cgroupParentOf(state):
+  // memory.usage_in_bytes − total_inactive_file, as cadvisor computes it, with memory.limit_in_bytes
+  // set to the scenario's node memory, as a kind node's cgroup is its machine), not this shared
+  // machine's, whose free memory moves with every other process; (4) holdNodeMemory needs a real
+  // process holding the bytes in a sibling cgroup under that parent (a node's system.slice).
 ];
 
 /** containerd serves CRI's GetContainerEvents from 1.7 (containerd/containerd pkg/cri/server/events.go). */
