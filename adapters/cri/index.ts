@@ -18,7 +18,7 @@
 import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import type { Capability } from '../../contract/capabilities.ts';
-import type { CriCallRecord, NodesFacet, Session, Target } from '../../contract/contract.ts';
+import type { CriCallRecord, NodeConfig, NodesFacet, Session, Target } from '../../contract/contract.ts';
 import { CONTRACT_VERSION } from '../../contract/contract.ts';
 import { ReferenceCluster } from '../../reference/wiring/cluster.ts';
 import { RealTimeScheduler } from '../../reference/wiring/realtime.ts';
@@ -41,21 +41,15 @@ const BASE_CAPABILITIES: Capability[] = [
   'kubelet.probes.grpc',
   // A rebuilt image imported under a tag (host/images.ts retaggedArchive).
   'cri.images.retag',
-  // Not declared: `kubelet.eviction` (PRACTICE-PRIORITY-EVICTION-ORDER). Checked on this machine
-  // (2026-12-01): it can be made honest here — cgroup v1 with the memory controller
-  // (memory.use_hierarchy=1), containerd 1.6.20 fills ContainerStats.memory.working_set_bytes
-  // from the containers' cgroups, and the machine's node binary (as in kubespec/grpc-health)
-  // can really hold N MiB in a container. It is not yet, because four pieces are missing, and
-  // declaring it without them would fake the node: (1) ListContainerStats is not in
-  // reference/cri/runtime-v1.proto nor in GrpcCriRuntime, so the kubelet would rank pods with no
-  // stats (upstream's exceedMemoryRequests puts those first — a wrong order, not an eviction
-  // order); (2) no `kubespec/alloc:SIZE` image exists for containerd (busybox cannot hold memory:
-  // /dev/shm is the sandbox's 64 MiB tmpfs, the rootfs is page cache); (3) the kubelet's
-  // machineMemory would have to be the node cgroup's working set (cgroupParentOf(state):
-  // memory.usage_in_bytes − total_inactive_file, as cadvisor computes it, with memory.limit_in_bytes
-  // set to the scenario's node memory, as a kind node's cgroup is its machine), not this shared
-  // machine's, whose free memory moves with every other process; (4) holdNodeMemory needs a real
-  // process holding the bytes in a sibling cgroup under that parent (a node's system.slice).
+  // Node-pressure eviction on real memory (PRACTICE-PRIORITY-EVICTION-ORDER): pods rank by the
+  // working sets containerd reports (ListContainerStats, from the containers' cgroup v1 stats);
+  // memory.available is the node's declared capacity minus the working set of the cgroup every pod
+  // of the node lives under (host/containerd.ts memoryWorkingSet: the node is that subtree, as a
+  // kind node is its container's cgroup, not this shared machine whose free memory moves with
+  // every other process); `kubespec/alloc:SIZE` really holds SIZE (host/images.ts), and the memory
+  // "outside the pods" is a real process in a sibling cgroup (holdMemory). The capacity is not
+  // enforced as a cgroup limit: the kernel's OOM killer would act before the 10 s eviction period.
+  'kubelet.eviction',
 ];
 
 /** containerd serves CRI's GetContainerEvents from 1.7 (containerd/containerd pkg/cri/server/events.go). */
@@ -123,15 +117,16 @@ async function openSession(seed: number, tags: readonly string[], hostFor: (key:
     return c;
   };
   /** The kubelet of `name`, on the node's own containerd or on the one at `endpoint`. */
-  const startNode = async (name: string, endpoint?: string): Promise<void> => {
+  const startNode = async (name: string, endpoint?: string, config: NodeConfig = {}): Promise<void> => {
     if (nodes.has(name) || cluster.externalKubelets.has(name)) return;
     const host = endpoint ? [...usedHosts.values()].find((h) => h.endpoint === endpoint) : await hostFor(`node-${nodes.size}`);
     const runtime = host ? client(host) : new GrpcCriRuntime({ endpoint: endpoint!, now_ms: () => clock.now_ms() });
     if (!host) clients.push(runtime);
     if (host) usedHosts.add(host);
-    if (host && tags.includes('@requires:kubelet.probes.grpc')) host.importGrpcHealthImages();
+    if (host && (tags.includes('@requires:kubelet.probes.grpc') || tags.includes('@requires:kubelet.eviction'))) host.importGrpcHealthImages();
     const podLogsDir = host ? path.join(host.dir, 'pods') : undefined;
-    await cluster.addKubeletOn(name, { runtime, network: realProbeNetwork(), readLog: (id) => criLogLines(runtime.logPathOf(id)), ...(podLogsDir ? { podLogsDir } : {}) });
+    const memory = host && config.memory ? { capacity: { cpu: '4', memory: config.memory, pods: '110' }, machineMemory: () => host.memoryWorkingSet() } : {};
+    await cluster.addKubeletOn(name, { runtime, network: realProbeNetwork(), readLog: (id) => criLogLines(runtime.logPathOf(id)), ...(podLogsDir ? { podLogsDir } : {}), ...memory, ...(config.evictionHard ? { evictionHard: config.evictionHard } : {}) });
     if (host) nodes.set(name, { host, runtime });
   };
   const usedHosts = new Set<ContainerdHost>();
@@ -155,7 +150,8 @@ async function openSession(seed: number, tags: readonly string[], hostFor: (key:
       return n;
     };
     const facet: NodesFacet = {
-      ensureNode: (name) => startNode(name),
+      ensureNode: (name, config) => startNode(name, undefined, config),
+      holdNodeMemory: async (name, bytes) => node(name).host.holdMemory(bytes),
       async exec(namespace, pod, container, command) {
         for (const n of nodes.values()) {
           const { containers } = await n.runtime.listContainers({ filter: { state: { state: 'CONTAINER_RUNNING' }, labelSelector: { [LABEL_POD_NAMESPACE]: namespace, [LABEL_POD_NAME]: pod, [LABEL_CONTAINER_NAME]: container } } });
