@@ -146,9 +146,10 @@ function writeClusterIP(t: IptablesRules, sp: ServicePort, node: string, opts: I
   }
   const chain = sp.internalLocal ? svlChain(sp) : svcChain(sp);
   append(t.nat, 'KUBE-SERVICES', { kind: 'jump', chain }, C.clusterIP(sp), ...dst);
-  if (!sp.internalLocal) {
-    append(t.nat, chain, { kind: 'jump', chain: 'KUBE-MARK-MASQ' }, C.clusterIP(sp), { kind: 'src', cidr: opts.clusterCIDR, negate: true }, ...dst);
-  }
+  // Off-cluster sources are masqueraded whichever the internal policy: upstream writes this rule
+  // into the internal traffic chain, KUBE-SVL for internalTrafficPolicy Local too ("Set up
+  // internal traffic handling", kubernetes/kubernetes pkg/proxy/iptables/proxier.go).
+  append(t.nat, chain, { kind: 'jump', chain: 'KUBE-MARK-MASQ' }, C.clusterIP(sp), { kind: 'src', cidr: opts.clusterCIDR, negate: true }, ...dst);
   writeEndpointChains(t.nat, sp, eps, writeSpreadChain(t.nat, chain, sp, eps, opts), opts);
 }
 
@@ -192,7 +193,8 @@ function writeNodePort(t: IptablesRules, sp: ServicePort, node: string, opts: Ip
   if (eps.length > 0) append(t.nat, ext, { kind: 'jump', chain: svlChain(sp) });
   const all = usableEndpoints(sp, node, false);
   const allSeps = t.nat.chains.has(svcChain(sp)) ? all.map((ep) => sepChain(sp, ep)) : writeSpreadChain(t.nat, svcChain(sp), sp, all, opts);
-  const localSeps = eps.length > 0 ? writeSpreadChain(t.nat, svlChain(sp), sp, eps, opts) : [];
+  // KUBE-SVL is written once: an internalTrafficPolicy Local ClusterIP may have written it already.
+  const localSeps = eps.length === 0 ? [] : t.nat.chains.has(svlChain(sp)) ? eps.map((ep) => sepChain(sp, ep)) : writeSpreadChain(t.nat, svlChain(sp), sp, eps, opts);
   writeEndpointChains(t.nat, sp, all, allSeps, opts);
   writeEndpointChains(t.nat, sp, eps, localSeps, opts);
 }
