@@ -170,17 +170,26 @@ export interface SavedRule {
   line: string;
 }
 
-/** The `-A` lines of an iptables-save dump, split into shell-like tokens (quotes kept together). */
-export function parseSave(text: string): { chains: string[]; rules: SavedRule[] } {
+/**
+ * The `-A` lines of an iptables-save dump, split into shell-like tokens (quotes kept together),
+ * and its `:CHAIN POLICY [packets:bytes]` headers: a built-in chain's policy (ACCEPT, DROP), or
+ * "-" for a chain someone created.
+ */
+export function parseSave(text: string): { chains: string[]; rules: SavedRule[]; policies: Map<string, string> } {
   const chains: string[] = [];
   const rules: SavedRule[] = [];
+  const policies = new Map<string, string>();
   for (const line of text.split('\n')) {
-    if (line.startsWith(':')) chains.push(line.slice(1).split(' ')[0]!);
+    if (line.startsWith(':')) {
+      const [name, policy] = line.slice(1).split(' ');
+      chains.push(name!);
+      policies.set(name!, policy ?? '');
+    }
     if (!line.startsWith('-A ')) continue;
     const tokens = [...line.matchAll(/"[^"]*"|\S+/g)].map((m) => m[0]);
     rules.push({ chain: tokens[1]!, tokens: tokens.slice(2), line });
   }
-  return { chains, rules };
+  return { chains, rules, policies };
 }
 
 /**

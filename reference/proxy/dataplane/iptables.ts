@@ -99,7 +99,9 @@ export class IptablesDataplane {
       case 'dst': return inCidr(pkt.dst, m.cidr);
       case 'proto': return m.proto === pkt.proto.toLowerCase();
       case 'dport': return m.port === pkt.dport;
-      case 'addrtype': return this.localIPs.includes(m.dir === 'dst' ? pkt.dst : pkt.src);
+      // `-m addrtype --dst-type LOCAL`: an address of this node. LOCAL is the only type kube-proxy
+      // writes; any other type (or none) is not an address of this node as far as the model knows.
+      case 'addrtype': return m.type === 'LOCAL' && this.localIPs.includes(m.dir === 'dst' ? pkt.dst : pkt.src);
       case 'probability': return this.random() < Number(m.p);
       // Every packet this model sees is a new connection's first: conntrack's state NEW.
       case 'ctstate': return m.state === 'NEW';
