@@ -31,6 +31,11 @@ export default {
   reporters: ['html', 'json', 'clear-text', 'progress'],
   htmlReporter: { fileName: `reports/mutation/${name}/index.html` },
   jsonReporter: { fileName: `reports/mutation/${name}/mutation.json` },
+  // KUBESPEC_MUTATION_INCREMENTAL=1 re-tests only what changed since the last run of the
+  // component (Stryker's incremental mode): mutants whose code and covering scenarios are as
+  // before keep their result, so a re-run after new scenarios costs what they cover.
+  incremental: process.env.KUBESPEC_MUTATION_INCREMENTAL === '1',
+  incrementalFile: `reports/mutation/${name}/incremental.json`,
   tempDirName: '.stryker-tmp',
   cleanTempDir: true,
   // Only what the features need is copied into the sandbox.
