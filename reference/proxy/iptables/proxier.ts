@@ -45,6 +45,11 @@ export type IptablesFault = 'first-endpoint-only' | 'probability-not-cumulative'
 export const MASQ_MARK = '0x4000/0x4000';
 export const DEFAULT_CLUSTER_CIDR = '10.244.0.0/16';
 
+/** The options of one sync, with what it memoises. */
+interface SyncOptions extends IptablesOptions {
+  probabilities: Match[];
+}
+
 export interface IptablesRules {
   nat: Table;
   filter: Table;
@@ -81,12 +86,16 @@ function baseTables(): IptablesRules {
 
 /** computeProbability: 1/n printed with 10 decimals. */
 export function probability(n: number): string {
-  return (PROBABILITIES[n] ??= (1 / n).toFixed(10));
+  return (1 / n).toFixed(10);
 }
-const PROBABILITIES: string[] = [];
-/** The statistic match for 1/n, one shared object per n (never mutated). */
-const probabilityMatch = (n: number): Match => (PROBABILITY_MATCHES[n] ??= { kind: 'probability', p: probability(n) });
-const PROBABILITY_MATCHES: Match[] = [];
+/**
+ * The statistic match for 1/n, one shared object per n within a sync (never mutated). The memo
+ * lives as long as one sync, not the process: a module-wide one would outlive a change to how the
+ * probability is computed (in a long-lived mutation-testing worker, for one).
+ */
+function probabilityMatch(memo: Match[], n: number): Match {
+  return (memo[n] ??= { kind: 'probability', p: probability(n) });
+}
 
 /**
  * KUBE-SVC / KUBE-SVL: affinity checks, then the random spread over `eps`. Returns the
@@ -94,7 +103,7 @@ const PROBABILITY_MATCHES: Match[] = [];
  * The hot path of a full sync (one rule per endpoint): rules are built as literals, without
  * the rest/spread arrays of `append`.
  */
-function writeSpreadChain(nat: Table, chain: string, sp: ServicePort, eps: readonly Endpoint[], opts: IptablesOptions): string[] {
+function writeSpreadChain(nat: Table, chain: string, sp: ServicePort, eps: readonly Endpoint[], opts: SyncOptions): string[] {
   addChain(nat, chain);
   const rules = nat.chains.get(chain)!;
   const seps = eps.map((ep) => sepChain(sp, ep));
@@ -109,7 +118,7 @@ function writeSpreadChain(nat: Table, chain: string, sp: ServicePort, eps: reado
   const n = opts.fault === 'first-endpoint-only' ? Math.min(1, eps.length) : eps.length;
   for (let k = 0; k < n; k++) {
     const matches: Match[] = opts.largeCluster ? [] : [C.toEndpoint(sp, eps[k]!)];
-    if (k < n - 1) matches.push(probabilityMatch(opts.fault === 'probability-not-cumulative' ? n : n - k));
+    if (k < n - 1) matches.push(probabilityMatch(opts.probabilities, opts.fault === 'probability-not-cumulative' ? n : n - k));
     rules.push({ matches, target: jumps[k]! });
   }
   return seps;
@@ -133,7 +142,7 @@ function writeEndpointChains(nat: Table, sp: ServicePort, eps: readonly Endpoint
   eps.forEach((ep, i) => writeEndpointChain(nat, sp, ep, opts, seps[i]!));
 }
 
-function writeClusterIP(t: IptablesRules, sp: ServicePort, node: string, opts: IptablesOptions): void {
+function writeClusterIP(t: IptablesRules, sp: ServicePort, node: string, opts: SyncOptions): void {
   const eps = internalEndpoints(sp, node);
   const dst: Match[] = [{ kind: 'dst', cidr: `${sp.clusterIP}/32` }, ...portMatch(sp, sp.port)];
   if (!hasAnyEndpoint(sp, node)) {
@@ -162,7 +171,7 @@ function writeClusterIP(t: IptablesRules, sp: ServicePort, node: string, opts: I
  * pkg/proxy/iptables/proxier.go: usesExternalTrafficChain = hasEndpoints && externally
  * accessible; "Anything else falls thru to the appropriate policy chain. if hasExternalEndpoints").
  */
-function writeNodePort(t: IptablesRules, sp: ServicePort, node: string, opts: IptablesOptions): void {
+function writeNodePort(t: IptablesRules, sp: ServicePort, node: string, opts: SyncOptions): void {
   if (sp.nodePort === undefined) return;
   const local: Match = { kind: 'addrtype', dir: 'dst', type: 'LOCAL' };
   const port = portMatch(sp, sp.nodePort);
@@ -203,7 +212,7 @@ function writeNodePort(t: IptablesRules, sp: ServicePort, node: string, opts: Ip
 export function iptablesRules(state: ProxyState, options: IptablesOptions = { clusterCIDR: DEFAULT_CLUSTER_CIDR }): IptablesRules {
   let endpoints = 0;
   for (const sp of state.services) endpoints += sp.endpoints.length;
-  const opts = { ...options, largeCluster: options.largeCluster ?? endpoints > LARGE_CLUSTER_ENDPOINTS };
+  const opts: SyncOptions = { ...options, largeCluster: options.largeCluster ?? endpoints > LARGE_CLUSTER_ENDPOINTS, probabilities: [] };
   const t = baseTables();
   for (const sp of state.services) {
     writeClusterIP(t, sp, state.nodeName, opts);
