@@ -151,6 +151,18 @@ Feature: API Server — the watch stream
       And ConfigMaps "c" labelled "set=ks"
       Then within 5 s the watch delivers ADDED for "a" and "b" in any order, then exactly: ADDED "c"
 
+    @requires:kube.api @requires:kube.watch
+    Scenario: a streaming list from an older resourceVersion starts with the objects as they are now, not with the changes since
+      # sendInitialEvents=true with resourceVersionMatch=NotOlderThan asks for the state as of at
+      # least that resourceVersion, as synthetic ADDED events, then the initial-events-end bookmark
+      # (api-concepts, "Streaming lists"; KEP-3157): the history after it is not replayed.
+      Given ConfigMaps "a" labelled "set=ks"
+      And the resourceVersion of ConfigMap "a" is noted as "r1"
+      And ConfigMaps "b" labelled "set=ks"
+      And the ConfigMap "a" is updated 2 times
+      When a client watches ConfigMaps labelled "set=ks" from resourceVersion "r1" with "sendInitialEvents=true&allowWatchBookmarks=true&resourceVersionMatch=NotOlderThan"
+      Then within 5 s the watch delivers ADDED for "a" and "b" in any order, then a BOOKMARK
+
   Rule: WATCH-TIMEOUT — the server ends a watch when the client's timeoutSeconds have passed, and not before
     Source: 000_1662d8c5cea2447f.txt § 控制平面 / API Server / Watch 机制
     Claim: A watch is a long poll ("长轮询"): it stays open while nothing happens, and the client bounds
