@@ -21,7 +21,7 @@ export default {
   // the scenarios that reach it.
   testRunner: 'cucumber',
   plugins: ['@stryker-mutator/cucumber-runner'],
-  cucumber: { profile: 'mutation', features: component.features, tags: ['not @pending and not @untestable'] },
+  cucumber: { profile: 'mutation', features: component.features, tags: ['not @pending and not @untestable', ...(component.tags ? [component.tags] : [])] },
   coverageAnalysis: 'perTest',
   // The machine is shared: two mutants at a time.
   concurrency: Number(process.env.KUBESPEC_MUTATION_CONCURRENCY ?? 2),
