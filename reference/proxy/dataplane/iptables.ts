@@ -83,7 +83,7 @@ export class IptablesDataplane {
         walk.verdict = t.kind;
         return 'stop';
       case 'MARK':
-        walk.mark = t.op === '--or-mark' ? (walk.mark | Number(t.mark)) >>> 0 : (walk.mark ^ Number(t.mark)) >>> 0;
+        walk.mark = markAfter(t.op, walk.mark, Number(t.mark));
         return 'next';
       case 'MASQUERADE':
         walk.masquerade = true;
@@ -134,6 +134,13 @@ export class IptablesDataplane {
     if (!l) this.recent.set(name, (l = new Map()));
     return l;
   }
+}
+
+/** The MARK target's two operations kube-proxy writes; iptables-restore refuses any other. */
+function markAfter(op: string, mark: number, bits: number): number {
+  if (op === '--or-mark') return (mark | bits) >>> 0;
+  if (op === '--xor-mark') return (mark ^ bits) >>> 0;
+  throw new Error(`iptables-restore would refuse "-j MARK ${op}": not a MARK operation`);
 }
 
 interface Walk {
