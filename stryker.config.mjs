@@ -36,6 +36,9 @@ export default {
   // before keep their result, so a re-run after new scenarios costs what they cover.
   incremental: process.env.KUBESPEC_MUTATION_INCREMENTAL === '1',
   incrementalFile: `reports/mutation/${name}/incremental.json`,
+  // KUBESPEC_MUTATION_FORCE=1 with it: re-test every mutant in the (narrowed) mutate set anyway,
+  // e.g. after a change to the dataplane model, which Stryker's diff does not see.
+  force: process.env.KUBESPEC_MUTATION_FORCE === '1',
   tempDirName: '.stryker-tmp',
   cleanTempDir: true,
   // Only what the features need is copied into the sandbox.
