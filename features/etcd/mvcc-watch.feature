@@ -30,6 +30,61 @@ Feature: etcd — revisions, history and watch
       And key "/w/x" is put with value "y"
       Then within 2 s the watch has delivered exactly: PUT "/w/x"="y"
 
+    @requires:kv @requires:kv.watch @requires:kv.compaction
+    Scenario: a watch that names no revision delivers only what is written after it starts, even after a compaction
+      A watch without a start revision begins "now" (etcd-io/etcd api/etcdserverpb/rpc.proto,
+      WatchCreateRequest: "start_revision is an optional revision to watch from (inclusive). No
+      start_revision is "now"."): it replays nothing, and a compaction behind it is no reason to
+      cancel it.
+
+      Given a store
+      And key "/wn/a" is put with value "1"
+      And the store is compacted at its current revision
+      When a watch on prefix "/wn/" starts from now
+      And key "/wn/b" is put with value "2"
+      Then within 2 s the watch has delivered exactly: PUT "/wn/b"="2"
+      And the watch was not cancelled
+
+    @requires:kv @requires:kv.watch
+    Scenario: a watch the client cancelled hears nothing more, while another on the same prefix goes on
+      The API server stops its etcd watch when its own client goes away (kubernetes/kubernetes
+      staging/src/k8s.io/apiserver/pkg/storage/etcd3/watcher.go, watchChan.Stop cancels the
+      context); etcd then sends that watch no more events (etcd-io/etcd api/etcdserverpb/rpc.proto,
+      WatchResponse.canceled: "No further events will be sent to the canceled watcher.").
+
+      Given a store
+      And a watch on prefix "/cw/" starts from the next revision
+      And a second watch on prefix "/cw/" starts from the next revision
+      When key "/cw/a" is put with value "1"
+      And the first watch is cancelled once it has delivered 1 event
+      And key "/cw/b" is put with value "2"
+      Then within 2 s the second watch has delivered exactly: PUT "/cw/a"="1", PUT "/cw/b"="2"
+      And the cancelled watch has delivered only: PUT "/cw/a"="1"
+
+  Rule: MVCC-WATCH-PREVIOUS-VALUE — a watch event carries its key's previous version, so a delete still says what was deleted
+    Source: 000_1662d8c5cea2447f.txt § 控制平面 / etcd / Watch 特性
+    Claim: The API server's watch is built on etcd's watch, and a Kubernetes DELETED event carries the
+      object as it was last stored. The API server watches etcd asking for each event's previous
+      key-value (kubernetes/kubernetes staging/src/k8s.io/apiserver/pkg/storage/etcd3/watcher.go,
+      startWatching: `clientv3.WithPrevKV()`; prepareObjs decodes the previous value of a delete),
+      and etcd attaches to every event but a key's creation the version the key had just before
+      it (etcd-io/etcd server/etcdserver/api/v3rpc/watch.go: a range at ModRevision − 1, skipped
+      when IsCreateEvent) — whether the event is replayed from history or delivered live.
+    Quote: "API Server 的 Watch 机制正是建立在 etcd Watch 之上。"
+
+    @requires:kv @requires:kv.watch
+    Scenario: replayed and live events carry the version before them; a key's creation carries none
+      Given a store
+      And key "/pv/k" is put with value "1" at revision r
+      And key "/pv/k" is put with value "2"
+      And key "/pv/k" is deleted
+      And key "/pv/k" is put with value "3"
+      When a watch on prefix "/pv/" starts from revision r
+      And key "/pv/k" is put with value "4"
+      And key "/pv/k" is deleted
+      Then within 2 s the watch has delivered exactly: PUT "/pv/k"="1", PUT "/pv/k"="2", DELETE "/pv/k", PUT "/pv/k"="3", PUT "/pv/k"="4", DELETE "/pv/k"
+      And the watch's events carry as previous values: none, "1", "2", none, "3", "4"
+
   Rule: MVCC-HISTORY — past versions stay readable at their revision until compacted
     Source: 000_1662d8c5cea2447f.txt § 控制平面 / etcd / Watch 特性
     Claim: etcd keeps historical versions with MVCC, so any retained revision can be read and replayed.
