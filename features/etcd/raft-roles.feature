@@ -175,6 +175,22 @@ Feature: etcd — Raft roles
       And within 5 s of virtual time a new leader is elected
 
     @requires:kv.members @requires:raft.observe @requires:clock.virtual
+    Scenario: after the leader dies, no follower campaigns before an election timeout has passed
+      The timeout is a lower bound: a follower campaigns only once it has heard nothing for a whole
+      election timeout (etcd-io/raft raft.go: the randomized timeout is drawn from
+      [electionTimeout, 2 × electionTimeout), and pastElectionTimeout compares the ticks since the
+      last heartbeat with it). etcd's default election timeout is 1000 ms (`etcd --help`:
+      `--election-timeout '1000'`) and the leader's last heartbeat went out at most one heartbeat
+      interval (100 ms) before it died, so for the first 800 ms nobody may even ask for pre-votes.
+
+      Given a 3-member store with a stable leader in term T
+      When the leader is killed
+      And 800 ms of virtual time pass
+      Then no member has been "pre-candidate" since
+      And no member has been "candidate" since
+      And within 5 s of virtual time a new leader is elected
+
+    @requires:kv.members @requires:raft.observe @requires:clock.virtual
     Scenario: a follower that keeps hearing heartbeats never campaigns
       Given a 3-member store with a stable leader in term T
       When 60 s of virtual time pass
