@@ -163,6 +163,43 @@ Feature: etcd — revisions, history and watch
       When key "/d2/k" is deleted although it does not exist
       Then the store's revision is r
 
+  Rule: MVCC-COMPARE-AND-SWAP — a write conditioned on a key's modRevision happens only while the key is still at that revision; a refused one changes nothing
+    Source: 000_1662d8c5cea2447f.txt § 控制平面 / API Server / 与 etcd 的交互
+    Claim: The API server's optimistic concurrency rests on etcd's MVCC: an update is a transaction
+      that writes only if the key's mod_revision is still the one the object was read at, and a
+      create only if the key does not exist (mod_revision 0) (kubernetes/kubernetes
+      staging/src/k8s.io/apiserver/pkg/storage/etcd3/store.go, GuaranteedUpdate:
+      `clientv3.Compare(clientv3.ModRevision(key), "=", origState.rev)`; Create: `notFound(key)`).
+      A refused transaction changes nothing, so it takes no revision (etcd-io/etcd
+      server/storage/mvcc/kvstore_txn.go, storeTxnWrite.End). The API-level claim is
+      API-OPTIMISTIC-CONCURRENCY; this is the store's half of it.
+    Quote: "API Server 使用 etcd 的 MVCC（Multi-Version Concurrency Control）实现乐观并发控制，通过 resourceVersion 字段做冲突检测。"
+
+    @requires:kv
+    Scenario: a write from a stale revision is refused and takes no revision; one from the current revision goes through
+      Given a store
+      And key "/cas/k" is put with value "1" at revision r1
+      And key "/cas/k" is put with value "2" at revision r2
+      When a compare-and-swap of "/cas/k" expecting modRevision r1 writes "stale"
+      Then the compare-and-swap failed, and the store is still at revision r2
+      And reading key "/cas/k" now returns "2"
+      When a compare-and-swap of "/cas/k" expecting modRevision r2 writes "3"
+      Then the compare-and-swap succeeded at revision r2 + 1
+      And reading key "/cas/k" now returns "3"
+
+    @requires:kv
+    Scenario: modRevision 0 creates only a missing key, and a conditional delete removes the key it saw
+      Given a store
+      When a compare-and-swap of "/cas/new" expecting modRevision 0 writes "x"
+      And the modRevision of key "/cas/new" is noted as revision c
+      Then the compare-and-swap succeeded at revision c
+      When a compare-and-swap of "/cas/new" expecting modRevision 0 writes "y"
+      Then the compare-and-swap failed, and the store is still at revision c
+      And reading key "/cas/new" now returns "x"
+      When a compare-and-swap of "/cas/new" expecting modRevision c deletes it
+      Then the compare-and-swap succeeded at revision c + 1
+      And key "/cas/new" does not exist
+
   Rule: MVCC-WATCH-ORDER-UNDER-WRITES — every watcher gets every event once, in revision order, even when watchers write as events arrive
     Source: 000_1662d8c5cea2447f.txt § 控制平面 / etcd / Watch 特性
     Claim: A watch delivers changes by revision. Clients commonly write in reaction to what they see
