@@ -119,6 +119,21 @@ Feature: etcd — revisions, history and watch
       Then reading key "/hc" at revision r2 returns "v2"
       And reading key "/hc" at revision r1 fails as compacted
 
+    @requires:kv @requires:kv.compaction
+    Scenario: a compaction never moves the edge of the history back, nor past the present
+      etcd refuses a compaction at or below the current compact revision ("mvcc: required revision
+      has been compacted") and above the current revision ("mvcc: required revision is a future
+      revision"): etcd-io/etcd server/storage/mvcc/kvstore.go, updateCompactRev and compact.
+
+      Given a store
+      And key "/ce/k" is put with value "v1" at revision r1
+      And key "/ce/k" is put with value "v2" at revision r2
+      When the store is compacted at revision r2
+      Then compacting the store at revision r2 fails as compacted
+      And compacting the store at revision r1 fails as compacted
+      And compacting the store at the revision after the store's fails as a future revision
+      And reading key "/ce/k" at revision r2 returns "v2"
+
     @requires:kv @requires:kv.watch @requires:kv.compaction
     Scenario: a watch from the revision a compaction was made at replays from there
       Given a store
