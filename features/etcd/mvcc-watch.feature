@@ -16,6 +16,7 @@ Feature: etcd — revisions, history and watch
       Given a store
       And key "/w/a" is put with value "1" at revision r
       And key "/w/b" is put with value "2"
+      And key "/wx" is put with value "outside the prefix"
       And key "/w/a" is deleted
       When a watch on prefix "/w/" starts from revision r
       And key "/w/c" is put with value "3"
