@@ -166,14 +166,17 @@ export interface SavedRule {
   line: string;
 }
 
-/** The `-A` lines of an iptables-save dump, split into shell-like tokens (quotes kept together). */
+/**
+ * The `-A` lines of an iptables-save dump, split into shell-like tokens: a quoted string is one
+ * token, without its quotes (the real iptables-save quotes every comment: `--comment "ns/web"`).
+ */
 export function parseSave(text: string): { chains: string[]; rules: SavedRule[] } {
   const chains: string[] = [];
   const rules: SavedRule[] = [];
   for (const line of text.split('\n')) {
     if (line.startsWith(':')) chains.push(line.slice(1).split(' ')[0]!);
     if (!line.startsWith('-A ')) continue;
-    const tokens = [...line.matchAll(/"[^"]*"|\S+/g)].map((m) => m[0]);
+    const tokens = [...line.matchAll(/"([^"]*)"|\S+/g)].map((m) => m[1] ?? m[0]);
     rules.push({ chain: tokens[1]!, tokens: tokens.slice(2), line });
   }
   return { chains, rules };
