@@ -16,6 +16,7 @@ Feature: etcd — revisions, history and watch
       Given a store
       And key "/w/a" is put with value "1" at revision r
       And key "/w/b" is put with value "2"
+      And key "/wx" is put with value "outside the prefix"
       And key "/w/a" is deleted
       When a watch on prefix "/w/" starts from revision r
       And key "/w/c" is put with value "3"
@@ -29,6 +30,61 @@ Feature: etcd — revisions, history and watch
       And key "/other" is put with value "x"
       And key "/w/x" is put with value "y"
       Then within 2 s the watch has delivered exactly: PUT "/w/x"="y"
+
+    @requires:kv @requires:kv.watch @requires:kv.compaction
+    Scenario: a watch that names no revision delivers only what is written after it starts, even after a compaction
+      A watch without a start revision begins "now" (etcd-io/etcd api/etcdserverpb/rpc.proto,
+      WatchCreateRequest: "start_revision is an optional revision to watch from (inclusive). No
+      start_revision is "now"."): it replays nothing, and a compaction behind it is no reason to
+      cancel it.
+
+      Given a store
+      And key "/wn/a" is put with value "1"
+      And the store is compacted at its current revision
+      When a watch on prefix "/wn/" starts from now
+      And key "/wn/b" is put with value "2"
+      Then within 2 s the watch has delivered exactly: PUT "/wn/b"="2"
+      And the watch was not cancelled
+
+    @requires:kv @requires:kv.watch
+    Scenario: a watch the client cancelled hears nothing more, while another on the same prefix goes on
+      The API server stops its etcd watch when its own client goes away (kubernetes/kubernetes
+      staging/src/k8s.io/apiserver/pkg/storage/etcd3/watcher.go, watchChan.Stop cancels the
+      context); etcd then sends that watch no more events (etcd-io/etcd api/etcdserverpb/rpc.proto,
+      WatchResponse.canceled: "No further events will be sent to the canceled watcher.").
+
+      Given a store
+      And a watch on prefix "/cw/" starts from the next revision
+      And a second watch on prefix "/cw/" starts from the next revision
+      When key "/cw/a" is put with value "1"
+      And the first watch is cancelled once it has delivered 1 event
+      And key "/cw/b" is put with value "2"
+      Then within 2 s the second watch has delivered exactly: PUT "/cw/a"="1", PUT "/cw/b"="2"
+      And the cancelled watch has delivered only: PUT "/cw/a"="1"
+
+  Rule: MVCC-WATCH-PREVIOUS-VALUE — a watch event carries its key's previous version, so a delete still says what was deleted
+    Source: 000_1662d8c5cea2447f.txt § 控制平面 / etcd / Watch 特性
+    Claim: The API server's watch is built on etcd's watch, and a Kubernetes DELETED event carries the
+      object as it was last stored. The API server watches etcd asking for each event's previous
+      key-value (kubernetes/kubernetes staging/src/k8s.io/apiserver/pkg/storage/etcd3/watcher.go,
+      startWatching: `clientv3.WithPrevKV()`; prepareObjs decodes the previous value of a delete),
+      and etcd attaches to every event but a key's creation the version the key had just before
+      it (etcd-io/etcd server/etcdserver/api/v3rpc/watch.go: a range at ModRevision − 1, skipped
+      when IsCreateEvent) — whether the event is replayed from history or delivered live.
+    Quote: "API Server 的 Watch 机制正是建立在 etcd Watch 之上。"
+
+    @requires:kv @requires:kv.watch
+    Scenario: replayed and live events carry the version before them; a key's creation carries none
+      Given a store
+      And key "/pv/k" is put with value "1" at revision r
+      And key "/pv/k" is put with value "2"
+      And key "/pv/k" is deleted
+      And key "/pv/k" is put with value "3"
+      When a watch on prefix "/pv/" starts from revision r
+      And key "/pv/k" is put with value "4"
+      And key "/pv/k" is deleted
+      Then within 2 s the watch has delivered exactly: PUT "/pv/k"="1", PUT "/pv/k"="2", DELETE "/pv/k", PUT "/pv/k"="3", PUT "/pv/k"="4", DELETE "/pv/k"
+      And the watch's events carry as previous values: none, "1", "2", none, "3", "4"
 
   Rule: MVCC-HISTORY — past versions stay readable at their revision until compacted
     Source: 000_1662d8c5cea2447f.txt § 控制平面 / etcd / Watch 特性
@@ -63,6 +119,21 @@ Feature: etcd — revisions, history and watch
       When the store is compacted at revision r2
       Then reading key "/hc" at revision r2 returns "v2"
       And reading key "/hc" at revision r1 fails as compacted
+
+    @requires:kv @requires:kv.compaction
+    Scenario: a compaction never moves the edge of the history back, nor past the present
+      etcd refuses a compaction at or below the current compact revision ("mvcc: required revision
+      has been compacted") and above the current revision ("mvcc: required revision is a future
+      revision"): etcd-io/etcd server/storage/mvcc/kvstore.go, updateCompactRev and compact.
+
+      Given a store
+      And key "/ce/k" is put with value "v1" at revision r1
+      And key "/ce/k" is put with value "v2" at revision r2
+      When the store is compacted at revision r2
+      Then compacting the store at revision r2 fails as compacted
+      And compacting the store at revision r1 fails as compacted
+      And compacting the store at the revision after the store's fails as a future revision
+      And reading key "/ce/k" at revision r2 returns "v2"
 
     @requires:kv @requires:kv.watch @requires:kv.compaction
     Scenario: a watch from the revision a compaction was made at replays from there
@@ -107,6 +178,43 @@ Feature: etcd — revisions, history and watch
       And a store at revision r
       When key "/d2/k" is deleted although it does not exist
       Then the store's revision is r
+
+  Rule: MVCC-COMPARE-AND-SWAP — a write conditioned on a key's modRevision happens only while the key is still at that revision; a refused one changes nothing
+    Source: 000_1662d8c5cea2447f.txt § 控制平面 / API Server / 与 etcd 的交互
+    Claim: The API server's optimistic concurrency rests on etcd's MVCC: an update is a transaction
+      that writes only if the key's mod_revision is still the one the object was read at, and a
+      create only if the key does not exist (mod_revision 0) (kubernetes/kubernetes
+      staging/src/k8s.io/apiserver/pkg/storage/etcd3/store.go, GuaranteedUpdate:
+      `clientv3.Compare(clientv3.ModRevision(key), "=", origState.rev)`; Create: `notFound(key)`).
+      A refused transaction changes nothing, so it takes no revision (etcd-io/etcd
+      server/storage/mvcc/kvstore_txn.go, storeTxnWrite.End). The API-level claim is
+      API-OPTIMISTIC-CONCURRENCY; this is the store's half of it.
+    Quote: "API Server 使用 etcd 的 MVCC（Multi-Version Concurrency Control）实现乐观并发控制，通过 resourceVersion 字段做冲突检测。"
+
+    @requires:kv
+    Scenario: a write from a stale revision is refused and takes no revision; one from the current revision goes through
+      Given a store
+      And key "/cas/k" is put with value "1" at revision r1
+      And key "/cas/k" is put with value "2" at revision r2
+      When a compare-and-swap of "/cas/k" expecting modRevision r1 writes "stale"
+      Then the compare-and-swap failed, and the store is still at revision r2
+      And reading key "/cas/k" now returns "2"
+      When a compare-and-swap of "/cas/k" expecting modRevision r2 writes "3"
+      Then the compare-and-swap succeeded at revision r2 + 1
+      And reading key "/cas/k" now returns "3"
+
+    @requires:kv
+    Scenario: modRevision 0 creates only a missing key, and a conditional delete removes the key it saw
+      Given a store
+      When a compare-and-swap of "/cas/new" expecting modRevision 0 writes "x"
+      And the modRevision of key "/cas/new" is noted as revision c
+      Then the compare-and-swap succeeded at revision c
+      When a compare-and-swap of "/cas/new" expecting modRevision 0 writes "y"
+      Then the compare-and-swap failed, and the store is still at revision c
+      And reading key "/cas/new" now returns "x"
+      When a compare-and-swap of "/cas/new" expecting modRevision c deletes it
+      Then the compare-and-swap succeeded at revision c + 1
+      And key "/cas/new" does not exist
 
   Rule: MVCC-WATCH-ORDER-UNDER-WRITES — every watcher gets every event once, in revision order, even when watchers write as events arrive
     Source: 000_1662d8c5cea2447f.txt § 控制平面 / etcd / Watch 特性

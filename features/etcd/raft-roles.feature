@@ -117,6 +117,20 @@ Feature: etcd — Raft roles
       Then within 5 s of virtual time the old leader no longer reports itself leader
       And within 5 s of virtual time the other three members agree on a new leader
 
+    @requires:kv @requires:kv.members @requires:disk.latency @requires:raft.observe @requires:clock.virtual
+    Scenario: a leader whose followers answer slowly, but within an election timeout, keeps leading
+      The window is an election timeout (etcd-io/raft raft.go, Config.CheckQuorum: the leader steps
+      down "when quorum is not active for an electionTimeout"), not a heartbeat interval: followers
+      whose disks take 300 ms per sync answer the leader's appends late, yet well inside the
+      1000 ms election timeout, so they count as active and the leader stays.
+
+      Given a 3-member store with a stable leader
+      And the leader of every term is recorded from now on
+      When both followers' disks start taking 300 ms per sync
+      And keys are put one after another for 10 s
+      Then leaders were recorded in exactly 1 term
+      And at least 10 of the puts were acknowledged
+
   Rule: RAFT-LEADER-HANDLES-WRITES — all writes are ordered by the leader, which replicates its log to the followers
     Source: 000_1662d8c5cea2447f.txt § 控制平面 / etcd / Raft 一致性协议
     Claim: The Leader handles all write requests and replicates the log to the Followers.
@@ -172,6 +186,22 @@ Feature: etcd — Raft roles
       When the leader is killed
       Then within 5 s of virtual time some member has been "candidate" in a term above T
       And the trace holds "MsgVote" messages for that term
+      And within 5 s of virtual time a new leader is elected
+
+    @requires:kv.members @requires:raft.observe @requires:clock.virtual
+    Scenario: after the leader dies, no follower campaigns before an election timeout has passed
+      The timeout is a lower bound: a follower campaigns only once it has heard nothing for a whole
+      election timeout (etcd-io/raft raft.go: the randomized timeout is drawn from
+      [electionTimeout, 2 × electionTimeout), and pastElectionTimeout compares the ticks since the
+      last heartbeat with it). etcd's default election timeout is 1000 ms (`etcd --help`:
+      `--election-timeout '1000'`) and the leader's last heartbeat went out at most one heartbeat
+      interval (100 ms) before it died, so for the first 800 ms nobody may even ask for pre-votes.
+
+      Given a 3-member store with a stable leader in term T
+      When the leader is killed
+      And 800 ms of virtual time pass
+      Then no member has been "pre-candidate" since
+      And no member has been "candidate" since
       And within 5 s of virtual time a new leader is elected
 
     @requires:kv.members @requires:raft.observe @requires:clock.virtual

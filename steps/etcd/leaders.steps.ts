@@ -156,6 +156,16 @@ When('the leader\'s disk starts taking {int} ms per sync', async function (this:
   this.note('slowed member', leader!);
 });
 
+When('both followers\' disks start taking {int} ms per sync', async function (this: KubespecWorld, latency_ms: number) {
+  const members = this.members();
+  assert.ok(members.setDiskLatency, 'this target declares disk.latency but offers no setDiskLatency()');
+  let leader: string | undefined;
+  await this.eventually('a leader', async () => (leader = await members.leader()) !== undefined, ELECTION_BUDGET_MS);
+  const followers = (await members.list()).filter((m) => m.alive && m.id !== leader);
+  assert.equal(followers.length, 2, `live followers: ${followers.map((m) => m.id).join(', ')}`);
+  for (const f of followers) await members.setDiskLatency.call(members, f.id, latency_ms);
+});
+
 When('keys are put one after another for {int} s', async function (this: KubespecWorld, seconds: number) {
   const now = (): number => this.clock().now_ms();
   const end = now() + seconds * 1000;

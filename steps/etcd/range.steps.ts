@@ -4,6 +4,7 @@
  */
 import assert from 'node:assert/strict';
 import { Then, When } from '@cucumber/cucumber';
+import { CompactedError } from '../../contract/contract.ts';
 import type { KubespecWorld } from '../support/world.ts';
 import { currentRevision, revisionOf } from './support.ts';
 
@@ -30,4 +31,16 @@ When('the store is compacted at revision {word}', async function (this: Kubespec
 Then('reading key {string} at the revision after the store\'s fails as a future revision', async function (this: KubespecWorld, key: string) {
   const ahead = (await currentRevision(this.kv())) + 1;
   await assert.rejects(this.kv().get(key, { revision: ahead }), /required revision is a future revision/);
+});
+
+Then('compacting the store at revision {word} fails as compacted', async function (this: KubespecWorld, label: string) {
+  await assert.rejects(this.kv().compact(rev(this, label)), (err: unknown) => {
+    assert.ok(err instanceof CompactedError, `expected CompactedError, got ${String(err)}`);
+    return true;
+  });
+});
+
+Then('compacting the store at the revision after the store\'s fails as a future revision', async function (this: KubespecWorld) {
+  const ahead = (await currentRevision(this.kv())) + 1;
+  await assert.rejects(this.kv().compact(ahead), /required revision is a future revision/);
 });

@@ -75,8 +75,9 @@ export function revisionOf(expr: string, recall: (label: string) => number): num
   return base + offset;
 }
 
-/** Durations as features write them: "5 s", "10 minutes", "2 hours". */
+/** Durations as features write them: "800 ms", "5 s", "10 minutes", "2 hours". */
 export function durationMs(amount: number, unit: string): number {
+  if (unit === 'ms') return amount;
   if (/^(s|seconds?)$/.test(unit)) return amount * 1000;
   if (/^minutes?$/.test(unit)) return amount * 60_000;
   if (/^hours?$/.test(unit)) return amount * 3_600_000;
