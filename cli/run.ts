@@ -20,6 +20,7 @@ import { closingEnvelopes, RunWatchdog, type Verdict, type WatchdogOptions } fro
 import { printRunSummary } from './summary.ts';
 import { SCHEMA_PATH, schemaProblems } from './report/schema.ts';
 import { FAULTS, parseFaults } from '../reference/faults.ts';
+import { cucumberNodeOptions } from './cucumber-preload.ts';
 
 export interface RunOptions {
   target: string;
@@ -232,7 +233,7 @@ function spawnCucumber(args: string[], env: NodeJS.ProcessEnv, wd: WatchdogOptio
   const child = spawn(process.execPath, command, {
     stdio: 'inherit',
     detached: true,
-    env: { ...env, NODE_OPTIONS: `${env.NODE_OPTIONS ?? ''} --import tsx`.trim() },
+    env: { ...env, NODE_OPTIONS: cucumberNodeOptions(env.NODE_OPTIONS) },
   });
   const killGroup = (signal: NodeJS.Signals): void => {
     try {

@@ -1,0 +1,62 @@
+/**
+ * Loaded into every cucumber process `kubespec run` and `kubespec selftest` start (through
+ * NODE_OPTIONS, before cucumber itself), to take a cost off the run that is cucumber's, not the
+ * suite's.
+ *
+ * cucumber-expressions (19.0.0, staging in @cucumber/cucumber) finds where each step's
+ * arguments sit through `regexp-match-indices`, a polyfill for RegExp match indices (the `d`
+ * flag). The polyfill decides once whether the engine has them by matching a regexp made
+ * without the `d` flag — which never carries indices — so it always takes its JavaScript
+ * implementation, and that one re-generates a measuring regexp with regexp-tree on every
+ * matched step (implementation.js, getMeasurementRegExp → toRegExp). Matching this suite's
+ * ~6,000 steps took ~4.0 s of CPU with it and ~2.7 s without (`cucumber-js --dry-run`, one
+ * process); a parallel run matches them in the coordinator and again in the workers. Node ≥ 16.4 has the `d` flag,
+ * so the module is answered here with the engine's own: the same `exec` with `indices`, as the
+ * TC39 proposal the polyfill implements specifies them (github.com/tc39/proposal-regexp-match-indices).
+ */
+import { createRequire, Module } from 'node:module';
+
+/** `RegExp.prototype.exec` with match indices: the regexp re-made with the `d` flag, once per regexp. */
+export function execWithIndices(regexp: RegExp, text: string): RegExpExecArray | null {
+  let withIndices = WITH_INDICES.get(regexp);
+  if (!withIndices) {
+    withIndices = regexp.hasIndices ? regexp : new RegExp(regexp.source, `${regexp.flags}d`);
+    WITH_INDICES.set(regexp, withIndices);
+  }
+  withIndices.lastIndex = regexp.lastIndex;
+  const match = withIndices.exec(text);
+  regexp.lastIndex = withIndices.lastIndex;
+  return match;
+}
+const WITH_INDICES = new WeakMap<RegExp, RegExp>();
+
+/**
+ * Puts `execWithIndices` in the CommonJS module cache under the path cucumber-expressions
+ * resolves `regexp-match-indices` to, so its `require` finds it there. Nothing happens when
+ * that package is not where cucumber-expressions would load it from (a later version without it).
+ */
+export function installNativeMatchIndices(): boolean {
+  let file: string;
+  try {
+    const fromCucumber = createRequire(createRequire(import.meta.url).resolve('@cucumber/cucumber'));
+    const fromExpressions = createRequire(fromCucumber.resolve('@cucumber/cucumber-expressions'));
+    file = fromExpressions.resolve('regexp-match-indices');
+  } catch {
+    return false;
+  }
+  const cache = (Module as unknown as { _cache: Record<string, Module> })._cache;
+  if (cache[file]) return false;
+  const module = new Module(file);
+  module.filename = file;
+  module.loaded = true;
+  module.exports = execWithIndices;
+  cache[file] = module;
+  return true;
+}
+
+/** NODE_OPTIONS for a cucumber child: tsx for the TypeScript, then this file. */
+export function cucumberNodeOptions(inherited: string | undefined): string {
+  return `${inherited ?? ''} --import tsx --import ${import.meta.url}`.trim();
+}
+
+installNativeMatchIndices();
