@@ -3,9 +3,10 @@
  * informers and proxier, on real time) with every node's kube-proxy rules loaded into a REAL
  * kernel — `iptables-restore` in iptables mode, `nft -f` transactions in nftables mode (the full
  * table at start, then each partial sync's own transaction, as upstream's proxier writes them) —
- * inside network namespaces (host/network.ts). Connections are real TCP/HTTP from real clients
- * (an outside host, a pod, a process on the node) to real HTTP servers at every endpoint address
- * the API's EndpointSlices list, and the backend that answered is what the server itself reports.
+ * inside network namespaces (host/network.ts). Connections are real TCP/HTTP (or real UDP
+ * datagrams) from real clients (an outside host, a pod, a process on the node) to real servers
+ * answering both protocols at every endpoint address the API's EndpointSlices list, and the
+ * backend that answered is what the server itself reports.
  *
  * What the steps read back is read from the kernel, as an operator on the node would:
  * `iptables-save`, `nft list table ip kube-proxy`, `ip addr`, `sysctl`. Only the programming is
@@ -223,12 +224,11 @@ function kernelProxyFacet(cluster: ReferenceCluster, net: KernelNetwork, loader:
     },
     nftList: async (node) => onNode(node, 'nft', ['list', 'table', 'ip', 'kube-proxy']),
     async connect(node, conn) {
-      if ((conn.protocol ?? 'TCP') !== 'TCP') throw new Error('the kernel target sends TCP connections only');
       await provisionBackends();
       // A process on the node binds the node's second address; a pod's source is its own pod; anyone else is outside.
       const src = conn.fromNode ? processAddress(host.address(node)) : conn.src;
       const agent = conn.fromNode ? net.nodeProcess(node) : inPodNetwork(conn.src) ? net.podClient(node, conn.src) : net.outsideClient(node);
-      const [answer] = await net.send(agent, { dst: conn.dst, port: conn.port, src, requests: 1, keepAlive: false, timeout_ms: CONNECT_TIMEOUT_MS });
+      const [answer] = await net.send(agent, { dst: conn.dst, port: conn.port, src, protocol: conn.protocol ?? 'TCP', requests: 1, keepAlive: false, timeout_ms: CONNECT_TIMEOUT_MS });
       return toResult(answer!, conn.dst, conn.port, src);
     },
     async http(node, req) {

@@ -36,6 +36,29 @@ test('a pod reaches a backend on its node by the backend\'s address, and close()
   assert.deepEqual(namespacesOf(net.prefix), []);
 });
 
+test('a UDP datagram is answered by the very address it was sent to, and a port with no socket refuses it', { skip }, async () => {
+  const net = new KernelNetwork();
+  try {
+    net.up();
+    net.node('n1', '172.18.0.2');
+    await net.backend('n1', '10.244.1.10', [5353]);
+    // A second address later: it gets its own socket on the port (one bound to 0.0.0.0 could not name it).
+    await net.backend('n1', '10.244.1.11', [5353]);
+    const pod = net.podClient('n1', '10.244.250.51');
+    const udp = { port: 5353, protocol: 'UDP' as const, requests: 2, keepAlive: false, timeout_ms: 2000 };
+    assert.deepEqual(await net.send(pod, { ...udp, dst: '10.244.1.10' }), Array(2).fill({ backend: '10.244.1.10:5353', peer: '10.244.250.51' }));
+    assert.deepEqual(await net.send(pod, { ...udp, dst: '10.244.1.11' }), Array(2).fill({ backend: '10.244.1.11:5353', peer: '10.244.250.51' }));
+    // TCP on the same port still answers as before.
+    const [tcp] = await net.send(pod, { dst: '10.244.1.11', port: 5353, requests: 1, keepAlive: false, timeout_ms: 2000 });
+    assert.deepEqual(tcp, { backend: '10.244.1.11:5353', peer: '10.244.250.51' });
+    const [refused] = await net.send(pod, { ...udp, dst: '10.244.1.10', port: 9999, requests: 1 });
+    assert.equal(refused!.error, 'ECONNREFUSED');
+  } finally {
+    net.close();
+  }
+  assert.deepEqual(namespacesOf(net.prefix), []);
+});
+
 /** A child process that makes a network and prints its prefix, then waits to be killed. */
 function childWithNetwork(): Promise<{ prefix: string; child: ReturnType<typeof spawn> }> {
   const script = `import('${new URL('./host/network.ts', import.meta.url).href}').then(async ({ KernelNetwork }) => {

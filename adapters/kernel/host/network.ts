@@ -12,7 +12,8 @@
  *                      kube-proxy's rules loaded here (iptables-restore / nft -f)
  *   <p>-n<k>p          node k's pods: every endpoint address the node hosts on one veth (Calico
  *                      style: /32 routes, the node's side is 169.254.1.1), one real HTTP server
- *                      per port answering "<local ip:port> <peer ip>"
+ *                      per port answering "<local ip:port> <peer ip>", and one UDP socket per
+ *                      address and port answering each datagram with the same text
  *   <p>-n<k>c          a client pod on node k, with the pod address the steps give it
  *
  * Pod addresses are routed with /32 routes: on their node through the veth, on every other node
@@ -107,11 +108,16 @@ export interface Answer {
   error?: string;
 }
 
-/** A request for a client agent: `requests` HTTP GETs to dst:port, new connections or one kept alive. */
+/**
+ * A request for a client agent: `requests` HTTP GETs to dst:port, new connections or one kept
+ * alive; or, with protocol UDP, `requests` datagrams each from a new socket (a new conntrack entry).
+ */
 export interface Send {
   dst: string;
   port: number;
   src?: string;
+  /** TCP (HTTP) when absent. */
+  protocol?: 'TCP' | 'UDP';
   requests: number;
   keepAlive: boolean;
   timeout_ms: number;
@@ -123,9 +129,29 @@ export interface Send {
  * A connect that has not completed by the timeout counts as dropped; the timer's verdict is
  * checked once more after the event loop's poll phase, so a connection that completed while
  * this process waited for the CPU is not mistaken for a dropped one.
+ *
+ * UDP: a datagram from a connected socket bound to the source. The kernel hands a connected UDP
+ * socket the ICMP port-unreachable of a reject (libuv reports it as ECONNREFUSED on receive), so
+ * a reject and a drop (no answer by the timeout) are told apart as for TCP.
  */
 const AGENT = String.raw`
 const http = require('http');
+const dgram = require('dgram');
+function datagram(q) {
+  return new Promise((done) => {
+    const s = dgram.createSocket('udp4');
+    let settled = false;
+    let t;
+    const finish = (a) => { if (!settled) { settled = true; clearTimeout(t); s.close(); done(a); } };
+    s.on('message', (m) => { const [backend, peer] = m.toString().trim().split(' '); finish({ backend, peer }); });
+    s.on('error', (e) => finish({ error: e.code || e.message }));
+    s.bind({ address: q.src || '0.0.0.0', port: 0 }, () => s.connect(q.port, q.dst, (e) => {
+      if (e) return finish({ error: e.code || e.message });
+      s.send('kubespec', (e2) => { if (e2) finish({ error: e2.code || e2.message }); });
+      t = setTimeout(() => setImmediate(() => finish({ error: 'TIMEOUT' })), q.timeout_ms);
+    }));
+  });
+}
 const rl = require('readline').createInterface({ input: process.stdin });
 function one(q, agent) {
   return new Promise((done) => {
@@ -149,19 +175,36 @@ rl.on('line', async (line) => {
   const q = JSON.parse(line);
   const agent = new http.Agent({ keepAlive: q.keepAlive, maxSockets: 1 });
   const out = [];
-  for (let i = 0; i < q.requests; i++) out.push(await one(q, agent));
+  for (let i = 0; i < q.requests; i++) out.push(await (q.protocol === 'UDP' ? datagram(q) : one(q, agent)));
   agent.destroy();
   process.stdout.write(JSON.stringify(out) + '\n');
 });
 rl.on('close', () => process.exit(0));
 `;
 
-/** One HTTP server per port on demand ("listen <port>" in, "ok <port>" out); answers "<local ip:port> <peer>". */
+/**
+ * The backends: one HTTP server per port on demand ("listen <port>" in, "ok <port>" out), and one
+ * UDP socket per address and port ("listen-udp <ip> <port>" in, "ok <port>" out), each answering
+ * "<local ip:port> <peer>". A UDP socket bound to 0.0.0.0 cannot tell which local address a
+ * datagram was sent to (Node has no IP_PKTINFO), so each address gets its own socket; its answer
+ * leaves from that address, which is what conntrack un-DNATs on the way back.
+ */
 const SERVERS = String.raw`
 const http = require('http');
+const dgram = require('dgram');
 const rl = require('readline').createInterface({ input: process.stdin });
+function listenUdp(ip, port) {
+  const s = dgram.createSocket('udp4');
+  s.on('message', (m, from) => s.send(ip + ':' + port + ' ' + from.address + '\n', from.port, from.address));
+  let bound = false;
+  // After the bind, a failed answer is that datagram's loss only (the client times out).
+  s.on('error', (e) => { if (!bound) process.stdout.write('error ' + port + ' ' + e.message + '\n'); });
+  s.bind(port, ip, () => { bound = true; process.stdout.write('ok ' + port + '\n'); });
+}
 rl.on('line', (line) => {
-  const port = Number(line.split(' ')[1]);
+  const words = line.split(' ');
+  if (words[0] === 'listen-udp') return listenUdp(words[1], Number(words[2]));
+  const port = Number(words[1]);
   const server = http.createServer((q, s) => s.end(q.socket.localAddress + ':' + q.socket.localPort + ' ' + q.socket.remoteAddress + '\n'));
   server.on('error', (e) => process.stdout.write('error ' + port + ' ' + e.message + '\n'));
   server.listen(port, '0.0.0.0', () => process.stdout.write('ok ' + port + '\n'));
@@ -203,7 +246,8 @@ class LineProcess {
 interface NodeNet {
   ns: string;
   address: string;
-  pods?: { ns: string; servers: LineProcess; addresses: Set<string>; ports: Set<number> };
+  /** `udp` holds the "ip:port" pairs with a UDP socket: every address on every port, as the TCP servers on 0.0.0.0 are. */
+  pods?: { ns: string; servers: LineProcess; addresses: Set<string>; ports: Set<number>; udp: Set<string> };
   client?: { ns: string; agent: LineProcess; address?: string };
   agent?: LineProcess;
 }
@@ -298,14 +342,17 @@ export class KernelNetwork {
     for (const [name, n] of this.nodes) ipBatch(n.ns, [name === host ? `route replace ${ip}/32 dev ${dev}` : `route replace ${ip}/32 via ${this.nodes.get(host)!.address}`]);
   }
 
-  /** A backend pod address on `node`, with a server listening on each of `ports`. */
+  /**
+   * A backend pod address on `node`, answering TCP and UDP on each of `ports` (whatever the
+   * Service port's protocol: a rule that forwards the wrong protocol then reaches an answer).
+   */
   async backend(nodeName: string, ip: string, ports: number[]): Promise<void> {
     const node = this.nodes.get(nodeName)!;
     if (!node.pods) {
       const ns = this.attach(node, 'p');
       const servers = new LineProcess(ns, SERVERS);
       this.helpers.push(servers);
-      node.pods = { ns, servers, addresses: new Set(), ports: new Set() };
+      node.pods = { ns, servers, addresses: new Set(), ports: new Set(), udp: new Set() };
     }
     const pods = node.pods;
     if (!pods.addresses.has(ip)) {
@@ -320,6 +367,19 @@ export class KernelNetwork {
       const answer = await pods.servers.ask(`listen ${port}`);
       if (!answer.startsWith('ok')) throw new Error(`backend server on ${nodeName} port ${port}: ${answer}`);
       pods.ports.add(port);
+    }
+    await this.udpBackends(nodeName, pods);
+  }
+
+  /** A UDP socket for every address and port of the node's pods that has none yet. */
+  private async udpBackends(nodeName: string, pods: NonNullable<NodeNet['pods']>): Promise<void> {
+    for (const ip of pods.addresses) {
+      for (const port of pods.ports) {
+        if (pods.udp.has(`${ip}:${port}`)) continue;
+        const answer = await pods.servers.ask(`listen-udp ${ip} ${port}`);
+        if (!answer.startsWith('ok')) throw new Error(`backend UDP socket on ${nodeName} ${ip}:${port}: ${answer}`);
+        pods.udp.add(`${ip}:${port}`);
+      }
     }
   }
 
@@ -365,7 +425,7 @@ export class KernelNetwork {
     return this.outside.agent;
   }
 
-  /** HTTP requests through one agent. */
+  /** HTTP requests (or UDP datagrams) through one agent. */
   async send(agent: LineProcess, s: Send): Promise<Answer[]> {
     return JSON.parse(await agent.ask(JSON.stringify(s))) as Answer[];
   }
