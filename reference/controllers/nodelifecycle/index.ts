@@ -33,7 +33,7 @@
  * eviction itself is the taint-eviction controller's, tainteviction/.)
  */
 import { clone, rfc3339 } from '../shared/objects.ts';
-import type { Taint } from '../shared/taints.ts';
+import type { Taint } from '../../tolerations.ts';
 import { RESOURCES, type Action, type Cache, type CacheEvent, type ControllerDef, type SyncResult } from '../types.ts';
 
 export const NODE_LIFECYCLE_CONTROLLER = 'node-lifecycle-controller';
