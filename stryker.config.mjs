@@ -21,7 +21,7 @@ export default {
   // the scenarios that reach it.
   testRunner: 'cucumber',
   plugins: ['@stryker-mutator/cucumber-runner'],
-  cucumber: { profile: 'mutation', features: component.features, tags: ['not @pending and not @untestable'] },
+  cucumber: { profile: 'mutation', features: component.features, tags: ['not @pending and not @untestable', ...(component.tags ? [component.tags] : [])] },
   coverageAnalysis: 'perTest',
   // The machine is shared: two mutants at a time.
   concurrency: Number(process.env.KUBESPEC_MUTATION_CONCURRENCY ?? 2),
@@ -31,6 +31,14 @@ export default {
   reporters: ['html', 'json', 'clear-text', 'progress'],
   htmlReporter: { fileName: `reports/mutation/${name}/index.html` },
   jsonReporter: { fileName: `reports/mutation/${name}/mutation.json` },
+  // KUBESPEC_MUTATION_INCREMENTAL=1 re-tests only what changed since the last run of the
+  // component (Stryker's incremental mode): mutants whose code and covering scenarios are as
+  // before keep their result, so a re-run after new scenarios costs what they cover.
+  incremental: process.env.KUBESPEC_MUTATION_INCREMENTAL === '1',
+  incrementalFile: `reports/mutation/${name}/incremental.json`,
+  // KUBESPEC_MUTATION_FORCE=1 with it: re-test every mutant in the (narrowed) mutate set anyway,
+  // e.g. after a change to the dataplane model, which Stryker's diff does not see.
+  force: process.env.KUBESPEC_MUTATION_FORCE === '1',
   tempDirName: '.stryker-tmp',
   cleanTempDir: true,
   // Only what the features need is copied into the sandbox.

@@ -51,6 +51,13 @@ export const TARGETS: Record<string, TargetInfo> = {
       return containerdUnavailable();
     },
   },
+  kernel: {
+    summary: 'the reference control plane with kube-proxy\'s iptables and nftables rules loaded into the real kernel in network namespaces, real TCP/HTTP to real backends (root; iproute2, iptables, nftables)',
+    async create() {
+      const { createKernelTarget } = await import('./kernel/index.ts');
+      return createKernelTarget();
+    },
+  },
   kube: {
     summary: 'any Kubernetes cluster given by a kubeconfig (--kubeconfig PATH, or $KUBECONFIG)',
     async create(env) {

@@ -43,7 +43,7 @@ export const COMMANDS: readonly CommandSpec[] = [
   {
     name: 'run',
     summary: 'Run the features against a target; write reports under reports/<target>/.',
-    details: `A target is a built-in (reference, etcd, kube), a name in kubespec.config.json/.ts, or a module
+    details: `A target is a built-in (reference, etcd, cri, kernel, kube), a name in kubespec.config.json/.ts, or a module
 (./my-target.ts, .js, or a package) exporting createTarget; see docs/adapters.md.`,
     options: [
       { flags: '--target <name>', help: 'built-in, config name or module', default: 'reference' },

@@ -19,7 +19,7 @@ import { saveRunRecord, targetDir, writeTargetReports } from './report/write.ts'
 import { closingEnvelopes, RunWatchdog, type Verdict, type WatchdogOptions } from './report/watchdog.ts';
 import { printRunSummary } from './summary.ts';
 import { SCHEMA_PATH, schemaProblems } from './report/schema.ts';
-import { parseFaults } from '../reference/faults.ts';
+import { FAULTS, parseFaults } from '../reference/faults.ts';
 
 export interface RunOptions {
   target: string;
@@ -109,12 +109,16 @@ export async function run(opts: RunOptions): Promise<RunResult> {
 /** --fault names registered fault models, and only the reference can have them injected. */
 function checkFaults(opts: RunOptions): void {
   if (!opts.fault) return;
-  if (opts.target !== 'reference') throw new UsageError(`--fault injects fault models into the reference; the ${opts.target} target has none`, 'use --target reference');
+  // The kernel target programs the real kernel with the reference's kube-proxy: its proxy faults apply there too.
+  if (opts.target !== 'reference' && opts.target !== 'kernel') throw new UsageError(`--fault injects fault models into the reference; the ${opts.target} target has none`, 'use --target reference');
+  let faults: ReturnType<typeof parseFaults>;
   try {
-    parseFaults(opts.fault);
+    faults = parseFaults(opts.fault);
   } catch (error) {
     throw new UsageError((error as Error).message, 'kubespec selftest --list shows the fault models');
   }
+  const notProxy = [...faults].filter((f) => FAULTS[f].component !== 'proxy');
+  if (opts.target === 'kernel' && notProxy.length > 0) throw new UsageError(`the kernel target takes only kube-proxy's fault models, not ${notProxy.join(', ')}`, 'use --target reference');
 }
 
 function parseSeedOption(text: string | undefined): number {

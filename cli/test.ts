@@ -3,7 +3,8 @@
  * "N passed, N failed, N skipped" — typecheck, unit and end-to-end tests, the claims check, and
  * the features on every target this machine can run: the reference always, real etcd when its
  * binary is here, the runtime and kubelet features on a real containerd (the cri target) as root
- * with containerd installed, the kube target against a `kubespec serve` process, and `kubespec selftest`
+ * with containerd installed, the proxy features with kube-proxy's rules in the real kernel (the
+ * kernel target) as root with iptables and nftables, the kube target against a `kubespec serve` process, and `kubespec selftest`
  * (every fault model must be caught by some scenario).
  */
 import { spawn, spawnSync } from 'node:child_process';
@@ -34,6 +35,7 @@ export async function testAll(): Promise<number> {
     tallies.push({ suite: `features (${target})`, passed: result.passed, failed: result.failed, skipped: result.skipped });
   }
   tallies.push(...(await criTarget()));
+  tallies.push(...(await kernelTarget()));
   tallies.push(await kubeTargetAgainstServe());
   if (featureTargets.hasEtcd) tallies.push(...(await pluginExample()));
   tallies.push(await selftestTally());
@@ -82,6 +84,24 @@ async function criTarget(): Promise<Tally[]> {
   const result = await run({ target: 'cri', tags: '@component:runtime or @component:kubelet', parallel: '3', coverage: false })
     .catch((error: Error) => (console.error(`kubespec test: ${error.message}`), { passed: 0, failed: 1, skipped: 0 }));
   return [{ suite: 'features (cri)', passed: result.passed, failed: result.failed, skipped: result.skipped }];
+}
+
+/**
+ * The kernel target — kube-proxy's iptables and nftables rules in the real kernel, real packets to
+ * real backends — on the proxy features, where it can run: as root with iproute2, iptables and
+ * nftables (CI installs them). Two workers, each with its own network namespaces.
+ */
+async function kernelTarget(): Promise<Tally[]> {
+  const { kernelUnavailable } = await import('../adapters/kernel/host/network.ts');
+  const why = kernelUnavailable();
+  if (why) {
+    console.log(`kubespec test: the kernel target is not run here: ${why}`);
+    return [];
+  }
+  console.log('\n== features on kernel (kube-proxy\'s rules in the real kernel) ==');
+  const result = await run({ target: 'kernel', tags: '@component:proxy', parallel: '2', coverage: false })
+    .catch((error: Error) => (console.error(`kubespec test: ${error.message}`), { passed: 0, failed: 1, skipped: 0 }));
+  return [{ suite: 'features (kernel)', passed: result.passed, failed: result.failed, skipped: result.skipped }];
 }
 
 /**

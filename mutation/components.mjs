@@ -11,6 +11,23 @@ export const COMPONENTS = {
     mutate: ['reference/scheduler/plugins/tainttoleration/index.ts'],
     features: ['features/scheduler/taints.feature', 'features/scheduler/filter-score-bind.feature'],
   },
+  // The scheduler (issue 16): one scheduling cycle (filter over the nodes, score the feasible
+  // ones, select among the best, the unschedulable message) and the two plugins behind the
+  // notes' filter and score claims: NodeResourcesFit (requests against allocatable, least
+  // allocated) and NodeAffinity (nodeSelector, required and weighted preferred terms).
+  // TaintToleration has its own component above. Left for later runs (each scheduler mutant
+  // schedules pods in a cluster per scenario; the whole scheduler is hours on a shared machine):
+  // the framework's runners and profiles, queue.ts and scheduler.ts, BalancedAllocation,
+  // ImageLocality, NodeUnschedulable, InterPodAffinity, DefaultPreemption, PodTopologySpread.
+  scheduler: {
+    mutate: ['reference/scheduler/cycle.ts', 'reference/scheduler/plugins/noderesources/index.ts', 'reference/scheduler/plugins/nodeaffinity/index.ts'],
+    // Not priority-preemption.feature (it reaches the cycle only through preemption, which is not
+    // mutated here); and not the eviction scenarios (tolerationSeconds, NoExecute with a kubelet):
+    // they are about the taint eviction controller and cost seconds each. A narrower set can
+    // only lower the score.
+    features: ['features/scheduler/filter-score-bind.feature', 'features/scheduler/affinity.feature', 'features/scheduler/taints.feature', 'features/scheduler/framework.feature'],
+    tags: 'not @requires:controllers.tainteviction and not @requires:kubelet',
+  },
   'proxy-iptables': {
     mutate: ['reference/proxy/iptables/proxier.ts'],
     // kube-proxy's default mode is iptables: the Service scenarios go through this file too.

@@ -20,7 +20,16 @@ message PodSandboxMetadata { string name = 1; string uid = 2; string namespace =
 message LinuxPodSandboxConfig { string cgroup_parent = 1; }
 message PodSandboxConfig { PodSandboxMetadata metadata = 1; string hostname = 2; map<string, string> labels = 6; LinuxPodSandboxConfig linux = 8; }
 message RunPodSandboxRequest { PodSandboxConfig config = 1; string runtime_handler = 2; }
-message RunPodSandboxResponse { string pod_sandbox_id = 1; }`).root;
+message RunPodSandboxResponse { string pod_sandbox_id = 1; }
+message UInt64Value { uint64 value = 1; }
+message ContainerStatsFilter { string id = 1; string pod_sandbox_id = 2; map<string, string> label_selector = 3; }
+message ListContainerStatsRequest { ContainerStatsFilter filter = 1; }
+message ContainerMetadata { string name = 1; uint32 attempt = 2; }
+message ContainerAttributes { string id = 1; ContainerMetadata metadata = 2; map<string, string> labels = 3; map<string, string> annotations = 4; }
+message CpuUsage { int64 timestamp = 1; UInt64Value usage_core_nano_seconds = 2; }
+message MemoryUsage { int64 timestamp = 1; UInt64Value working_set_bytes = 2; UInt64Value available_bytes = 3; UInt64Value usage_bytes = 4; UInt64Value rss_bytes = 5; }
+message ContainerStats { ContainerAttributes attributes = 1; CpuUsage cpu = 2; MemoryUsage memory = 3; }
+message ListContainerStatsResponse { repeated ContainerStats stats = 1; }`).root;
 
 async function serve(handlers: Record<string, (req: Buffer) => Buffer>): Promise<{ endpoint: string; close(): void }> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'kubespec-critest-'));
@@ -51,6 +60,23 @@ test('RunPodSandbox goes out with upstream\'s field numbers, with the node\'s cg
     assert.deepEqual(seen.config.labels, { a: 'b' });
     assert.equal(seen.config.linux.cgroupParent, '/kubespec-test/podu-1');
     assert.deepEqual(rt.calls, [{ method: '/runtime.v1.RuntimeService/RunPodSandbox', at_ms: 42, podUid: 'u-1' }]);
+  } finally {
+    rt.close();
+    server.close();
+  }
+});
+
+test('ListContainerStats: the filter goes out and the working sets come back with upstream\'s field numbers (cpu skipped)', async () => {
+  let seen: any;
+  const Req = UPSTREAM.lookupType('ListContainerStatsRequest');
+  const Res = UPSTREAM.lookupType('ListContainerStatsResponse');
+  const answer = Res.create({ stats: [{ attributes: { id: 'c1', metadata: { name: 'app', attempt: 0 }, labels: { 'io.kubernetes.pod.uid': 'u-1' } }, cpu: { timestamp: 1, usageCoreNanoSeconds: { value: 5 } }, memory: { timestamp: 7, workingSetBytes: { value: 209715200 }, usageBytes: { value: 300000000 } } }] });
+  const server = await serve({ ListContainerStats: (b) => ((seen = Req.toObject(Req.decode(b))), Buffer.from(Res.encode(answer).finish())) });
+  const rt = new GrpcCriRuntime({ endpoint: server.endpoint, now_ms: () => 1 });
+  try {
+    const res = await rt.listContainerStats({ filter: { podSandboxId: 'sb-1' } });
+    assert.equal(seen.filter.podSandboxId, 'sb-1');
+    assert.deepEqual(res.stats, [{ attributes: { id: 'c1', metadata: { name: 'app', attempt: 0 }, labels: { 'io.kubernetes.pod.uid': 'u-1' } }, memory: { timestamp: 7, workingSetBytes: { value: 209715200 } } }]);
   } finally {
     rt.close();
     server.close();

@@ -164,6 +164,12 @@ export class GrpcCriRuntime implements CriRuntime {
     return this.call<any>('RuntimeService', 'ContainerStatus', req, { podUid: this.podOf.get(req.containerId) });
   }
 
+  /** ListContainerStats: the kubelet's eviction manager ranks pods by these working sets (contract/cri.ts ContainerStats). */
+  async listContainerStats(req: Parameters<NonNullable<CriRuntime['listContainerStats']>>[0]) {
+    const res = await this.call<any>('RuntimeService', 'ListContainerStats', req);
+    return { stats: (res.stats ?? []).map((s: any) => ({ attributes: { id: s.attributes?.id ?? '', metadata: s.attributes?.metadata ?? { name: '', attempt: 0 }, labels: s.attributes?.labels ?? {} }, ...(s.memory?.workingSetBytes ? { memory: { timestamp: s.memory.timestamp, workingSetBytes: { value: s.memory.workingSetBytes.value } } } : {}) })) };
+  }
+
   async execSync(req: { containerId: string; cmd: string[]; timeout: number }) {
     const res = await this.call<any>('RuntimeService', 'ExecSync', req, { podUid: this.podOf.get(req.containerId), deadline_s: (req.timeout || 60) + 30 });
     return { stdout: Buffer.from(res.stdout ?? []).toString('utf8'), stderr: Buffer.from(res.stderr ?? []).toString('utf8'), exitCode: res.exitCode };

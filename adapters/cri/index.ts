@@ -18,7 +18,7 @@
 import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import type { Capability } from '../../contract/capabilities.ts';
-import type { CriCallRecord, NodesFacet, Session, Target } from '../../contract/contract.ts';
+import type { CriCallRecord, NodeConfig, NodesFacet, Session, Target } from '../../contract/contract.ts';
 import { CONTRACT_VERSION } from '../../contract/contract.ts';
 import { ReferenceCluster } from '../../reference/wiring/cluster.ts';
 import { RealTimeScheduler } from '../../reference/wiring/realtime.ts';
@@ -41,6 +41,15 @@ const BASE_CAPABILITIES: Capability[] = [
   'kubelet.probes.grpc',
   // A rebuilt image imported under a tag (host/images.ts retaggedArchive).
   'cri.images.retag',
+  // Node-pressure eviction on real memory (PRACTICE-PRIORITY-EVICTION-ORDER): pods rank by the
+  // working sets containerd reports (ListContainerStats, from the containers' cgroup v1 stats);
+  // memory.available is the node's declared capacity minus the working set of the cgroup every pod
+  // of the node lives under (host/containerd.ts memoryWorkingSet: the node is that subtree, as a
+  // kind node is its container's cgroup, not this shared machine whose free memory moves with
+  // every other process); `kubespec/alloc:SIZE` really holds SIZE (host/images.ts), and the memory
+  // "outside the pods" is a real process in a sibling cgroup (holdMemory). The capacity is not
+  // enforced as a cgroup limit: the kernel's OOM killer would act before the 10 s eviction period.
+  'kubelet.eviction',
 ];
 
 /** containerd serves CRI's GetContainerEvents from 1.7 (containerd/containerd pkg/cri/server/events.go). */
@@ -108,15 +117,16 @@ async function openSession(seed: number, tags: readonly string[], hostFor: (key:
     return c;
   };
   /** The kubelet of `name`, on the node's own containerd or on the one at `endpoint`. */
-  const startNode = async (name: string, endpoint?: string): Promise<void> => {
+  const startNode = async (name: string, endpoint?: string, config: NodeConfig = {}): Promise<void> => {
     if (nodes.has(name) || cluster.externalKubelets.has(name)) return;
     const host = endpoint ? [...usedHosts.values()].find((h) => h.endpoint === endpoint) : await hostFor(`node-${nodes.size}`);
     const runtime = host ? client(host) : new GrpcCriRuntime({ endpoint: endpoint!, now_ms: () => clock.now_ms() });
     if (!host) clients.push(runtime);
     if (host) usedHosts.add(host);
-    if (host && tags.includes('@requires:kubelet.probes.grpc')) host.importGrpcHealthImages();
+    if (host && (tags.includes('@requires:kubelet.probes.grpc') || tags.includes('@requires:kubelet.eviction'))) host.importGrpcHealthImages();
     const podLogsDir = host ? path.join(host.dir, 'pods') : undefined;
-    await cluster.addKubeletOn(name, { runtime, network: realProbeNetwork(), readLog: (id) => criLogLines(runtime.logPathOf(id)), ...(podLogsDir ? { podLogsDir } : {}) });
+    const memory = host && config.memory ? { capacity: { cpu: '4', memory: config.memory, pods: '110' }, machineMemory: () => host.memoryWorkingSet() } : {};
+    await cluster.addKubeletOn(name, { runtime, network: realProbeNetwork(), readLog: (id) => criLogLines(runtime.logPathOf(id)), ...(podLogsDir ? { podLogsDir } : {}), ...memory, ...(config.evictionHard ? { evictionHard: config.evictionHard } : {}) });
     if (host) nodes.set(name, { host, runtime });
   };
   const usedHosts = new Set<ContainerdHost>();
@@ -140,7 +150,8 @@ async function openSession(seed: number, tags: readonly string[], hostFor: (key:
       return n;
     };
     const facet: NodesFacet = {
-      ensureNode: (name) => startNode(name),
+      ensureNode: (name, config) => startNode(name, undefined, config),
+      holdNodeMemory: async (name, bytes) => node(name).host.holdMemory(bytes),
       async exec(namespace, pod, container, command) {
         for (const n of nodes.values()) {
           const { containers } = await n.runtime.listContainers({ filter: { state: { state: 'CONTAINER_RUNNING' }, labelSelector: { [LABEL_POD_NAMESPACE]: namespace, [LABEL_POD_NAME]: pod, [LABEL_CONTAINER_NAME]: container } } });

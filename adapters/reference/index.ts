@@ -62,7 +62,7 @@ const CAPABILITIES: Capability[] = [
   // A simulated cloud and the cloud-controller-manager (reference/cloud/), or none at all.
   'cluster.cloud', 'cluster.without-cloud',
   // kube-proxy in every mode, its rules read back and its dataplane modelled (reference/proxy/).
-  // Not proxy.traffic: no real packet crosses the reference (see e2e/proxy-kernel.test.ts).
+  // Not proxy.traffic: no real packet crosses the reference (the kernel target, adapters/kernel/, sends them).
   'proxy.rules', 'proxy.iptables', 'proxy.ipvs', 'proxy.nftables', 'proxy.dataplane',
   // Kubelets with the fake CRI runtime, started per scenario node (nodes.ts).
   'kubelet', 'kubelet.probes', 'cri',

@@ -58,6 +58,19 @@ Feature: API Server — the watch stream
       Then within 5 s the watch delivers exactly: MODIFIED "in", DELETED "in", ADDED "out", DELETED "gone", ADDED "last"
       And the DELETED event for "in" carries label "tier=web" and the resourceVersion of its relabelling
 
+    @requires:kube.api @requires:kube.watch
+    Scenario: one change seen by two watches: ADDED and DELETED for the one whose selector it enters and leaves, MODIFIED for the one that keeps selecting it
+      # The event type is per watcher: the same write is ADDED for a watch the object starts to
+      # match and MODIFIED for one it matched already, though upstream serialises the object once
+      # for all of them (cacher/caching_object.go).
+      Given ConfigMaps "x" labelled "set=ks,tier=db"
+      And a client watches ConfigMaps labelled "set=ks,tier=web" from the current resourceVersion with "", kept as "web"
+      And a client watches ConfigMaps labelled "set=ks" from the current resourceVersion with "", kept as "all"
+      When ConfigMap "x" is relabelled "set=ks,tier=web"
+      And ConfigMap "x" is relabelled "set=ks,tier=db"
+      Then within 5 s the watch "web" delivers exactly: ADDED "x", DELETED "x"
+      And within 5 s the watch "all" delivers exactly: MODIFIED "x", MODIFIED "x"
+
   Rule: WATCH-EVENT-ORDER — events arrive in the order of their resourceVersions, which strictly increase
     Source: 000_1662d8c5cea2447f.txt § 控制平面 / API Server / Watch 机制
     Claim: The API server takes change events from etcd's watch stream, so each watch sees the changes in
@@ -71,6 +84,19 @@ Feature: API Server — the watch stream
       When ConfigMap "counter" is updated 20 times, setting "n" to 1, 2, … 20
       Then within 5 s the watch delivers 20 MODIFIED events whose "n" values are 1 to 20 in order
       And their resourceVersions strictly increase as integers
+
+    @requires:kube.api @requires:kube.watch
+    Scenario: a deletion arrives after the updates before it, at a higher resourceVersion, with the last state
+      # A DELETED event carries the object's last state at the resourceVersion of the deletion
+      # (api-concepts, "Efficient detection of changes"; the etcd3 watcher stamps the deleted object
+      # with the delete's revision), so a client resuming from it does not see the deletion again.
+      Given a ConfigMap "counter" exists with data "n=0"
+      And a client watches ConfigMaps from the current resourceVersion
+      When ConfigMap "counter" is updated 3 times, setting "n" to 1, 2, … 3
+      And the client deletes ConfigMap "counter"
+      Then within 5 s the watch delivers exactly: MODIFIED "counter", MODIFIED "counter", MODIFIED "counter", DELETED "counter"
+      And the resourceVersions of the watch's events strictly increase as integers
+      And the DELETED event for "counter" carries data "n" = "3"
 
   Rule: WATCH-CHUNKED-STREAM — one HTTP response carries the events as newline-delimited JSON: chunked transfer over HTTP/1.1, one stream over HTTP/2
     Source: 000_1662d8c5cea2447f.txt § 控制平面 / API Server / Watch 机制
@@ -125,6 +151,18 @@ Feature: API Server — the watch stream
       And ConfigMaps "c" labelled "set=ks"
       Then within 5 s the watch delivers ADDED for "a" and "b" in any order, then exactly: ADDED "c"
 
+    @requires:kube.api @requires:kube.watch
+    Scenario: a streaming list from an older resourceVersion starts with the objects as they are now, not with the changes since
+      # sendInitialEvents=true with resourceVersionMatch=NotOlderThan asks for the state as of at
+      # least that resourceVersion, as synthetic ADDED events, then the initial-events-end bookmark
+      # (api-concepts, "Streaming lists"; KEP-3157): the history after it is not replayed.
+      Given ConfigMaps "a" labelled "set=ks"
+      And the resourceVersion of ConfigMap "a" is noted as "r1"
+      And ConfigMaps "b" labelled "set=ks"
+      And the ConfigMap "a" is updated 2 times
+      When a client watches ConfigMaps labelled "set=ks" from resourceVersion "r1" with "sendInitialEvents=true&allowWatchBookmarks=true&resourceVersionMatch=NotOlderThan"
+      Then within 5 s the watch delivers ADDED for "a" and "b" in any order, then a BOOKMARK
+
   Rule: WATCH-TIMEOUT — the server ends a watch when the client's timeoutSeconds have passed, and not before
     Source: 000_1662d8c5cea2447f.txt § 控制平面 / API Server / Watch 机制
     Claim: A watch is a long poll ("长轮询"): it stays open while nothing happens, and the client bounds
@@ -144,6 +182,25 @@ Feature: API Server — the watch stream
       When 15 seconds of virtual time pass
       Then the watch "short" has ended
       And the watch "long" has not ended
+
+    @requires:kube.api @requires:kube.watch @requires:clock.virtual
+    Scenario: without timeoutSeconds, or with 0, a quiet watch stays open for the server's minimum request timeout
+      # Upstream (staging/src/k8s.io/apiserver/pkg/endpoints/handlers/get.go, ListResource): with no
+      # timeoutSeconds, or 0, the watch lasts minRequestTimeout × (1 + rand) — with the default
+      # --min-request-timeout of 1800 s, between 30 and 60 minutes; never the 0 s it says.
+      Given ConfigMaps "a" labelled "set=ks"
+      And a client watches ConfigMaps labelled "set=ks" from the current resourceVersion with "", kept as "unset"
+      And a client watches ConfigMaps labelled "set=ks" from the current resourceVersion with "timeoutSeconds=0", kept as "zero"
+      When 29 minutes of virtual time pass
+      Then the watch "unset" has not ended
+      And the watch "zero" has not ended
+
+    @requires:kube.api @requires:kube.watch
+    Scenario: a timeoutSeconds that is not a number of seconds is refused with 400 BadRequest
+      # The query is decoded into ListOptions first; a value that does not decode is a BadRequest
+      # (staging/src/k8s.io/apiserver/pkg/endpoints/handlers/get.go: errors.NewBadRequest).
+      When a client watches ConfigMaps labelled "set=ks" with "timeoutSeconds=soon"
+      Then the watch is answered with code 400 and reason "BadRequest"
 
   Rule: WATCH-BOOKMARKS — a client that allows bookmarks may get BOOKMARK events that carry only a resourceVersion; one that does not gets none
     Source: 000_1662d8c5cea2447f.txt § 控制平面 / API Server / Watch 机制

@@ -9,6 +9,10 @@ Feature: Controller Manager — the Node controller
   taint-based (the flag was removed in v1.27): a NoExecute taint, tolerated by every pod for 300 s by
   default, so DaemonSet pods and pods with their own tolerations stay.
 
+  Upstream also rate-limits the NoExecute tainting per zone and stops it when every zone is down
+  (NODE-EVICTION-ZONES): a one-node cluster whose node goes silent gets Ready=Unknown but no NoExecute
+  taint. So the scenarios that expect a lost node to be tainted NoExecute keep a second node healthy.
+
   The scenarios use nodes registered through the API with no kubelet behind them: the test is their
   kubelet, renewing their Leases in kube-node-lease or writing their status, so it decides when
   heartbeats stop; and a virtual clock. Pods "bound to a node by the test" go through the binding
@@ -49,7 +53,8 @@ Feature: Controller Manager — the Node controller
     Scenario: 45 s of silence is not enough; 50 s plus a monitor period or two is
       Given a cluster with the controllers running
       And Node "n1" registered through the API with condition Ready=True and no kubelet behind it
-      When its last heartbeat is at virtual time T and no further heartbeat comes
+      And Node "n2" registered through the API with conditions Ready=True, heartbeating
+      When Node "n1"'s last heartbeat is at virtual time T and no further heartbeat comes
       Then at T + 45 s Node "n1" still has condition Ready=True
       And by T + 60 s Node "n1" has condition Ready=Unknown with reason "NodeStatusUnknown"
       And Node "n1" has taint "node.kubernetes.io/unreachable" with effect "NoExecute"
@@ -61,17 +66,20 @@ Feature: Controller Manager — the Node controller
       40 s), not failed for it; on the suite's baseline this scenario is not-applicable.
       Given a cluster with the controllers running
       And Node "n1" registered through the API with condition Ready=True and no kubelet behind it
-      When its last heartbeat is at virtual time T and no further heartbeat comes
+      And Node "n2" registered through the API with conditions Ready=True, heartbeating
+      When Node "n1"'s last heartbeat is at virtual time T and no further heartbeat comes
       Then at T + 35 s Node "n1" still has condition Ready=True
       And by T + 50 s Node "n1" has condition Ready=Unknown with reason "NodeStatusUnknown"
       And Node "n1" has taint "node.kubernetes.io/unreachable" with effect "NoExecute"
 
-    @requires:kube.api @requires:controllers.nodelifecycle @requires:clock.virtual
+    # Needs only the API: it runs in real time on the kube target too.
+    @requires:kube.api @requires:controllers.nodelifecycle
     Scenario: a node that reports Ready=False is tainted not-ready, not unreachable
       Given a cluster with the controllers running
       And Node "n1" registered through the API with condition Ready=True and no kubelet behind it
+      And Node "n2" registered through the API with conditions Ready=True, heartbeating
       When the test updates Node "n1"'s status to condition Ready=False and keeps renewing its Lease
-      Then within 10 s of virtual time Node "n1" has taint "node.kubernetes.io/not-ready" with effect "NoExecute"
+      Then within 10 s Node "n1" has taint "node.kubernetes.io/not-ready" with effect "NoExecute"
 
   @erratum
   Rule: NODE-EVICTION — pods on an unreachable node are evicted when their toleration of the NoExecute taint runs out (300 s by default)
@@ -91,6 +99,7 @@ Feature: Controller Manager — the Node controller
     Scenario: an ordinary pod goes 300 s after the taint, not before
       Given a cluster with the controllers running
       And Node "n1" registered through the API with condition Ready=True and no kubelet behind it
+      And Node "n2" registered through the API with conditions Ready=True, heartbeating
       And Pod "web" was bound to Node "n1" by the test, with the default tolerations
       When heartbeats from Node "n1" stop
       And the node lifecycle controller taints Node "n1" "node.kubernetes.io/unreachable:NoExecute", at virtual time U
@@ -101,21 +110,86 @@ Feature: Controller Manager — the Node controller
     Scenario: a pod that tolerates unreachable indefinitely is not evicted
       Given a cluster with the controllers running
       And Node "n1" registered through the API with condition Ready=True and no kubelet behind it
+      And Node "n2" registered through the API with conditions Ready=True, heartbeating
       And Pod "agent" was bound to Node "n1" by the test, tolerating "node.kubernetes.io/unreachable" with effect "NoExecute" and no tolerationSeconds
       When heartbeats from Node "n1" stop
-      And 30 minutes of virtual time pass
+      And the node lifecycle controller taints Node "n1" "node.kubernetes.io/unreachable:NoExecute", at virtual time U
+      And 30 minutes of virtual time pass, Node "n2" still heartbeating
       Then Pod "agent" is still there, not marked for deletion
 
     @requires:kube.api @requires:controllers.nodelifecycle @requires:controllers.tainteviction @requires:clock.virtual
     Scenario: a node that comes back before the toleration runs out keeps its pods
       Given a cluster with the controllers running
       And Node "n1" registered through the API with condition Ready=True and no kubelet behind it
+      And Node "n2" registered through the API with conditions Ready=True, heartbeating
       And Pod "web" was bound to Node "n1" by the test, with the default tolerations
       When heartbeats from Node "n1" stop
       And the node lifecycle controller taints Node "n1" "node.kubernetes.io/unreachable:NoExecute", at virtual time U
-      And 200 s of virtual time pass
+      And 200 s of virtual time pass, Node "n2" still heartbeating
       And Node "n1" comes back: its kubelet reports Ready=True again
       Then within 10 s Node "n1" has no taint "node.kubernetes.io/unreachable"
+      And at U + 400 s Pod "web" is still there, not marked for deletion
+
+  @erratum
+  Rule: NODE-EVICTION-ZONES — lost nodes are tainted for eviction at a rate limited per zone, and not at all when every zone is down
+    Source: 000_1662d8c5cea2447f.txt § 控制平面 / Controller Manager / 常见控制器详解 / Node Controller
+    Claim: After --pod-eviction-timeout (default 5 minutes), all pods on the node are evicted, which
+      triggers rescheduling.
+    Quote: "经过 --pod-eviction-timeout（默认 5 分钟）后，驱逐该节点上的所有 Pod"
+    Upstream: the node lifecycle controller adds the not-ready/unreachable NoExecute taints that lead to
+      eviction through one rate limiter per zone (ComputeZoneState, handleDisruption, setLimiterInZone in
+      pkg/controller/nodelifecycle/node_lifecycle_controller.go; docs
+      kubernetes.io/docs/concepts/architecture/nodes/#rate-limits-on-eviction): --node-eviction-rate
+      (0.1 nodes/s) in a Normal zone and in a zone wholly down while another is not (FullDisruption);
+      in a zone where more than 2 nodes and at least --unhealthy-zone-threshold (55 %) of them are not
+      Ready (PartialDisruption), --secondary-node-eviction-rate (0.01/s) if it has more than
+      --large-cluster-size-threshold (50) nodes, else none. When every zone is FullDisruption the
+      controller assumes its own connectivity is broken ("master disruption mode"): it taints nothing
+      and takes the not-ready/unreachable NoExecute taints off every node, so nothing is evicted.
+
+    # The zone here is the scenario's own (topology.kubernetes.io/zone): on a real cluster its
+    # other nodes are in other zones and stay healthy. Upstream re-evaluates zones every 5 s but
+    # taints from a 100 ms loop, so the first node to report may be tainted while its zone still
+    # looks Normal; after that the zone is PartialDisruption and the rest are not: "at most one".
+    @slow @requires:kube.api @requires:controllers.nodelifecycle
+    Scenario: in a small zone with 3 of its 5 nodes not Ready (60 % ≥ 55 %), tainting stops
+      Given a cluster with the controllers running
+      And Nodes "z1", "z2", "z3", "z4" and "z5" registered through the API in zone "kubespec-partial" with condition Ready=True, heartbeating
+      When Nodes "z1", "z2" and "z3" report Ready=False, their Leases still renewed
+      Then within 10 s Nodes "z1", "z2" and "z3" have taint "node.kubernetes.io/not-ready" with effect "NoSchedule"
+      And for 30 s at most one of Nodes "z1", "z2" and "z3" has taint "node.kubernetes.io/not-ready" with effect "NoExecute"
+
+    @slow @requires:kube.api @requires:controllers.nodelifecycle
+    Scenario: a zone wholly down beside a healthy one is tainted at the normal rate, one node every 10 s
+      Given a cluster with the controllers running
+      And Nodes "a1", "a2" and "a3" registered through the API in zone "kubespec-down" with condition Ready=True, heartbeating
+      And Node "b1" registered through the API in zone "kubespec-up" with condition Ready=True, heartbeating
+      When Nodes "a1", "a2" and "a3" report Ready=False, their Leases still renewed
+      Then within 40 s each of Nodes "a1", "a2" and "a3" has taint "node.kubernetes.io/not-ready" with effect "NoExecute", added at least 10 s apart
+
+    @requires:kube.api @requires:controllers.nodelifecycle @requires:controllers.tainteviction @requires:clock.virtual
+    Scenario: when every node of the cluster is lost, none is tainted NoExecute and no pod is evicted
+      Given a cluster with the controllers running
+      And Node "n1" registered through the API with condition Ready=True and no kubelet behind it
+      And Node "n2" registered through the API with condition Ready=True and no kubelet behind it
+      And Pod "web" was bound to Node "n1" by the test, with the default tolerations
+      When heartbeats from Nodes "n1" and "n2" stop
+      Then by T + 60 s Node "n1" has condition Ready=Unknown with reason "NodeStatusUnknown"
+      And Node "n2" has condition Ready=Unknown with reason "NodeStatusUnknown"
+      And within 10 s Nodes "n1" and "n2" have taint "node.kubernetes.io/unreachable" with effect "NoSchedule"
+      And Nodes "n1" and "n2" have no taint "node.kubernetes.io/unreachable" with effect "NoExecute"
+      And after 10 minutes of virtual time Pod "web" is still there, not marked for deletion
+
+    @requires:kube.api @requires:controllers.nodelifecycle @requires:controllers.tainteviction @requires:clock.virtual
+    Scenario: a lost node's NoExecute taint comes off when the last healthy node is lost too, and its pod stays
+      Given a cluster with the controllers running
+      And Node "n1" registered through the API with condition Ready=True and no kubelet behind it
+      And Node "n2" registered through the API with conditions Ready=True, heartbeating
+      And Pod "web" was bound to Node "n1" by the test, with the default tolerations
+      When heartbeats from Node "n1" stop
+      And the node lifecycle controller taints Node "n1" "node.kubernetes.io/unreachable:NoExecute", at virtual time U
+      And heartbeats from Node "n2" stop too
+      Then within 70 s Node "n1" has no taint "node.kubernetes.io/unreachable" with effect "NoExecute"
       And at U + 400 s Pod "web" is still there, not marked for deletion
 
   Rule: NODE-RESCHEDULE — pods evicted from a lost node are replaced by their controllers and scheduled on healthy nodes

@@ -259,7 +259,9 @@ Feature: kubelet — the Pod lifecycle and its phases
 
     @requires:kube.api @requires:kubelet @requires:cluster.nodes @requires:controllers.nodelifecycle @requires:controllers.tainteviction @requires:clock.virtual
     Scenario: pods of a node that stopped heartbeating have Ready False and no phase Unknown
-      Given a cluster with node "n1"
+      # A second, healthy node: with every node lost the node lifecycle controller taints nothing
+      # NoExecute and evicts nothing (master disruption mode, NODE-EVICTION-ZONES).
+      Given a cluster with nodes "n1" and "n2"
       And a running pod "web" on node "n1"
       When node "n1" stops sending heartbeats
       And 120 seconds pass

@@ -58,6 +58,22 @@ Feature: kube-proxy — iptables mode, IPVS mode and nftables mode
       And the other has a rule "-p tcp -j DNAT --to-destination 10.244.1.11:8080"
       And chains "PREROUTING" and "OUTPUT" of the nat table of node "n1" jump to "KUBE-SERVICES"
 
+    @requires:kube.api @requires:proxy.rules @requires:proxy.iptables
+    Scenario: kube-proxy's chains are its own, hung from the kernel's built-in chains, and every jump lands on a declared chain
+      # iptables-save prints each chain once, ":NAME POLICY [packets:bytes]": the built-in chains a
+      # netfilter hook enters carry a policy, the chains kube-proxy creates carry "-". Upstream
+      # declares KUBE-SERVICES, KUBE-NODEPORTS, KUBE-POSTROUTING and KUBE-MARK-MASQ (nat) and
+      # KUBE-SERVICES and KUBE-EXTERNAL-SERVICES (filter) on every sync, needed or not
+      # (kubernetes/kubernetes pkg/proxy/iptables/proxier.go, syncProxyRules: "Write chain lines
+      # for all the top-level chains"); iptables-restore refuses a jump to a chain it does not know.
+      Given kube-proxy in iptables mode on node "n1"
+      And a Service "web" with clusterIP "10.96.0.50" port 80 targetPort 8080
+      And an EndpointSlice for Service "web" with ready endpoints "10.244.1.10" on port 8080
+      Then within 10 seconds the nat table of node "n1" has a rule "-j DNAT --to-destination 10.244.1.10:8080"
+      And the nat table of node "n1" declares the built-in chains "PREROUTING", "INPUT", "OUTPUT" and "POSTROUTING" and kube-proxy's own chains "KUBE-SERVICES", "KUBE-NODEPORTS", "KUBE-POSTROUTING" and "KUBE-MARK-MASQ"
+      And the filter table of node "n1" declares the built-in chains "INPUT", "FORWARD" and "OUTPUT" and kube-proxy's own chains "KUBE-SERVICES" and "KUBE-EXTERNAL-SERVICES"
+      And every chain a rule of the nat or filter table of node "n1" jumps to is declared in its table
+
   Rule: IPT-RULES-LINEAR — iptables rules grow linearly with Services and endpoints
     Source: 000_1662d8c5cea2447f.txt § 数据平面 / kube-proxy / iptables 模式 vs IPVS 模式
     Claim: In iptables mode the number of rules grows linearly with the number of Services and

@@ -86,6 +86,31 @@ Feature: kube-proxy — Services, their virtual IPs and types
       Then every connection was answered by "10.244.1.10:8080" or "10.244.1.11:8080"
       And both "10.244.1.10:8080" and "10.244.1.11:8080" received at least 1 connection
 
+    @requires:kube.api @requires:proxy.dataplane
+    Scenario Outline: in <mode> mode a UDP Service port forwards UDP to the backend, and TCP to the same port reaches no endpoint
+      # A Service port is ServiceIP:Port with its protocol (TCP, UDP or SCTP; cluster DNS is UDP
+      # port 53): kube-proxy matches the protocol with the port (`-p udp -m udp --dport 53`, nftables
+      # `ip daddr . meta l4proto . th dport`), and an EndpointSlice port counts for the Service port
+      # of the same name and protocol (kubernetes/kubernetes pkg/proxy/iptables/proxier.go;
+      # pkg/proxy/endpointslicecache.go).
+      Given kube-proxy in <mode> mode on node "n1"
+      And a Service "dns" with clusterIP "10.96.0.10" port 53/UDP targetPort 5353
+      And an EndpointSlice for Service "dns" with ready endpoints "10.244.1.10" on node "n1" on port 5353/UDP
+      When I open 10 new UDP connections to "10.96.0.10:53" from a pod on node "n1"
+      Then every connection was answered by "10.244.1.10:5353"
+      When I open 1 new TCP connection to "10.96.0.10:53" from a pod on node "n1"
+      Then no connection reached an endpoint
+
+      @requires:proxy.iptables
+      Examples:
+        | mode     |
+        | iptables |
+
+      @requires:proxy.nftables
+      Examples:
+        | mode     |
+        | nftables |
+
   @erratum
   Rule: PROXY-NOT-POD-TO-POD — kube-proxy carries Pod-to-Service traffic; direct Pod-to-Pod traffic is the network plugin's
     Source: 003_83c2ae260ce54bb3.txt § 节点组件 / kube-proxy
@@ -309,6 +334,32 @@ Feature: kube-proxy — Services, their virtual IPs and types
       Then every connection was answered by "10.244.2.10:8080"
       When I open 10 new connections to "10.96.0.50:80" from a pod on node "n3"
       Then every connection was dropped
+
+    @requires:kube.api @requires:proxy.dataplane
+    Scenario Outline: in <mode> mode the node itself reaching an internalTrafficPolicy Local ClusterIP is masqueraded; a pod is not
+      # The policy chooses the endpoints, not who is masqueraded: upstream writes the off-cluster
+      # masquerade rule into the internal traffic chain whichever it is — KUBE-SVL-* for Local
+      # (kubernetes/kubernetes pkg/proxy/iptables/proxier.go and pkg/proxy/nftables/proxier.go,
+      # "Set up internal traffic handling"), so the reply to a node-local client still comes back.
+      Given kube-proxy in <mode> mode on node "n1"
+      And a Service "web" with clusterIP "10.96.0.50" port 80 targetPort 8080 and internalTrafficPolicy "Local"
+      And an EndpointSlice for Service "web" with ready endpoints "10.244.1.10" on node "n1" and "10.244.2.10" on node "n2" on port 8080
+      When I open 10 new connections to "10.96.0.50:80" from a pod on node "n1"
+      Then every connection was answered by "10.244.1.10:8080"
+      And no connection was masqueraded
+      When I open 10 new connections to Service "web" from node "n1"
+      Then every connection was answered by "10.244.1.10:8080"
+      And every connection was masqueraded
+
+      @requires:proxy.iptables
+      Examples:
+        | mode     |
+        | iptables |
+
+      @requires:proxy.nftables
+      Examples:
+        | mode     |
+        | nftables |
 
   Rule: PROXY-REJECT-NO-ENDPOINTS — a connection to a Service without endpoints is rejected at once
     Source: 000_1662d8c5cea2447f.txt § 数据平面 / kube-proxy / Service 实现原理

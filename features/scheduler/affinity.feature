@@ -112,6 +112,18 @@ Feature: Scheduler — affinity and anti-affinity
       When Pod "db" is created with preferred node affinity "disk In (nvme)" of weight 100
       Then within 10 s Pod "db" is bound to a node
 
+    @requires:kube.api @requires:cluster.scheduler @requires:cluster.nodes
+    Scenario: of two preferred terms the heavier one decides, even towards the busier node
+      # Each preferred term carries a weight (1–100); a node scores the sum of the weights of the
+      # terms it matches (pkg/scheduler/framework/plugins/nodeaffinity, Score), so the node matching
+      # the weight-80 term beats the one matching the weight-10 term.
+      Given a cluster with nodes "n1" and "n2", each with 4 CPU and 8Gi memory
+      And Node "n1" has label "disk=ssd"
+      And Node "n2" has label "zone=a"
+      And pods requesting a total of 2 CPU and 2Gi memory are on Node "n2"
+      When Pod "db" is created with preferred node affinity "disk In (ssd)" of weight 10 and with preferred node affinity "zone In (a)" of weight 80
+      Then within 10 s Pod "db" is on Node "n2"
+
   Rule: AFFINITY-IGNORED-DURING-EXECUTION — a running pod stays where it is when its node stops matching
     Source: 000_1662d8c5cea2447f.txt § 控制平面 / Scheduler / 亲和性与反亲和性 / "IgnoredDuringExecution" 的含义
     Claim: Once scheduled, a pod is not evicted even if the node later stops satisfying the affinity

@@ -55,6 +55,28 @@ Feature: Scheduler — filter, score, bind
       Then after 10 s Pod "b" is still Pending
       And Pod "b" has condition PodScheduled=False with reason "Unschedulable" and a message containing "Insufficient cpu"
 
+    @requires:kube.api @requires:cluster.scheduler @requires:cluster.nodes
+    Scenario: memory is filtered as CPU is — a pod goes to the node with room for its memory, and waits when none has it, counted per node
+      # NodeResourcesFit checks every requested resource against what the node has left
+      # unrequested (pkg/scheduler/framework/plugins/noderesources/fit.go, "Insufficient memory").
+      Given a cluster with node "small" with 4 CPU and 2Gi memory and node "busy" with 4 CPU and 8Gi memory
+      And pods requesting a total of 3 CPU and 1Gi memory are on Node "busy"
+      When Pod "cache" is created requesting 100m CPU and 3Gi memory
+      Then within 10 s Pod "cache" is on Node "busy"
+      When Pod "huge" is created requesting 100m CPU and 16Gi memory
+      Then after 10 s Pod "huge" is still Pending
+      And Pod "huge" has condition PodScheduled=False with reason "Unschedulable" and a message starting "0/2 nodes are available: 2 Insufficient memory."
+
+    @requires:kube.api @requires:cluster.scheduler @requires:cluster.nodes
+    Scenario: a node's pod capacity is a resource too — a node running as many pods as it allows takes no more
+      # status.allocatable.pods (the kubelet's --max-pods) bounds the pods on a node whatever they
+      # request; upstream's reason is "Too many pods" (noderesources/fit.go).
+      Given a cluster with node "n1" with 4 CPU and 8Gi memory and room for 1 pod
+      And Pod "first" is on Node "n1" requesting 100m CPU
+      When Pod "second" is created requesting 100m CPU
+      Then after 10 s Pod "second" is still Pending
+      And Pod "second" has condition PodScheduled=False with reason "Unschedulable" and a message starting "0/1 nodes are available: 1 Too many pods."
+
   Rule: SCHED-FILTER-NODESELECTOR — a node whose labels do not match the pod's nodeSelector is filtered out
     Source: 000_1662d8c5cea2447f.txt § 控制平面 / Scheduler / 调度流程
     Claim: Filtering removes nodes whose labels do not match the pod's NodeSelector.

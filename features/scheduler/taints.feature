@@ -259,3 +259,11 @@ Feature: Scheduler — taints and tolerations
       Given a cluster with node "n1" with 4 CPU and 8Gi memory
       When "kubectl cordon n1" is run
       Then within 10 s Node "n1" has spec.unschedulable true and a taint "node.kubernetes.io/unschedulable:NoSchedule"
+
+    @requires:kube.api @requires:cluster.scheduler @requires:cluster.nodes
+    Scenario: a pod that tolerates node.kubernetes.io/unschedulable:NoSchedule still lands on a cordoned node
+      # NodeUnschedulable lets a pod through when it tolerates the unschedulable taint, as DaemonSet
+      # pods do (pkg/scheduler/framework/plugins/nodeunschedulable: TolerationsTolerateTaint).
+      Given a cluster with node "n1" with 4 CPU and 8Gi memory, cordoned
+      When Pod "agent" is created requesting 100m CPU and tolerating "node.kubernetes.io/unschedulable:NoSchedule"
+      Then within 10 s Pod "agent" is on Node "n1"

@@ -30,13 +30,27 @@ export function errorAnswer(e: unknown, onInternalError?: (e: unknown) => void):
   return reply(500, errors.internal((e as Error)?.message ?? String(e)).toStatus());
 }
 
-function parseUrl(raw: string): URL {
+/**
+ * A request target as its path and query. The common target (unreserved characters and '/'
+ * only, no dot segment, printable ASCII in the query) is split by hand: WHATWG URL parsing
+ * would change nothing in it and cost a measurable share of a request. Anything else goes
+ * through URL, which normalises dot segments, percent-encodes, and so on.
+ */
+export function parseUrl(raw: string): { pathname: string; searchParams: URLSearchParams } {
+  const q = raw.indexOf('?');
+  const path = q < 0 ? raw : raw.slice(0, q);
+  const query = q < 0 ? '' : raw.slice(q + 1);
+  if (PLAIN_PATH.test(path) && !DOT_SEGMENT.test(path) && PLAIN_QUERY.test(query)) return { pathname: path, searchParams: new URLSearchParams(query) };
   try {
     return new URL(raw.startsWith('/') ? raw : `/${raw}`, 'http://apiserver.invalid');
   } catch {
     throw errors.badRequest(`malformed request URL ${JSON.stringify(raw)}`);
   }
 }
+
+const PLAIN_PATH = /^\/(?!\/)[A-Za-z0-9\-._~/]*$/;
+const DOT_SEGMENT = /\/\.\.?(\/|$)/;
+const PLAIN_QUERY = /^[\x21-\x22\x24-\x7e]*$/;
 
 async function pipeline(env: Env, req: ApiRequest, trace: TraceRecorder, call: Partial<Call>): Promise<Answer> {
   const url = parseUrl(req.url);

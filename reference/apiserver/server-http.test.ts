@@ -92,6 +92,29 @@ test('a watch from resourceVersion 0 sends every existing object first, in order
   }
 });
 
+test('a watch that ends in the same turn as its last event (410 for a compacted resourceVersion) still sends that event before the last chunk', async () => {
+  const backend = new LocalBackend();
+  const api = createApiServer({ backend, clock, timers: realTimers });
+  const http = await listen(api.handler);
+  try {
+    for (const name of ['a', 'b', 'c']) {
+      const created = await api.handle({ method: 'POST', url: CONFIGMAPS, headers: { 'content-type': 'application/json' }, body: Buffer.from(JSON.stringify({ metadata: { name } })) });
+      assert.equal(created.status, 201);
+    }
+    await backend.compact(backend.currentRevision());
+    const watcher = rawWatch(http.port, `${CONFIGMAPS}?watch=true&resourceVersion=2`);
+    await watcher.ended;
+    const chunks = chunksOf(watcher.bytes());
+    assert.equal(chunks.length, 2, 'the ERROR event, then the empty last chunk');
+    const event = JSON.parse(chunks[0]!);
+    assert.equal(event.type, 'ERROR');
+    assert.equal(event.object.code, 410);
+    assert.equal(chunks[1], '');
+  } finally {
+    await http.close();
+  }
+});
+
 test('an HTTP/1.0 watcher gets a body framed the way its response headers say', async () => {
   const api = createApiServer({ backend: new LocalBackend(), clock, timers: realTimers });
   const http = await listen(api.handler);

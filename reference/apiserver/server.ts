@@ -223,20 +223,36 @@ function chunkOf(line: string): Buffer {
 }
 
 /**
- * How a watch line reaches the client. The stream's bytes go to the connection as ready-made
- * chunks, one write each: through res.write every line would be framed again per watcher and
- * held back until the next tick (node corks a response's socket per write), so an event for a
- * hundred watchers cost a hundred framings and left every socket waiting for the last one.
- * (The burst of initial events is corked by writeAnswer instead.) The response still ends
- * through res.end(), which sends the last (empty) chunk.
+ * How a watch stream's events reach the client: ready-made HTTP/1.1 chunks written to the
+ * connection, gathered per tick — every event a watcher gets in one turn of the event loop (a
+ * transaction's several events, a burst of writes) goes out as one socket write, one TLS record,
+ * rather than one each. Through res.write every line would be framed again per watcher and held
+ * back until the next tick (node corks a response's socket per write). The gathered chunks are
+ * written in a microtask, so a store write's fan-out reaches every socket before the writer's
+ * own reply goes out. The response still ends through res.end() (the last, empty chunk), after
+ * whatever is still gathered.
  */
-function streamWriter(res: ServerResponse, req: IncomingMessage): (line: string | Uint8Array) => void {
+function streamSink(res: ServerResponse, req: IncomingMessage): { write: (line: string | Uint8Array) => void; end: () => void } {
   const socket = res.socket;
   // Only where node itself frames the body in chunks (not for HEAD, nor an HTTP/1.0 client).
   const chunked = (res as ServerResponse & { chunkedEncoding?: boolean }).chunkedEncoding === true;
-  if (!socket || !chunked || req.method === 'HEAD') return (line) => void res.write(line);
-  return (line) => {
-    if (!socket.destroyed && socket.writable) socket.write(typeof line === 'string' ? chunkOf(line) : binaryChunk(line));
+  if (!socket || !chunked || req.method === 'HEAD') return { write: (line) => void res.write(line), end: () => res.end() };
+  let gathered: Buffer[] = [];
+  const flush = (): void => {
+    if (gathered.length === 0) return;
+    const chunks = gathered;
+    gathered = [];
+    if (!socket.destroyed && socket.writable) socket.write(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks));
+  };
+  return {
+    write: (line) => {
+      if (gathered.length === 0) queueMicrotask(flush);
+      gathered.push(typeof line === 'string' ? chunkOf(line) : binaryChunk(line));
+    },
+    end: () => {
+      flush();
+      res.end();
+    },
   };
 }
 
@@ -262,15 +278,8 @@ function writeAnswer(res: ServerResponse, req: IncomingMessage, answer: Answer, 
     const h2 = req.httpVersionMajor === 2;
     res.writeHead(200, h2 ? { ...answer.headers, ...extra } : { ...answer.headers, ...extra, 'transfer-encoding': 'chunked' });
     res.flushHeaders();
-    // The initial events (a list, or a replay of history) go out together, in one write.
-    const socket = h2 ? undefined : res.socket;
-    socket?.cork();
-    let stop: () => void;
-    try {
-      stop = answer.start({ write: streamWriter(res, req), end: () => res.end() });
-    } finally {
-      socket?.uncork();
-    }
+    // The initial events (a list, or a replay of history) are gathered like any others: one write.
+    const stop = answer.start(streamSink(res, req));
     res.on('close', stop);
     return;
   }

@@ -44,11 +44,13 @@ function variedCluster(n: number): ProxyState {
 const GOLDEN = {
   // Changed once since the optimisation, on purpose: a Local NodePort on a node without a local
   // endpoint now keeps its KUBE-EXT chain (pods and the node short-circuit to KUBE-SVC), as upstream.
-  'iptables, with comments (small cluster)': '32b3b7d2db8c6f50ce4c6fd93ee1bef63598f43b4bf7182d29f10134e577fbce',
-  'iptables, large cluster (no endpoint comments)': '29b9c4878d9408816710c994b22c0d71777b2c0b0001f521a8a478400d14767e',
+  // And again (iptables and nftables): an internalTrafficPolicy Local ClusterIP now masquerades
+  // off-cluster sources in its local chain, as upstream's "internal traffic handling" does.
+  'iptables, with comments (small cluster)': 'e18cb8469ddf89610b273ac37526ceda502ed53a38ec2d7c1c47eafb8d58b28b',
+  'iptables, large cluster (no endpoint comments)': 'bd1165c8c5ed4d2b4431739cec74a7b3ff5a2ef1e8be66c0cbb3104b00efd52f',
   'iptables, 1000 Services x 10 endpoints (the bench)': 'de0cd9039acb1c0637e939d83439f63b528b55acea6a2ac242bf2113d5d4b051',
-  'nftables, full sync': '15e43211c47b7f3c947800e53e1ec670122a57a2be14118d846c28b8110071db',
-  'nftables, partial sync and nft list table': '9eb866ac9ffff57db92ac2de782971c75170bf4899574088e22b7f3595240532',
+  'nftables, full sync': 'e950000f10882a3080079733730a23a8178214d56ccc0b5b6bea32ef3732710e',
+  'nftables, partial sync and nft list table': '9f2246ead1835f8c5e663e3bf86ff684c6b4da967eb091c665d77440e04300e8',
   'ipvs': '0feac30e13ec87f5db817509b366c9ded72aa7fb0ecc7696d31dae8c97aa36f0',
 };
 

@@ -121,6 +121,24 @@ export class KubeProxy {
     return '';
   }
 
+  /**
+   * The `iptables-restore` input for what is programmed now (nat and filter; probabilities as
+   * kube-proxy writes them), for a host that loads the rules into a real kernel; '' in nftables mode.
+   */
+  iptablesRestoreInput(): string {
+    if (this.iptables) return renderTable(this.iptables.rules.nat) + renderTable(this.iptables.rules.filter);
+    return this.ipvs ? renderTable(this.ipvs.rules.nat) : '';
+  }
+
+  /**
+   * nftables mode: the `nft -f` transaction that writes the whole table afresh (a full sync, as
+   * kube-proxy runs at start), for a host whose kernel has not seen this proxy's table yet; later
+   * syncs' transactions are `lastTransaction`.
+   */
+  nftFullTransaction(): string[] {
+    return this.nft ? this.nft.proxier.sync(this.state) : [];
+  }
+
   iptablesRuleCount(): number {
     if (this.iptables) return ruleCount(this.iptables.rules.nat) + ruleCount(this.iptables.rules.filter);
     return this.ipvs ? ruleCount(this.ipvs.rules.nat) : 0;

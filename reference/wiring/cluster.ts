@@ -27,6 +27,7 @@ import { ApiClient } from './api-client.ts';
 import { ControllerManager } from './controllers.ts';
 import { ControllerManagerProcess } from './controller-manager-process.ts';
 import { ProxyHost } from './proxy.ts';
+import type { KubeProxy } from '../proxy/proxy.ts';
 import { ClusterDns, COREDNS_AGENT, COREDNS_GROUPS, COREDNS_USER, coreDnsRbacObjects } from './dns.ts';
 import { SchedulerHost } from './scheduler.ts';
 import { onHost, type Scheduler } from './virtual-clock.ts';
@@ -73,6 +74,8 @@ export interface ReferenceClusterOptions {
   log?: (line: string) => void;
   /** kube-proxy's --iptables-min-sync-period (default 1 s, upstream's); see proxy.ts. */
   proxyMinSyncPeriod_ms?: number;
+  /** Called after every sync of a node's kube-proxy: the kernel target loads the rules into a real kernel. */
+  proxyOnSync?: (node: string, proxy: KubeProxy) => void;
   /** Run the scheduler (reference/wiring/scheduler.ts); default true. */
   scheduler?: boolean;
   /** The API server's --max-mutating-requests-inflight (default 200). */
@@ -253,7 +256,7 @@ export class ReferenceCluster {
       ...(opts.tls?.ca ? { ca: opts.tls.ca } : {}),
     });
     const proxyTap = storeChangeTap(loggedBackend(backend, HARNESS_STORE_CLIENT, storeClients), [{ watches: PROXY_WATCHES }]);
-    const proxies = new ProxyHost(proxyClient, opts.clock, opts.seed, proxyTap.changedAt, opts.proxyMinSyncPeriod_ms, opts.faults);
+    const proxies = new ProxyHost(proxyClient, opts.clock, opts.seed, proxyTap.changedAt, opts.proxyMinSyncPeriod_ms, opts.faults, opts.proxyOnSync);
     const shutdown = () => {
       scheduler?.stop();
       tap.stop();

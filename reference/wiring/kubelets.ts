@@ -41,6 +41,10 @@ export interface NodeMachine<R extends CriRuntime = CriRuntime> {
   readLog?: (containerId: string) => { at_ms: number; stream: 'stdout' | 'stderr'; text: string }[];
   /** Where the pods' log directories go (the kubelet's /var/log/pods). */
   podLogsDir?: string;
+  /** The node's capacity, its kubelet's --eviction-hard, and its memory working set (KubeletOptions). */
+  capacity?: Record<string, string>;
+  evictionHard?: Record<string, string>;
+  machineMemory?: () => number | Promise<number>;
 }
 
 export interface ExternalKubeletHost<R extends CriRuntime = CriRuntime> {
@@ -58,6 +62,7 @@ export async function startKubeletOn<R extends CriRuntime>(opts: KubeletHostOpti
   const kubelet = new Kubelet({
     nodeName: opts.name, api, runtime: machine.runtime, clock: opts.clock, network: machine.network, random: seededRandom(opts.seed),
     ...(machine.readLog ? { readLog: machine.readLog } : {}), ...(machine.podLogsDir ? { podLogsDir: machine.podLogsDir } : {}),
+    ...(machine.capacity ? { capacity: machine.capacity } : {}), ...(machine.evictionHard ? { evictionHard: machine.evictionHard } : {}), ...(machine.machineMemory ? { machineMemory: machine.machineMemory } : {}),
     ...(opts.leaseRenew_ms ? { leaseRenew_ms: opts.leaseRenew_ms } : {}), ...(opts.log ? { log: opts.log } : {}),
   });
   try {

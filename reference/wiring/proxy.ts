@@ -59,6 +59,8 @@ export class ProxyHost {
     private readonly minSyncPeriod_ms = MIN_SYNC_PERIOD_MS,
     /** Fault models (reference/faults.ts) for every node's kube-proxy; default none. */
     private readonly faults: Faults = NO_FAULTS,
+    /** Called after every sync of a node's kube-proxy (a host that loads the rules into a real kernel). */
+    private readonly onSync?: (node: string, proxy: KubeProxy) => void,
   ) {}
 
   /** Starts kube-proxy on `node` in a mode (replacing one that ran there). A refused start is kept as its error. */
@@ -145,6 +147,7 @@ export class ProxyHost {
     n.proxy.sync(this.informers.services.list(), this.informers.slices.list());
     n.lastSync_ms = this.clock.now_ms();
     n.syncedAt = this.progress;
+    this.onSync?.(n.proxy.config.nodeName, n.proxy);
   }
 
   private schedulePeriodic(): void {

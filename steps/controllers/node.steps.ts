@@ -26,9 +26,9 @@ function conditions(world: KubespecWorld, spec: string): any[] {
   });
 }
 
-async function registerNode(world: KubespecWorld, name: string, conds: any[]): Promise<void> {
+async function registerNode(world: KubespecWorld, name: string, conds: any[], labels?: Record<string, string>): Promise<void> {
   const kube = world.kube();
-  const node = { apiVersion: 'v1', kind: 'Node', metadata: { name }, status: { capacity: { cpu: '4', memory: '8Gi', pods: '110' }, allocatable: { cpu: '4', memory: '8Gi', pods: '110' }, conditions: conds } };
+  const node = { apiVersion: 'v1', kind: 'Node', metadata: { name, ...(labels ? { labels } : {}) }, status: { capacity: { cpu: '4', memory: '8Gi', pods: '110' }, allocatable: { cpu: '4', memory: '8Gi', pods: '110' }, conditions: conds } };
   const created = expectSuccess(await kube.request({ method: 'POST', path: nodePath(kube), body: node }), `register Node "${name}"`);
   world.onCleanup(() => kube.request({ method: 'DELETE', path: nodePath(kube, name) }));
   // A kubelet registers with its status; a server that drops status on create gets it written after.
@@ -40,6 +40,17 @@ async function registerNode(world: KubespecWorld, name: string, conds: any[]): P
   expectSuccess(await kube.request({ method: 'POST', path: LEASES, body: lease }), `create Lease "${name}"`);
   world.onCleanup(() => kube.request({ method: 'DELETE', path: `${LEASES}/${name}` }));
 }
+
+const heartbeating = (world: KubespecWorld) => world.recallOr<string[]>('heartbeating nodes', []);
+function setHeartbeating(world: KubespecWorld, name: string, on: boolean): void {
+  world.note('heartbeating nodes', [...heartbeating(world).filter((n) => n !== name), ...(on ? [name] : [])]);
+}
+async function renewHeartbeating(world: KubespecWorld): Promise<void> {
+  for (const n of heartbeating(world)) await renewLease(world, n);
+}
+
+/** "Nodes "a1", "a2" and "a3"" → the names. */
+const names = (list: string) => [...list.matchAll(/"([^"]*)"/g)].map((m) => m[1]!);
 
 async function renewLease(world: KubespecWorld, name: string): Promise<void> {
   const lease = await get(world, `${LEASES}/${name}`, `Lease "${name}"`);
@@ -68,7 +79,14 @@ Given(/^Node "([^"]*)" registered through the API with condition Ready=True and 
 
 Given(/^Node "([^"]*)" registered through the API with conditions ((?:\w+=\w+(?: and )?)+), heartbeating$/, async function (this: KubespecWorld, name: string, spec: string) {
   await registerNode(this, name, conditions(this, spec));
-  this.note('heartbeating nodes', [...this.recallOr<string[]>('heartbeating nodes', []), name]);
+  setHeartbeating(this, name, true);
+});
+
+Given(/^Nodes? ((?:"[^"]*"(?:, | and )?)+) registered through the API in zone "([^"]*)" with condition Ready=True, heartbeating$/, async function (this: KubespecWorld, list: string, zone: string) {
+  for (const name of names(list)) {
+    await registerNode(this, name, conditions(this, 'Ready=True'), { 'topology.kubernetes.io/zone': zone });
+    setHeartbeating(this, name, true);
+  }
 });
 
 When('the test renews the Lease {string} in Namespace {string} every 10 s of virtual time for {int} minutes, and never updates the node\'s status', async function (this: KubespecWorld, name: string, _ns: string, minutes: number) {
@@ -79,22 +97,38 @@ When('for {int} s of virtual time the test renews the Lease of Node {string} eve
   await passRenewing(this, seconds * 1000, [alive]);
 });
 
-When('its last heartbeat is at virtual time T and no further heartbeat comes', async function (this: KubespecWorld) {
-  const [name] = (await this.kube().request({ method: 'GET', path: nodePath(this.kube()) })).json.items.map((n: any) => n.metadata.name);
+When(/^Node "([^"]*)"'s last heartbeat is at virtual time T and no further heartbeat comes$/, async function (this: KubespecWorld, name: string) {
+  setHeartbeating(this, name, false);
   await renewLease(this, name);
+  await renewHeartbeating(this);
   this.note('T', now(this));
 });
 
-When(/^heartbeats from Node "([^"]*)" stop$/, function (this: KubespecWorld, _name: string) {
-  // Nothing to do: only the test renews this node's Lease, and it stops now.
+When(/^heartbeats from Nodes? ((?:"[^"]*"(?:, | and )?)+) stop(?: too)?$/, function (this: KubespecWorld, list: string) {
+  // Only the test renews these nodes' Leases, and it stops now.
+  for (const name of names(list)) setHeartbeating(this, name, false);
   this.note('T', now(this));
+});
+
+When(/^(\d+) (s|minutes) of virtual time pass, Node "([^"]*)" still heartbeating$/, async function (this: KubespecWorld, amount: string, unit: string, name: string) {
+  assert.ok(heartbeating(this).includes(name), `Node "${name}" is not heartbeating in this scenario`);
+  await passRenewing(this, Number(amount) * (unit === 'minutes' ? 60_000 : 1000), heartbeating(this));
+});
+
+When(/^Nodes? ((?:"[^"]*"(?:, | and )?)+) reports? Ready=False, (?:its|their) Leases? still renewed$/, async function (this: KubespecWorld, list: string) {
+  for (const name of names(list)) {
+    const n = await node(this, name);
+    n.status.conditions = n.status.conditions.map((c: any) => (c.type === 'Ready' ? { ...c, status: 'False', reason: 'KubeletNotReady', lastHeartbeatTime: stamp(now(this)), lastTransitionTime: stamp(now(this)) } : c));
+    expectSuccess(await this.kube().request({ method: 'PUT', path: `${nodePath(this.kube(), name)}/status`, body: n }), `set Node "${name}" not ready`);
+    setHeartbeating(this, name, true);
+  }
 });
 
 When('the test updates Node {string}\'s status to condition Ready=False and keeps renewing its Lease', async function (this: KubespecWorld, name: string) {
   const n = await node(this, name);
   n.status.conditions = n.status.conditions.map((c: any) => (c.type === 'Ready' ? { ...c, status: 'False', reason: 'KubeletNotReady', lastHeartbeatTime: stamp(now(this)), lastTransitionTime: stamp(now(this)) } : c));
   expectSuccess(await this.kube().request({ method: 'PUT', path: `${nodePath(this.kube(), name)}/status`, body: n }), `set Node "${name}" not ready`);
-  this.note('heartbeating nodes', [name]);
+  setHeartbeating(this, name, true);
 });
 
 When(/^Node "([^"]*)"'s condition (\w+) is set to (True|False)$/, async function (this: KubespecWorld, name: string, type: string, status: string) {
@@ -109,7 +143,7 @@ When(/^Node "([^"]*)" comes back: its kubelet reports Ready=True again$/, async 
   n.status.conditions = n.status.conditions.map((c: any) => ({ ...c, status: c.type === 'Ready' ? 'True' : 'False', reason: 'KubespecTest', lastHeartbeatTime: t, lastTransitionTime: t }));
   expectSuccess(await this.kube().request({ method: 'PUT', path: `${nodePath(this.kube(), name)}/status`, body: n }), `Node "${name}" back`);
   await renewLease(this, name);
-  this.note('heartbeating nodes', [name]);
+  setHeartbeating(this, name, true);
 });
 
 /**
@@ -122,13 +156,30 @@ async function waitSeconds(world: KubespecWorld, what: string, condition: () => 
   if (!clock) return waitHeartbeating(world, what, condition, budget_ms);
   const end = now(world) + budget_ms;
   let renewed = now(world);
+  await renewHeartbeating(world);
   for (;;) {
     if (await condition()) return;
     if (now(world) >= end) throw new Error(`timed out after ${budget_ms} ms of virtual time waiting for ${what}`);
     await clock.advance(Math.min(1000, end - now(world)));
     if (now(world) - renewed >= 10_000) {
       renewed = now(world);
-      for (const n of world.recallOr<string[]>('heartbeating nodes', [])) await renewLease(world, n);
+      await renewHeartbeating(world);
+    }
+  }
+}
+
+/** The condition holds at every check over `budget_ms` (once a second), heartbeating nodes renewing; virtual or real time. */
+async function holdSeconds(world: KubespecWorld, what: string, condition: () => Promise<boolean>, budget_ms: number): Promise<void> {
+  const end = now(world) + budget_ms;
+  let renewed = now(world);
+  for (;;) {
+    assert.ok(await condition(), `${what} stopped holding ${Math.round((budget_ms - (end - now(world))) / 1000)} s in`);
+    if (now(world) >= end) return;
+    if (world.session.clock) await world.session.clock.advance(Math.min(1000, end - now(world)));
+    else await new Promise((resolve) => setTimeout(resolve, 1000));
+    if (now(world) - renewed >= 10_000) {
+      renewed = now(world);
+      await renewHeartbeating(world);
     }
   }
 }
@@ -139,14 +190,14 @@ async function waitHeartbeating(world: KubespecWorld, what: string, condition: (
   await eventually(world, what, async () => {
     if (now(world) - last >= 10_000) {
       last = now(world);
-      for (const n of world.recallOr<string[]>('heartbeating nodes', [])) await renewLease(world, n);
+      await renewHeartbeating(world);
     }
     return condition();
   }, budget_ms);
 }
 
 Then(/^at T \+ (\d+) s Node "([^"]*)" still has condition Ready=True$/, async function (this: KubespecWorld, seconds: string, name: string) {
-  await this.clock().advance(Math.max(0, this.recall<number>('T') + Number(seconds) * 1000 - now(this)));
+  await passRenewing(this, Math.max(0, this.recall<number>('T') + Number(seconds) * 1000 - now(this)), heartbeating(this));
   assert.equal(condition(await node(this, name), 'Ready')?.status, 'True');
 });
 
@@ -169,6 +220,36 @@ Then(/^(?:within (\d+) s(?: of virtual time)? )?Node "([^"]*)" has taint "([^"]*
 Then(/^(?:within (\d+) s )?Node "([^"]*)" has no taint "([^"]*)"$/, async function (this: KubespecWorld, seconds: string | undefined, name: string, key: string) {
   if (seconds) await waitSeconds(this, `Node "${name}" to lose taint ${key}`, async () => !hasTaint(await node(this, name), key), Number(seconds) * 1000);
   assert.ok(!hasTaint(await node(this, name), key), JSON.stringify((await node(this, name)).spec?.taints));
+});
+
+const taintOf = (n: any, key: string, effect: string) => (n.spec?.taints ?? []).find((t: any) => t.key === key && t.effect === effect);
+
+Then(/^within (\d+) s Nodes ((?:"[^"]*"(?:, | and )?)+) have taint "([^"]*)" with effect "([^"]*)"$/, async function (this: KubespecWorld, seconds: string, list: string, key: string, effect: string) {
+  const all = names(list);
+  await waitSeconds(this, `Nodes ${all.join(', ')} to have taint ${key}:${effect}`, async () => (await Promise.all(all.map((n) => node(this, n)))).every((n) => taintOf(n, key, effect)), Number(seconds) * 1000);
+});
+
+Then(/^(?:within (\d+) s )?Nodes? ((?:"[^"]*"(?:, | and )?)+) (?:has|have) no taint "([^"]*)" with effect "([^"]*)"$/, async function (this: KubespecWorld, seconds: string | undefined, list: string, key: string, effect: string) {
+  const none = async () => (await Promise.all(names(list).map((n) => node(this, n)))).every((n) => !taintOf(n, key, effect));
+  if (seconds) await waitSeconds(this, `no taint ${key}:${effect} on ${list}`, none, Number(seconds) * 1000);
+  assert.ok(await none(), `a taint ${key}:${effect} on ${list}`);
+});
+
+Then(/^for (\d+) s at most one of Nodes ((?:"[^"]*"(?:, | and )?)+) has taint "([^"]*)" with effect "([^"]*)"$/, async function (this: KubespecWorld, seconds: string, list: string, key: string, effect: string) {
+  const tainted = async () => (await Promise.all(names(list).map((n) => node(this, n)))).filter((n) => taintOf(n, key, effect)).map((n) => n.metadata.name);
+  await holdSeconds(this, `at most one of ${list} tainted ${key}:${effect}`, async () => (await tainted()).length <= 1, Number(seconds) * 1000);
+});
+
+Then(/^within (\d+) s each of Nodes ((?:"[^"]*"(?:, | and )?)+) has taint "([^"]*)" with effect "([^"]*)", added at least (\d+) s apart$/, async function (this: KubespecWorld, seconds: string, list: string, key: string, effect: string, gap: string) {
+  const all = names(list);
+  let added: number[] = [];
+  await waitSeconds(this, `each of ${list} tainted ${key}:${effect}`, async () => {
+    const taints = (await Promise.all(all.map((n) => node(this, n)))).map((n) => taintOf(n, key, effect));
+    added = taints.filter(Boolean).map((t) => Date.parse(t.timeAdded)).sort((a, b) => a - b);
+    return added.length === all.length;
+  }, Number(seconds) * 1000);
+  const gaps = added.slice(1).map((t, i) => (t - added[i]!) / 1000);
+  assert.ok(gaps.every((g) => g >= Number(gap)), `the taints were added ${gaps.join(' s, ')} s apart (timeAdded ${added.map((t) => new Date(t).toISOString()).join(', ')})`);
 });
 
 // ---- pods on nodes, and their eviction -------------------------------------------------------
@@ -217,7 +298,7 @@ async function podGoneOrMarked(world: KubespecWorld, name: string): Promise<bool
 }
 
 Then(/^at U \+ (\d+) s Pod "([^"]*)" is still there, not marked for deletion$/, async function (this: KubespecWorld, seconds: string, name: string) {
-  await passRenewing(this, Math.max(0, this.recall<number>('U') + Number(seconds) * 1000 - now(this)), this.recallOr<string[]>('heartbeating nodes', []));
+  await passRenewing(this, Math.max(0, this.recall<number>('U') + Number(seconds) * 1000 - now(this)), heartbeating(this));
   assert.ok(!(await podGoneOrMarked(this, name)), `Pod "${name}" was evicted before U + ${seconds} s`);
 });
 
@@ -231,7 +312,7 @@ Then(/^within (\d+) s of virtual time Pod "([^"]*)" is deleted or marked for del
 });
 
 Then(/^(?:after (\d+) (s|minutes) of virtual time )?Pod "([^"]*)" is still there, not marked for deletion$/, async function (this: KubespecWorld, amount: string | undefined, unit: string | undefined, name: string) {
-  if (amount) await passRenewing(this, Number(amount) * (unit === 'minutes' ? 60_000 : 1000), this.recallOr<string[]>('heartbeating nodes', []));
+  if (amount) await passRenewing(this, Number(amount) * (unit === 'minutes' ? 60_000 : 1000), heartbeating(this));
   assert.ok(!(await podGoneOrMarked(this, name)), `Pod "${name}" was evicted`);
 });
 

@@ -23,6 +23,27 @@ Then(/^within (\d+) s the watch delivers exactly: (.+)$/, async function (this: 
   assert.deepEqual(seen(), expected, `events: ${described(watch)}`);
 });
 
+Then(/^within (\d+) s the watch "([^"]*)" delivers exactly: (.+)$/, async function (this: KubespecWorld, seconds: string, name: string, list: string) {
+  const watch = this.recall<KubeWatch>(`watch ${name}`);
+  const expected = [...list.matchAll(/(ADDED|MODIFIED|DELETED) "([^"]*)"/g)].map((m) => `${m[1]} "${m[2]}"`);
+  const seen = () => watch.events.filter((e) => e.type !== 'BOOKMARK').map((e) => `${e.type} "${e.object?.metadata?.name}"`);
+  await this.eventually(`the watch "${name}" to deliver ${expected.length} events`, () => seen().length >= expected.length, Number(seconds) * 1000);
+  assert.deepEqual(seen(), expected, `watch "${name}": ${described(watch)}`);
+});
+
+Then("the resourceVersions of the watch's events strictly increase as integers", function (this: KubespecWorld) {
+  const watch = this.recall<KubeWatch>('watch');
+  const versions = watch.events.filter((e) => e.type !== 'BOOKMARK').map((e) => BigInt(e.object?.metadata?.resourceVersion ?? '0'));
+  assert.ok(versions.every((v, i) => i === 0 || v > versions[i - 1]!), `events: ${described(watch)}`);
+});
+
+Then('the DELETED event for {string} carries data {string} = {string}', function (this: KubespecWorld, name: string, key: string, value: string) {
+  const watch = this.recall<KubeWatch>('watch');
+  const ev = watch.events.find((e) => e.type === 'DELETED' && e.object?.metadata?.name === name);
+  assert.ok(ev, `no DELETED event for "${name}": ${described(watch)}`);
+  assert.equal(ev.object?.data?.[key], value, `the DELETED object should be the last state: ${JSON.stringify(ev.object)}`);
+});
+
 Then('no event carries a resourceVersion at or below {string}', function (this: KubespecWorld, label: string) {
   const watch = this.recall<KubeWatch>('watch');
   const floor = BigInt(this.recall<string>(label));

@@ -117,6 +117,10 @@ When('a client watches ConfigMaps labelled {string} with {string}', async functi
   this.note('watch', await this.kube().watch(watchPath(this, selector, query)));
 });
 
+When('a client watches ConfigMaps labelled {string} from resourceVersion {string} with {string}', async function (this: KubespecWorld, selector: string, label: string, query: string) {
+  this.note('watch', await this.kube().watch(watchPath(this, selector, `${query}&resourceVersion=${encodeURIComponent(this.recall<string>(label))}`)));
+});
+
 When("a client watches ConfigMaps labelled {string} from the list's resourceVersion", async function (this: KubespecWorld, selector: string) {
   const rv = this.recall<any>('list').metadata.resourceVersion as string;
   this.note('watch', await this.kube().watch(watchPath(this, selector, `resourceVersion=${encodeURIComponent(rv)}`)));

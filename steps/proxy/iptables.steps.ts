@@ -111,6 +111,26 @@ Then(/^the (?:iptables )?nat table of node "([^"]+)" has no chain named like "([
   assert.deepEqual(found, [], `node "${node}" has ${found.join(', ')}`);
 });
 
+// ---- the chains themselves ------------------------------------------------------------------
+
+Then('the {word} table of node {string} declares the built-in chains {names} and kube-proxy\'s own chains {names}', async function (this: KubespecWorld, which: Table, node: string, builtins: string[], own: string[]) {
+  await synced(this, node);
+  const { policies } = await table(this, node, which);
+  const headers = [...policies].map(([c, p]) => `:${c} ${p}`).join('\n');
+  // A built-in chain has a policy (what the hook does with a packet no rule took); a created one has "-".
+  for (const c of builtins) assert.match(policies.get(c) ?? 'missing', /^(ACCEPT|DROP)$/, `${which} ${c}:\n${headers}`);
+  for (const c of own) assert.equal(policies.get(c), '-', `${which} ${c}:\n${headers}`);
+});
+
+Then('every chain a rule of the nat or filter table of node {string} jumps to is declared in its table', async function (this: KubespecWorld, node: string) {
+  for (const which of ['nat', 'filter'] as const) {
+    const { rules, policies } = await table(this, node, which);
+    // kube-proxy's chains are all KUBE-*; the kernel's targets (DNAT, MARK, REJECT, …) are not chains.
+    const undeclared = rules.filter((r) => /^KUBE-/.test(jumpOf(r) ?? '') && !policies.has(jumpOf(r)!));
+    assert.deepEqual(undeclared.map((r) => r.line), [], `${which}: jumps to chains the table does not declare`);
+  }
+});
+
 // ---- one Service's chains ------------------------------------------------------------------
 
 /** The chain KUBE-SERVICES sends the Service's ClusterIP:port to. */

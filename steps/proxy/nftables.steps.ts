@@ -79,7 +79,8 @@ Then('the service chain of Service {string} in table {string} has a rule with {s
   const chain = verdict.replace(/^goto /, '');
   const rule = (t.chains.get(chain) ?? []).find((r) => r.includes(text));
   assert.ok(rule, `${chain} has no rule with "${text}": ${(t.chains.get(chain) ?? []).join(' | ')}`);
-  const targets = [...rule.matchAll(/goto (endpoint-\S+)/g)].map((m) => m[1]!);
+  // nft prints the vmap as "{ 0 : goto endpoint-…, 1 : goto … }": a chain name ends before "," or "}".
+  const targets = [...rule.matchAll(/goto (endpoint-[^\s,}]+)/g)].map((m) => m[1]!);
   assert.equal(new Set(targets).size, n, rule);
   for (const target of targets) assert.ok(t.chains.has(target), `no chain ${target}`);
 });

@@ -46,8 +46,8 @@ Given('a node {string} whose kernel has no ip_vs module', function (this: Kubesp
 
 // ---- Services -------------------------------------------------------------------------------
 
-Given('a Service {string} with clusterIP {string} port {int} targetPort {int}', async function (this: KubespecWorld, name: string, clusterIP: string, port: number, targetPort: number) {
-  await createService(this, name, { clusterIP, port, targetPort });
+Given(/^a Service "([^"]+)" with clusterIP "([^"]+)" port (\d+)(?:\/(UDP|TCP))? targetPort (\d+)$/, async function (this: KubespecWorld, name: string, clusterIP: string, port: string, protocol: 'UDP' | 'TCP' | undefined, targetPort: string) {
+  await createService(this, name, { clusterIP, port: Number(port), targetPort: Number(targetPort), ...(protocol ? { protocol } : {}) });
 });
 
 Given('a Service {string} with clusterIP {string} port {int} targetPort {int} and internalTrafficPolicy {string}', async function (this: KubespecWorld, name: string, clusterIP: string, port: number, targetPort: number, policy: string) {
@@ -120,8 +120,8 @@ const CONDITIONS: Record<string, Partial<EndpointSpec>> = {
   'serving terminating': { ready: false, serving: true, terminating: true },
 };
 
-Given(/^an EndpointSlice for Service "([^"]+)" with (ready|serving terminating) endpoints (.+) on port (\d+)(?: is written)?$/, async function (this: KubespecWorld, service: string, kind: string, list: string, port: string) {
-  await writeSlice(this, service, Number(port), parseEndpoints(list, CONDITIONS[kind]!));
+Given(/^an EndpointSlice for Service "([^"]+)" with (ready|serving terminating) endpoints (.+) on port (\d+)(?:\/(UDP|TCP))?(?: is written)?$/, async function (this: KubespecWorld, service: string, kind: string, list: string, port: string, protocol: 'UDP' | 'TCP' | undefined) {
+  await writeSlice(this, service, Number(port), parseEndpoints(list, CONDITIONS[kind]!), protocol);
 });
 
 When('the EndpointSlice of Service {string} also lists ready endpoint {string} on port {int}', async function (this: KubespecWorld, service: string, ip: string, port: number) {

@@ -36,6 +36,8 @@ export interface ServiceOptions {
   internalTrafficPolicy?: string;
   /** Named ports instead of the one `port`/`targetPort`. */
   ports?: { name: string; port: number; targetPort: number }[];
+  /** The one port's protocol (TCP by default). */
+  protocol?: 'TCP' | 'UDP';
 }
 
 export function serviceBody(name: string, o: ServiceOptions): any {
@@ -46,7 +48,7 @@ export function serviceBody(name: string, o: ServiceOptions): any {
     spec: {
       ...(o.type ? { type: o.type } : {}),
       ...(o.clusterIP ? { clusterIP: o.clusterIP } : {}),
-      ports: o.ports?.map((p) => ({ ...p, protocol: 'TCP' })) ?? [{ port: o.port ?? 80, targetPort: o.targetPort ?? 8080, protocol: 'TCP', ...(o.nodePort !== undefined ? { nodePort: o.nodePort } : {}) }],
+      ports: o.ports?.map((p) => ({ ...p, protocol: 'TCP' })) ?? [{ port: o.port ?? 80, targetPort: o.targetPort ?? 8080, protocol: o.protocol ?? 'TCP', ...(o.nodePort !== undefined ? { nodePort: o.nodePort } : {}) }],
       ...affinity, ...timeout,
       ...(o.externalTrafficPolicy ? { externalTrafficPolicy: o.externalTrafficPolicy } : {}),
       ...(o.internalTrafficPolicy ? { internalTrafficPolicy: o.internalTrafficPolicy } : {}),
@@ -89,7 +91,7 @@ function sliceBody(service: string, ports: SlicePort[], eps: EndpointSpec[]): an
     // A manager other than the controller's, so a real cluster's EndpointSlice controller leaves it alone.
     metadata: { name: `${service}-kubespec`, labels: { 'kubernetes.io/service-name': service, 'endpointslice.kubernetes.io/managed-by': 'kubespec-steps' } },
     addressType: 'IPv4',
-    ports: ports.map((p) => ({ name: p.name, port: p.port, protocol: 'TCP' })),
+    ports: ports.map((p) => ({ name: p.name, port: p.port, protocol: p.protocol ?? 'TCP' })),
     endpoints: eps.map((e) => ({
       addresses: [e.ip],
       conditions: { ready: e.ready ?? true, serving: e.serving ?? e.ready ?? true, terminating: e.terminating ?? false },
@@ -102,14 +104,16 @@ function sliceBody(service: string, ports: SlicePort[], eps: EndpointSpec[]): an
 export interface SlicePort {
   name: string;
   port: number;
+  /** Matched with the Service port's protocol, as kube-proxy matches them (TCP by default). */
+  protocol?: 'TCP' | 'UDP';
 }
 
 /** Creates or replaces the Service's one EndpointSlice; remembers what it lists. */
-export async function writeSlice(world: KubespecWorld, service: string, port: number | SlicePort[], eps: EndpointSpec[]): Promise<void> {
+export async function writeSlice(world: KubespecWorld, service: string, port: number | SlicePort[], eps: EndpointSpec[], protocol?: 'TCP' | 'UDP'): Promise<void> {
   const kube = world.kube();
   const path = `${slicePath(world)}/${service}-kubespec`;
   const current = await kube.request({ method: 'GET', path });
-  const ports = typeof port === 'number' ? [{ name: '', port }] : port;
+  const ports = typeof port === 'number' ? [{ name: '', port, ...(protocol ? { protocol } : {}) }] : port;
   const body = sliceBody(service, ports, eps);
   if (current.status === 200) {
     body.metadata.resourceVersion = current.json.metadata.resourceVersion;
@@ -166,17 +170,27 @@ export interface SavedRule {
   line: string;
 }
 
-/** The `-A` lines of an iptables-save dump, split into shell-like tokens (quotes kept together). */
-export function parseSave(text: string): { chains: string[]; rules: SavedRule[] } {
+/**
+ * The `-A` lines of an iptables-save dump, split into shell-like tokens: a quoted string is one
+ * token, without its quotes (the real iptables-save quotes every comment: `--comment "ns/web"`);
+ * and its `:CHAIN POLICY [packets:bytes]` headers: a built-in chain's policy (ACCEPT, DROP), or
+ * "-" for a chain someone created.
+ */
+export function parseSave(text: string): { chains: string[]; rules: SavedRule[]; policies: Map<string, string> } {
   const chains: string[] = [];
   const rules: SavedRule[] = [];
+  const policies = new Map<string, string>();
   for (const line of text.split('\n')) {
-    if (line.startsWith(':')) chains.push(line.slice(1).split(' ')[0]!);
+    if (line.startsWith(':')) {
+      const [name, policy] = line.slice(1).split(' ');
+      chains.push(name!);
+      policies.set(name!, policy ?? '');
+    }
     if (!line.startsWith('-A ')) continue;
-    const tokens = [...line.matchAll(/"[^"]*"|\S+/g)].map((m) => m[0]);
+    const tokens = [...line.matchAll(/"([^"]*)"|\S+/g)].map((m) => m[1] ?? m[0]);
     rules.push({ chain: tokens[1]!, tokens: tokens.slice(2), line });
   }
-  return { chains, rules };
+  return { chains, rules, policies };
 }
 
 /**

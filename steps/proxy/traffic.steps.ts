@@ -20,11 +20,11 @@ const outsideClient = (i: number) => `203.0.${113 + (i >> 8)}.${i & 255}`;
 /** A pod on the k-th node: 10.244.250+ keeps clear of the scenarios' endpoint addresses. */
 const podOn = (node: string) => `10.244.250.${(node.charCodeAt(node.length - 1) % 200) + 2}`;
 
-async function send(world: KubespecWorld, node: string, dst: string, port: number, srcs: string[], fromNode = false): Promise<Sent[]> {
+async function send(world: KubespecWorld, node: string, dst: string, port: number, srcs: string[], fromNode = false, protocol?: 'TCP' | 'UDP'): Promise<Sent[]> {
   const p = proxy(world);
   assert.ok(p.connect, 'this target declares proxy.dataplane but offers no connect()');
   const sent: Sent[] = [];
-  for (const src of srcs) sent.push({ src, result: await p.connect(node, { src, dst, port, fromNode }) });
+  for (const src of srcs) sent.push({ src, result: await p.connect(node, { src, dst, port, fromNode, ...(protocol ? { protocol } : {}) }) });
   world.note('connections', sent);
   return sent;
 }
@@ -65,9 +65,9 @@ When('{int} clients each open {int} new connections to Service {string}', async 
   await send(this, proxyNode(this), ip, port, srcs);
 });
 
-When(/^I open (\d+) new connections? to "([\d.]+):(\d+)" from a pod on node "([^"]+)"( once the proxy has synced)?$/, async function (this: KubespecWorld, n: string, ip: string, port: string, node: string, _synced: string | undefined) {
+When(/^I open (\d+) new (?:(UDP|TCP) )?connections? to "([\d.]+):(\d+)" from a pod on node "([^"]+)"( once the proxy has synced)?$/, async function (this: KubespecWorld, n: string, protocol: 'UDP' | 'TCP' | undefined, ip: string, port: string, node: string, _synced: string | undefined) {
   await synced(this, node);
-  await send(this, node, ip, Number(port), Array(Number(n)).fill(podOn(node)));
+  await send(this, node, ip, Number(port), Array(Number(n)).fill(podOn(node)), false, protocol);
 });
 
 When('a client outside the cluster connects to node {string} port {int}', async function (this: KubespecWorld, node: string, port: number) {
@@ -152,6 +152,11 @@ Then(/^every connection was (rejected|dropped)$/, function (this: KubespecWorld,
 Then('both {string} and {string} received at least {int} connection(s)', function (this: KubespecWorld, a: string, b: string, n: number) {
   const counts = tally(backends(this));
   for (const x of [a, b]) assert.ok((counts.get(x) ?? 0) >= n, JSON.stringify([...counts]));
+});
+
+/** Whatever else became of them (passed on untouched, or refused), none reached a backend. */
+Then('no connection reached an endpoint', function (this: KubespecWorld) {
+  assert.ok(sent(this).length > 0 && sent(this).every((s) => s.result.outcome !== 'forwarded' && !s.result.backend), JSON.stringify(sent(this)));
 });
 
 Then('no connection was redirected by the proxy', function (this: KubespecWorld) {

@@ -44,6 +44,15 @@ Given(/^a cluster with node "([^"]*)" with (\S+) CPU and (\S+) memory(, cordoned
   if (cordoned) await patchNode(this, name, { spec: { unschedulable: true } });
 });
 
+Given(/^a cluster with node "([^"]*)" with (\S+) CPU and (\S+) memory and room for (\d+) pods?$/, async function (this: KubespecWorld, name: string, cpu: string, memory: string, pods: string) {
+  await createNode(this, name, cpu, memory, {}, pods);
+});
+
+Given(/^a cluster with node "([^"]*)" with (\S+) CPU and (\S+) memory and node "([^"]*)" with (\S+) CPU and (\S+) memory$/, async function (this: KubespecWorld, a: string, cpuA: string, memA: string, b: string, cpuB: string, memB: string) {
+  await createNode(this, a, cpuA, memA);
+  await createNode(this, b, cpuB, memB);
+});
+
 Given(/^a cluster with node "([^"]*)" with (\S+) CPU and node "([^"]*)" with (\S+) CPU, each with (\S+) memory$/, async function (this: KubespecWorld, a: string, cpuA: string, b: string, cpuB: string, memory: string) {
   await createNode(this, a, cpuA, memory);
   await createNode(this, b, cpuB, memory);

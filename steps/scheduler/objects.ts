@@ -23,8 +23,9 @@ export function podPath(world: KubespecWorld, name = ''): string {
   return `/api/v1/namespaces/${namespace}/pods${name ? `/${encodeURIComponent(name)}` : ''}`;
 }
 
-export async function createNode(world: KubespecWorld, name: string, cpu: string, memory: string, labels: Record<string, string> = {}): Promise<void> {
-  const allocatable = { cpu, memory, pods: '110' };
+/** A Node as its kubelet registers it; `pods` is its pod capacity (kubelet's --max-pods, 110 by default). */
+export async function createNode(world: KubespecWorld, name: string, cpu: string, memory: string, labels: Record<string, string> = {}, pods = '110'): Promise<void> {
+  const allocatable = { cpu, memory, pods };
   const res = await world.kube().request({
     method: 'POST',
     path: '/api/v1/nodes',
@@ -91,7 +92,8 @@ type Spec = Record<string, any>;
 const CLAUSES: [RegExp, (m: RegExpExecArray, pod: { metadata: any; spec: Spec }, world: KubespecWorld) => void][] = [
   [/requesting (\S+) CPU(?: and (\S+) memory)?/, (m, p) => (p.spec.containers[0].resources = { requests: { cpu: m[1], ...(m[2] ? { memory: m[2] } : {}) } })],
   [/with required node affinity "([^"]*)"/, (m, p) => ((p.spec.affinity ??= {}).nodeAffinity = { requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms: [{ matchExpressions: [requirement(m[1]!)] }] } })],
-  [/with preferred node affinity "([^"]*)" of weight (\d+)/, (m, p) => ((p.spec.affinity ??= {}).nodeAffinity = { preferredDuringSchedulingIgnoredDuringExecution: [{ weight: Number(m[2]), preference: { matchExpressions: [requirement(m[1]!)] } }] })],
+  // Each clause adds one preferred term, so a pod may carry several of different weights.
+  [/with preferred node affinity "([^"]*)" of weight (\d+)/, (m, p) => (((p.spec.affinity ??= {}).nodeAffinity ??= {}).preferredDuringSchedulingIgnoredDuringExecution ??= []).push({ weight: Number(m[2]), preference: { matchExpressions: [requirement(m[1]!)] } })],
   [/with required pod affinity to "([^"]*)" on topology key "([^"]*)"/, (m, p) => ((p.spec.affinity ??= {}).podAffinity = { requiredDuringSchedulingIgnoredDuringExecution: [{ labelSelector: labelSelector(m[1]!), topologyKey: m[2] }] })],
   [/with required anti-affinity to "([^"]*)" on "([^"]*)"/, (m, p) => ((p.spec.affinity ??= {}).podAntiAffinity = { requiredDuringSchedulingIgnoredDuringExecution: [{ labelSelector: labelSelector(m[1]!), topologyKey: m[2] }] })],
   [/with nodeSelector "([^"]*)"/, (m, p) => (p.spec.nodeSelector = { [m[1]!.split('=')[0]!]: m[1]!.split('=')[1] ?? '' })],

@@ -170,10 +170,56 @@ export class ContainerdHost {
 
   /** Stops and removes every sandbox (and so every container) through CRI; keeps containerd running. */
   async removeAllSandboxes(): Promise<void> {
+    await this.holdMemory(0);
     await removeSandboxes(this.endpoint);
   }
 
+  // ---- the node's memory (kubelet.eviction) ---------------------------------------------------
+
+  /**
+   * The node's memory working set, as cadvisor computes a cgroup's on cgroup v1 (usage_in_bytes −
+   * total_inactive_file): of the cgroup every pod of this node lives under (cgroupParentOf), so the
+   * node is that subtree — as a kind node is its container's cgroup — not this shared machine.
+   */
+  memoryWorkingSet(): number {
+    const dir = path.join('/sys/fs/cgroup/memory', cgroupParentOf(this.state));
+    try {
+      const usage = Number(fs.readFileSync(path.join(dir, 'memory.usage_in_bytes'), 'utf8'));
+      const inactive = Number(/^total_inactive_file (\d+)$/m.exec(fs.readFileSync(path.join(dir, 'memory.stat'), 'utf8'))?.[1] ?? 0);
+      return Math.max(0, usage - inactive);
+    } catch {
+      return 0; // no pod has run yet: the cgroup is not there
+    }
+  }
+
+  private hog?: ChildProcess;
+
+  /**
+   * A process outside every pod holds `bytes` from now on (0: none), in a cgroup of its own under
+   * the node's (a node's system.slice), moved there before it touches its memory so the pages are
+   * charged to the node. Its script lives in this host's dir, so teardown ends it whatever happens.
+   */
+  async holdMemory(bytes: number): Promise<void> {
+    if (this.hog?.pid) await endProcess(this.hog.pid);
+    this.hog = undefined;
+    if (bytes <= 0) return;
+    const cgroup = path.join('/sys/fs/cgroup/memory', cgroupParentOf(this.state), 'system');
+    fs.mkdirSync(cgroup, { recursive: true });
+    const script = path.join(this.state.dir, 'hog.mjs');
+    fs.writeFileSync(script, "process.stdin.once('data', () => { globalThis.held = Buffer.alloc(Number(process.argv[2]), 1); process.stdout.write('held\\n'); }); setInterval(() => {}, 1 << 30);\n");
+    const hog = spawn(process.execPath, [script, String(bytes)], { stdio: ['pipe', 'pipe', 'ignore'] });
+    this.hog = hog;
+    fs.writeFileSync(path.join(cgroup, 'cgroup.procs'), String(hog.pid));
+    const held = new Promise<void>((resolve, reject) => {
+      hog.stdout!.once('data', () => resolve());
+      hog.once('exit', (code) => reject(new Error(`the memory hog exited (${code}) before holding ${bytes} bytes`)));
+    });
+    hog.stdin!.write('go\n');
+    await held;
+  }
+
   stop(): Promise<void> {
+    if (this.hog?.pid) spawnSync('kill', ['-9', String(this.hog.pid)]);
     process.off('SIGINT', this.onSignal).off('SIGTERM', this.onSignal);
     this.stopping ??= teardown(this.state);
     return this.stopping;

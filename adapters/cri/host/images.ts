@@ -173,6 +173,21 @@ process.on('SIGTERM', () => process.exit(143));
 
 export const GRPC_HEALTH_IMAGES = ['SERVING', 'NOT_SERVING'].map((s) => `docker.io/kubespec/grpc-health:${s}`);
 
+/**
+ * `kubespec/alloc:SIZE` (SIZE in Mi): holds SIZE of memory from one second after it starts, as the
+ * fake runtime's image of the same name does — a real Buffer, every page written so it is resident
+ * and counted in the container's cgroup working set. busybox cannot hold memory (the sandbox's
+ * /dev/shm is 64 MiB, the rootfs is page cache), so this is the node binary too.
+ */
+const ALLOC_SCRIPT = `const mib = Number(/^(\\d+)Mi$/.exec(process.env.SIZE ?? '')?.[1] ?? 0);
+setTimeout(() => { globalThis.held = Buffer.alloc(mib * 1048576, 1); }, 1000);
+setInterval(() => {}, 1 << 30);
+process.on('SIGTERM', () => process.exit(143));
+`;
+
+/** The sizes the features name (PRACTICE-PRIORITY-EVICTION-ORDER); the fake runtime takes any. */
+export const ALLOC_IMAGES = ['64Mi', '200Mi', '400Mi'].map((s) => `docker.io/kubespec/alloc:${s}`);
+
 /** The node binary, its loader and libraries (as ldd lists them), the script: one layer. */
 function buildNodeLayer(work: string): Buffer {
   const root = path.join(work, 'node-rootfs');
@@ -186,6 +201,7 @@ function buildNodeLayer(work: string): Buffer {
   }
   for (const d of ['tmp', 'proc', 'sys', 'dev', 'kubespec']) fs.mkdirSync(path.join(root, d), { recursive: true });
   fs.writeFileSync(path.join(root, 'kubespec', 'grpc-health.mjs'), GRPC_HEALTH_SCRIPT);
+  fs.writeFileSync(path.join(root, 'kubespec', 'alloc.mjs'), ALLOC_SCRIPT);
   const tar = path.join(work, 'node-layer.tar');
   execFileSync('tar', ['--sort=name', '--owner=0', '--group=0', '--numeric-owner', '--mtime=@0', '-cf', tar, '-C', root, '.']);
   return fs.readFileSync(tar);
@@ -196,10 +212,14 @@ export function buildGrpcHealthArchive(work: string): string {
   const layout = path.join(work, 'grpc-layout');
   fs.mkdirSync(path.join(layout, 'blobs', 'sha256'), { recursive: true });
   const layer = writeBlob(layout, buildNodeLayer(work));
-  const manifests = GRPC_HEALTH_IMAGES.map((name) => {
+  const configs = [
+    ...GRPC_HEALTH_IMAGES.map((name) => ({ name, Env: ['PATH=/bin', `STATUS=${name.split(':').pop()}`, 'PORT=9090'], Cmd: ['/bin/node', '/kubespec/grpc-health.mjs'] })),
+    ...ALLOC_IMAGES.map((name) => ({ name, Env: ['PATH=/bin', `SIZE=${name.split(':').pop()}`], Cmd: ['/bin/node', '/kubespec/alloc.mjs'] })),
+  ];
+  const manifests = configs.map(({ name, Env, Cmd }) => {
     const config = writeBlob(layout, Buffer.from(JSON.stringify({
       architecture: 'amd64', os: 'linux',
-      config: { Env: ['PATH=/bin', `STATUS=${name.split(':').pop()}`, 'PORT=9090'], Cmd: ['/bin/node', '/kubespec/grpc-health.mjs'], WorkingDir: '/' },
+      config: { Env, Cmd, WorkingDir: '/' },
       rootfs: { type: 'layers', diff_ids: [layer.digest] },
     })));
     const manifest = writeBlob(layout, Buffer.from(JSON.stringify({

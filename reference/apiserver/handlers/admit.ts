@@ -32,7 +32,20 @@ export interface AdmissionTarget {
   dryRun: boolean;
 }
 
+/** A request's warn and annotate callbacks, made once per request rather than once per admission stage. */
+const callbacksOf = new WeakMap<Call, Pick<AdmissionAttributes, 'warn' | 'annotate'>>();
+
+function callbacksFor(call: Call): Pick<AdmissionAttributes, 'warn' | 'annotate'> {
+  let callbacks = callbacksOf.get(call);
+  if (!callbacks) {
+    callbacks = { warn: (message) => void call.warnings.push(message), annotate: (key, value) => call.trace.annotate(key, value) };
+    callbacksOf.set(call, callbacks);
+  }
+  return callbacks;
+}
+
 function attributesFor(call: Call, def: ResourceDef, t: AdmissionTarget): AdmissionAttributes {
+  const { warn, annotate } = callbacksFor(call);
   const attrs: AdmissionAttributes = {
     operation: t.operation,
     kind: t.kind,
@@ -43,8 +56,8 @@ function attributesFor(call: Call, def: ResourceDef, t: AdmissionTarget): Admiss
     user: call.user,
     object: t.object,
     dryRun: t.dryRun,
-    warn: (message) => void call.warnings.push(message),
-    annotate: (key, value) => call.trace.annotate(key, value),
+    warn,
+    annotate,
   };
   if (t.oldObject !== undefined) attrs.oldObject = t.oldObject;
   return attrs;

@@ -39,12 +39,13 @@ export class MaxInFlight {
 
   constructor(readonly limits: InFlightLimits) {}
 
+
   /**
    * A seat for this request: a release function, or the 429 answer when its pool is full.
    * `undefined` release: the request takes no seat (long-running, or system:masters).
    */
   admit(info: RequestInfo, query: URLSearchParams, groups: readonly string[]): { release: () => void } | { refused: Reply } {
-    if (isLongRunning(info, query) || groups.includes(SYSTEM_MASTERS)) return { release: () => {} };
+    if (isLongRunning(info, query) || groups.includes(SYSTEM_MASTERS)) return NO_SEAT;
     const readOnly = READ_ONLY_VERBS.has(info.verb);
     if (readOnly ? this.readOnly >= this.limits.readOnly : this.mutating >= this.limits.mutating) return { refused: tooManyRequests() };
     if (readOnly) this.readOnly++;
@@ -64,6 +65,9 @@ export class MaxInFlight {
     return { mutating: this.mutating, readOnly: this.readOnly };
   }
 }
+
+/** What a request that takes no seat releases: nothing (one shared object, not a closure per request). */
+const NO_SEAT = Object.freeze({ release: (): void => {} });
 
 /** genericfilters.BasicLongRunningRequestCheck over the verbs and subresources kube-apiserver names. */
 function isLongRunning(info: RequestInfo, query: URLSearchParams): boolean {

@@ -92,7 +92,7 @@ export function hasProtobuf(apiVersion: string, kind: string): boolean {
 }
 
 export function isProtobufEnvelope(body: Uint8Array): boolean {
-  return body.length >= 4 && MAGIC.every((b, i) => body[i] === b);
+  return body.length >= 4 && body[0] === MAGIC[0] && body[1] === MAGIC[1] && body[2] === MAGIC[2] && body[3] === MAGIC[3];
 }
 
 // ---- JSON form <-> protobufjs plain form ---------------------------------------------------
@@ -128,9 +128,13 @@ function intOrStringFromProto(p: { type?: number; intVal?: number; strVal?: stri
   return p.type === 1 ? (p.strVal ?? '') : (p.intVal ?? 0);
 }
 
-const b64 = (bytes: string | Uint8Array): string => (typeof bytes === 'string' ? bytes : Buffer.from(bytes).toString('base64'));
+const b64 = (bytes: string | Uint8Array): string => (typeof bytes === 'string' ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('base64'));
 
 const QUANTITY = 'k8s.io.apimachinery.pkg.api.resource.Quantity';
+// Constants, not template literals in each `case`: those would build the string on every call.
+const TIME = `${META}.Time`;
+const MICRO_TIME = `${META}.MicroTime`;
+const FIELDS_V1 = `${META}.FieldsV1`;
 const INT_OR_STRING = 'k8s.io.apimachinery.pkg.util.intstr.IntOrString';
 
 /** Whether a field is Go-embedded: its members are the parent's in JSON. */
@@ -180,13 +184,16 @@ interface Losses {
   lost: boolean;
 }
 
+/** The envelope's own keys: an object's top level has them besides its message's fields. */
+const TYPE_META_KEYS = new Set(['apiVersion', 'kind']);
+
 /** Rewrites a JSON-form value for protobufjs' fromObject, following the message type. */
-function toPlain(type: protobuf.Type, json: any, losses: Losses, embedded = false): any {
+function toPlain(type: protobuf.Type, json: any, losses: Losses, embedded = false, topLevel = false): any {
   switch (typeName(type)) {
-    case `${META}.Time`:
-    case `${META}.MicroTime`:
+    case TIME:
+    case MICRO_TIME:
       return timeToProto(json);
-    case `${META}.FieldsV1`:
+    case FIELDS_V1:
       return { Raw: Buffer.from(JSON.stringify(json ?? {})).toString('base64') };
     case QUANTITY:
       if (typeof json === 'number') return { string: String(json) };
@@ -202,7 +209,7 @@ function toPlain(type: protobuf.Type, json: any, losses: Losses, embedded = fals
   }
   if (!embedded) {
     const keys = jsonKeys(type);
-    for (const k in json) if (!keys.has(k) && json[k] !== null && json[k] !== undefined) losses.lost = true;
+    for (const k in json) if (!keys.has(k) && json[k] !== null && json[k] !== undefined && !(topLevel && TYPE_META_KEYS.has(k))) losses.lost = true;
   }
   const out: Record<string, unknown> = {};
   for (const field of type.fieldsArray) {
@@ -244,43 +251,96 @@ function valueToPlain(field: protobuf.Field, sub: protobuf.Type | undefined, x: 
 }
 
 /**
- * protobufjs' plain form back to JSON form. Presence is kept as the wire has it (proto2: an
- * optional field is on the wire only when set), so `false`, `0` and an empty message `{}` come
- * back where they were written — upstream's JSON shows `securityContext: {}` and
- * `resources: {}` on a defaulted Pod. Two zero values are left out, as JSON's `omitempty` does:
- * the empty string (upstream's Go writes every non-pointer string field, set or not) and the
- * zero Time (JSON null). Empty lists and maps have no wire form at all.
+ * A decoded message back to JSON form, read straight from protobufjs' message instances (no
+ * toObject copy first: that pass cost more than the decode itself). Presence is kept as the
+ * wire has it (proto2: an optional field is on the wire only when set; protobufjs makes a field
+ * an own property only when it read it, its defaults sit on the prototype; its constructor
+ * gives each list and map field an empty own one), so `false`, `0` and
+ * an empty message `{}` come back where they were written — upstream's JSON shows
+ * `securityContext: {}` and `resources: {}` on a defaulted Pod. Two zero values are left out, as
+ * JSON's `omitempty` does: the empty string (upstream's Go writes every non-pointer string field,
+ * set or not) and the zero Time (JSON null). Empty lists and maps have no wire form at all.
  */
-function fromPlain(type: protobuf.Type, plain: any): any {
+function fromMessage(type: protobuf.Type, msg: any): any {
   switch (typeName(type)) {
-    case `${META}.Time`:
-      return timeFromProto(plain, false);
-    case `${META}.MicroTime`:
-      return timeFromProto(plain, true);
-    case `${META}.FieldsV1`:
-      return plain.Raw ? JSON.parse(Buffer.from(plain.Raw, 'base64').toString('utf8')) : {};
+    case TIME:
+      return timeFromProto({ seconds: toNumber(msg.seconds), nanos: msg.nanos }, false);
+    case MICRO_TIME:
+      return timeFromProto({ seconds: toNumber(msg.seconds), nanos: msg.nanos }, true);
+    case FIELDS_V1:
+      return hasOwn(msg, 'Raw') && msg.Raw.length > 0 ? JSON.parse(utf8(msg.Raw)) : {};
     case QUANTITY:
-      return plain.string ?? '0';
+      return hasOwn(msg, 'string') ? msg.string : '0';
     case INT_OR_STRING:
-      return intOrStringFromProto(plain);
+      // `type` is an int64 upstream: protobufjs reads it as a Long.
+      return intOrStringFromProto({ type: toNumber(msg.type), intVal: msg.intVal, strVal: msg.strVal });
   }
   const out: Record<string, unknown> = {};
-  for (const field of type.fieldsArray) {
-    const v = plain[field.name];
+  for (const field of fieldsOf(type)) {
+    if (!hasOwn(msg, field.name)) continue;
+    const v = msg[field.name];
     if (v === undefined || v === null || v === '') continue;
-    const sub = field.resolvedType instanceof protobuf.Type ? field.resolvedType : undefined;
-    let converted: unknown = v;
-    if (field.type === 'bytes') converted = field.map ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, b64(x as string)])) : b64(v);
-    else if (sub && field.map) converted = Object.fromEntries(Object.entries(v).map(([k, x]) => [k, fromPlain(sub, x)]));
-    else if (sub && field.repeated) converted = (v as unknown[]).map((x) => fromPlain(sub, x));
-    else if (sub && isInline(field)) {
-      Object.assign(out, fromPlain(sub, v));
+    const sub = field.sub;
+    let converted: unknown;
+    if (field.map) converted = mapFromMessage(field, v);
+    else if (field.repeated) converted = (v as unknown[]).map((x) => (sub ? fromMessage(sub, x) : scalarFromMessage(field, x)));
+    else if (sub && field.inline) {
+      Object.assign(out, fromMessage(sub, v));
       continue;
-    } else if (sub) converted = fromPlain(sub, v);
+    } else converted = sub ? fromMessage(sub, v) : scalarFromMessage(field, v);
     if (converted === undefined || (Array.isArray(converted) && converted.length === 0)) continue;
     out[field.name] = converted;
   }
   return out;
+}
+
+/** A map field; an empty one (protobufjs' constructor gives every map field one) is left out. */
+function mapFromMessage(field: FieldPlan, v: Record<string, unknown>): Record<string, unknown> | undefined {
+  let out: Record<string, unknown> | undefined;
+  for (const k in v) (out ??= {})[k] = field.sub ? fromMessage(field.sub, v[k]) : scalarFromMessage(field, v[k]);
+  return out;
+}
+
+/** bytes as base64 (JSON's form of []byte), 64-bit integers (protobufjs' Long) as numbers. */
+function scalarFromMessage(field: FieldPlan, v: unknown): unknown {
+  if (field.bytes) return b64(v as Uint8Array);
+  if (field.long) return toNumber(v);
+  return v;
+}
+
+function toNumber(v: unknown): number {
+  if (typeof v === 'number') return v;
+  if (v === undefined || v === null) return 0;
+  return (v as { toNumber(): number }).toNumber();
+}
+
+const hasOwn = (o: object, k: string): boolean => Object.prototype.hasOwnProperty.call(o, k);
+const utf8 = (bytes: Uint8Array): string => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8');
+
+/** What decoding needs to know of a field, worked out once per message type. */
+interface FieldPlan {
+  name: string;
+  sub: protobuf.Type | undefined;
+  map: boolean;
+  repeated: boolean;
+  inline: boolean;
+  bytes: boolean;
+  long: boolean;
+}
+
+const LONG_TYPES = new Set(['int64', 'uint64', 'sint64', 'fixed64', 'sfixed64']);
+const plansOf = new WeakMap<protobuf.Type, FieldPlan[]>();
+
+function fieldsOf(type: protobuf.Type): FieldPlan[] {
+  let plan = plansOf.get(type);
+  if (!plan) {
+    plan = type.fieldsArray.map((field) => {
+      const sub = field.resolvedType instanceof protobuf.Type ? field.resolvedType : undefined;
+      return { name: field.name, sub, map: field.map, repeated: field.repeated, inline: isInline(field), bytes: field.type === 'bytes', long: LONG_TYPES.has(field.type) };
+    });
+    plansOf.set(type, plan);
+  }
+  return plan;
 }
 
 /**
@@ -288,13 +348,12 @@ function fromPlain(type: protobuf.Type, plain: any): any {
  * nested plain objects; these protos have no enums), so it goes to `encode` without the extra
  * copy `fromObject` would make.
  */
-function encodeMessage(type: protobuf.Type, json: unknown, losses: Losses): Uint8Array {
-  return type.encode(toPlain(type, json, losses)).finish();
+function encodeMessage(type: protobuf.Type, object: unknown, losses: Losses): Uint8Array {
+  return type.encode(toPlain(type, object, losses, false, true)).finish();
 }
 
 function decodeMessage(type: protobuf.Type, bytes: Uint8Array): any {
-  const msg = type.decode(bytes);
-  return fromPlain(type, type.toObject(msg, { longs: Number, bytes: String, defaults: false }));
+  return fromMessage(type, type.decode(bytes));
 }
 
 // ---- envelopes --------------------------------------------------------------------------------
@@ -310,9 +369,9 @@ export function encodeObject(obj: any, options: { lossless?: boolean } = {}): Ui
   const kind = obj?.kind;
   const type = typeof apiVersion === 'string' && typeof kind === 'string' ? messageFor(apiVersion, kind) : undefined;
   if (!type) return undefined;
-  const { apiVersion: _a, kind: _k, ...rest } = obj;
   const losses: Losses = { lost: false };
-  const raw = encodeMessage(type, rest, losses);
+  // The message has no apiVersion or kind field: toPlain reads only its fields, so the object goes as it is.
+  const raw = encodeMessage(type, obj, losses);
   if (losses.lost && options.lossless) return undefined;
   const unknown = Unknown.encode(Unknown.fromObject({ typeMeta: { apiVersion, kind }, raw })).finish();
   const out = new Uint8Array(MAGIC.length + unknown.length);
@@ -326,10 +385,11 @@ export function decodeObject(body: Uint8Array): any {
   if (!isProtobufEnvelope(body)) throw new ProtobufError('provided data does not appear to be a protobuf message, expected prefix [107 56 115 0]');
   let unk: any;
   try {
-    unk = Unknown.toObject(Unknown.decode(body.subarray(MAGIC.length)), { defaults: false });
+    unk = Unknown.decode(body.subarray(MAGIC.length));
   } catch (e) {
     throw new ProtobufError((e as Error).message);
   }
+  // Unset fields read as protobufjs' defaults: '' for the strings, an empty buffer for raw.
   const apiVersion: string = unk.typeMeta?.apiVersion ?? '';
   const kind: string = unk.typeMeta?.kind ?? '';
   const type = messageFor(apiVersion, kind);

@@ -20,10 +20,16 @@ import { decodeObject as decodeEnvelope, encodeObject as encodeEnvelope, hasProt
 const MAGIC = 'k8s\u0000';
 
 export function encodeObject(obj: any): string {
-  const { resourceVersion: _rv, selfLink: _sl, ...meta } = obj.metadata ?? {};
-  const stored = { ...obj, metadata: meta };
+  const stored = { ...obj, metadata: storedMeta(obj.metadata ?? {}) };
   const envelope = hasProtobuf(String(obj.apiVersion), String(obj.kind)) ? encodeEnvelope(stored, { lossless: true }) : undefined;
   return envelope ? Buffer.from(envelope.buffer, envelope.byteOffset, envelope.byteLength).toString('latin1') : JSON.stringify(stored);
+}
+
+/** metadata without resourceVersion and selfLink (a loop: rest destructuring costs more). */
+function storedMeta(meta: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const k in meta) if (k !== 'resourceVersion' && k !== 'selfLink') out[k] = meta[k];
+  return out;
 }
 
 /** A stored value back to the object's JSON form, whichever encoding it was written in. */

@@ -67,6 +67,11 @@ export class ObjectStore {
     }
   }
 
+  /** A custom resource in the version asked for; a built-in kind has one version and needs no call (nor its promise). */
+  private served(def: ResourceDef, obj: any): any {
+    return def.custom ? servedAs(def, obj, this.conversion) : obj;
+  }
+
   key(def: ResourceDef, namespace: string, name: string): string | undefined {
     if (!validSegment(name) || (def.namespaced && !validSegment(namespace))) return undefined;
     return registryKey({ resource: storageResource(def), namespace: def.namespaced ? namespace : undefined, name });
@@ -82,7 +87,7 @@ export class ObjectStore {
     const key = this.key(def, namespace, name);
     if (!key) return undefined;
     const kv = await this.timed('get', def.resource, () => this.backend.get(key));
-    return kv ? { obj: await servedAs(def, decodeObject(kv), this.conversion), kv } : undefined;
+    return kv ? { obj: await this.served(def, decodeObject(kv)), kv } : undefined;
   }
 
   /** Whether the object exists, without decoding it. */
@@ -101,21 +106,21 @@ export class ObjectStore {
   async create(def: ResourceDef, obj: any): Promise<StoredObject> {
     const key = this.key(def, obj.metadata?.namespace ?? '', obj.metadata?.name ?? '');
     if (!key) throw errors.badRequest(`invalid object name ${JSON.stringify(obj.metadata?.name ?? '')}`);
-    const value = encodeObject(await storedAs(def, obj, this.conversion));
+    const value = encodeObject(def.custom ? await storedAs(def, obj, this.conversion) : obj);
     const res = await this.timed('create', def.resource, () => this.backend.txn({ key, expectModRevision: 0, value }));
     if (!res.succeeded || !res.kv) throw errors.alreadyExists(def.group, def.resource, obj.metadata.name);
     this.onWrite?.(this.prefix(def, ''), res.kv.modRevision);
-    return { obj: await servedAs(def, decodeObject(res.kv), this.conversion), kv: res.kv };
+    return { obj: await this.served(def, decodeObject(res.kv)), kv: res.kv };
   }
 
   /** Replaces the object if it is still at `expectModRevision`, else throws CasFailed. */
   async replace(def: ResourceDef, obj: any, expectModRevision: number): Promise<StoredObject> {
     const key = this.key(def, obj.metadata?.namespace ?? '', obj.metadata?.name ?? '')!;
-    const value = encodeObject(await storedAs(def, obj, this.conversion));
+    const value = encodeObject(def.custom ? await storedAs(def, obj, this.conversion) : obj);
     const res = await this.timed('update', def.resource, () => this.backend.txn({ key, expectModRevision, value }));
     if (!res.succeeded || !res.kv) throw new CasFailed(res.kv);
     this.onWrite?.(this.prefix(def, ''), res.kv.modRevision);
-    return { obj: await servedAs(def, decodeObject(res.kv), this.conversion), kv: res.kv };
+    return { obj: await this.served(def, decodeObject(res.kv)), kv: res.kv };
   }
 
   /** Deletes the object if it is still at `expectModRevision`; returns the deletion revision. */

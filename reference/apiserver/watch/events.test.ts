@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { KvEvent } from '../../../contract/contract.ts';
-import { encodeEvent, toWatchEvent } from './events.ts';
+import { encodeEvent, encodeShared, toWatchEvent } from './events.ts';
 
 const stored = JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'a', namespace: 'ns', labels: { app: 'web' } }, data: { k: 'v' } });
 const put = (): KvEvent => ({ type: 'PUT', kv: { key: '/registry/configmaps/ns/a', value: stored, createRevision: 7, modRevision: 7, version: 1 } });
@@ -34,4 +34,21 @@ test('a different value or revision is decoded on its own, and events of other o
   assert.notEqual(ev.object, toWatchEvent(put(), all)!.object);
   const bookmark = { type: 'BOOKMARK' as const, object: { kind: 'ConfigMap', apiVersion: 'v1', metadata: { resourceVersion: '8' } } };
   assert.equal(encodeEvent(bookmark), JSON.stringify(bookmark) + '\n');
+});
+
+test('each encoding of a shared event is made once: the JSON line and the protobuf frame are the same value for every watcher', () => {
+  let made = 0;
+  const frame = (ev: { type: string }) => (made++, Uint8Array.of(made, ev.type.length));
+  const first = toWatchEvent(put(), all)!;
+  const bytes = encodeShared(first, 'protobuf', frame);
+  assert.equal(encodeShared(toWatchEvent(put(), all)!, 'protobuf', frame), bytes);
+  assert.equal(made, 1);
+  // Another type, or another encoding, of the same object is another value.
+  assert.notEqual(encodeShared({ type: 'MODIFIED', object: first.object }, 'protobuf', frame), bytes);
+  assert.equal(typeof encodeShared(first, 'json', (ev) => JSON.stringify(ev)), 'string');
+  // An object no store event decoded (a Status, a bookmark) is encoded every time.
+  const status = { type: 'ERROR' as const, object: { kind: 'Status' } };
+  encodeShared(status, 'protobuf', frame);
+  encodeShared(status, 'protobuf', frame);
+  assert.equal(made, 4);
 });

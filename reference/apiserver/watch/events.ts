@@ -28,8 +28,12 @@ export interface ApiWatchEvent {
 const SHARED_DECODES = 16;
 const recent: Array<{ value: string; revision: number; obj: any }> = [];
 let nextSlot = 0;
-/** Each shared object's event lines by type, made by the first watcher that sends one. */
-const linesOf = new WeakMap<object, Partial<Record<WatchEventType, string>>>();
+/**
+ * Each shared object's encoded events, by encoding and event type ("json ADDED", "protobuf
+ * MODIFIED"), made by the first watcher that sends one and handed as the very same string or
+ * bytes to the rest.
+ */
+const encodedOf = new WeakMap<object, Map<string, string | Uint8Array>>();
 
 /** The object as stored in `kv`, shown at `revision`: shared and frozen. */
 export function sharedDecode(kv: KeyValue, revision: number): any {
@@ -37,7 +41,7 @@ export function sharedDecode(kv: KeyValue, revision: number): any {
     if (d.revision === revision && d.value === kv.value) return d.obj;
   }
   const obj = deepFreeze(decodeAt(kv, revision));
-  linesOf.set(obj, {});
+  encodedOf.set(obj, new Map());
   recent[nextSlot] = { value: kv.value, revision, obj };
   nextSlot = (nextSlot + 1) % SHARED_DECODES;
   return obj;
@@ -64,8 +68,16 @@ export function toWatchEvent(e: KvEvent, matches: (obj: any) => boolean): ApiWat
  * line is made once per type and the very same string handed to every watcher.
  */
 export function encodeEvent(ev: ApiWatchEvent): string {
+  return encodeShared(ev, 'json', (e) => JSON.stringify(e) + '\n');
+}
+
+/** `encode(ev)`, once per (event object, event type, encoding) when the object is a shared one. */
+export function encodeShared<T extends string | Uint8Array>(ev: ApiWatchEvent, encoding: string, encode: (ev: ApiWatchEvent) => T): T {
   const obj = ev.object;
-  const lines = obj !== null && typeof obj === 'object' ? linesOf.get(obj) : undefined;
-  if (!lines) return JSON.stringify(ev) + '\n';
-  return (lines[ev.type] ??= JSON.stringify(ev) + '\n');
+  const encoded = obj !== null && typeof obj === 'object' ? encodedOf.get(obj) : undefined;
+  if (!encoded) return encode(ev);
+  const key = `${encoding} ${ev.type}`;
+  let out = encoded.get(key) as T | undefined;
+  if (out === undefined) encoded.set(key, (out = encode(ev)));
+  return out;
 }

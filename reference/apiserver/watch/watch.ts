@@ -23,7 +23,7 @@ import { decodeObject } from '../storage/codec.ts';
 import { ApiError, errors } from '../status.ts';
 import type { Env, ResourceCall, StreamReply, WatchSink } from '../types.ts';
 import { matches, parseFilter, parseResourceVersion, type Filter } from '../handlers/read.ts';
-import { encodeEvent, toWatchEvent, type ApiWatchEvent } from './events.ts';
+import { encodeEvent, encodeShared, toWatchEvent, type ApiWatchEvent } from './events.ts';
 import { includeObjectOf, toTable } from '../discovery/table.ts';
 
 /** Upstream's default when the client sets no timeout: --min-request-timeout, 1800 s. */
@@ -215,7 +215,14 @@ export async function watch(env: Env, call: ResourceCall, asTable = false): Prom
   };
 }
 
-/** A protobuf watch frame; an event whose object has no protobuf form (a Status) is one still. */
+/**
+ * A protobuf watch frame, made once for all the watchers of a shared event (events.ts); an event
+ * whose object has no protobuf form (a Status) is one still.
+ */
 function protobufFrame(ev: ApiWatchEvent): Uint8Array {
+  return encodeShared(ev, 'protobuf', encodeProtobufFrame);
+}
+
+function encodeProtobufFrame(ev: ApiWatchEvent): Uint8Array {
   return encodeWatchFrame(ev.type, ev.object) ?? encodeWatchFrame(ev.type, errors.internal('object has no protobuf form').toStatus())!;
 }

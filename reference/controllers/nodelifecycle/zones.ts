@@ -19,7 +19,8 @@
  *   state's rate back. A one-zone cluster whose nodes are all down is in this mode — a one-node
  *   cluster with its node down gets no NoExecute taint and no eviction.
  *
- * Not wired into the controller yet (index.ts taints at once, whatever the zone): see its header.
+ * The controller (index.ts) evaluates handleDisruption whenever it reconciles a node, and draws a
+ * token from the node's zone's limiter (below) before it adds a not-ready/unreachable NoExecute taint.
  */
 export type ZoneState = 'Initial' | 'Normal' | 'PartialDisruption' | 'FullDisruption';
 
@@ -80,6 +81,8 @@ export interface DisruptionView {
   masterDisruption: boolean;
   /** This pass entered master disruption mode (the taints are to be removed now). */
   entered: boolean;
+  /** This pass left it: every zone's limiter goes back to its state's rate. */
+  left: boolean;
 }
 
 /**
@@ -97,5 +100,38 @@ export function handleDisruption(previous: ReadonlyMap<string, ZoneState>, ready
   const allWere = all(previous, states.keys());
   const rates = new Map<string, number>();
   for (const [zone, state] of states) rates.set(zone, allAre ? 0 : zoneRate(state, readyByZone.get(zone)!.length, opts));
-  return { states, rates, masterDisruption: allAre, entered: allAre && !allWere };
+  return { states, rates, masterDisruption: allAre, entered: allAre && !allWere, left: allWere && !allAre };
+}
+
+/**
+ * A zone's tainting limiter: upstream's RateLimitedTimedQueue over a client-go token bucket with
+ * burst 1 (pkg/controller/nodelifecycle/scheduler/rate_limited_queue.go, EvictionRateLimiterBurst),
+ * or the never-accepting limiter for a rate of 0. `next_ms`: when the bucket holds its one token.
+ */
+export interface ZoneLimiter {
+  rate: number;
+  next_ms: number;
+}
+
+/** addPodEvictorForNewZone: a new zone's limiter runs at --node-eviction-rate, its token there at once. */
+export function newLimiter(rate: number, now_ms: number): ZoneLimiter {
+  return rate > 0 ? { rate, next_ms: now_ms } : { rate: 0, next_ms: Infinity };
+}
+
+/** TryAccept: take the token if it is there; the next one comes 1/rate later. */
+export function tryAccept(limiter: ZoneLimiter, now_ms: number): boolean {
+  if (limiter.rate <= 0 || now_ms < limiter.next_ms) return false;
+  limiter.next_ms = now_ms + 1000 / limiter.rate;
+  return true;
+}
+
+/**
+ * SwapLimiter: the same rate keeps the bucket as it is; a new rate gets a new bucket, drained when
+ * the old one had no token to give ("If we're currently waiting on limiter, we drain the new one").
+ */
+export function swapLimiter(limiter: ZoneLimiter, rate: number, now_ms: number): ZoneLimiter {
+  if (limiter.rate === rate) return limiter;
+  if (rate <= 0) return newLimiter(0, now_ms);
+  const hadToken = limiter.rate > 0 && now_ms >= limiter.next_ms;
+  return { rate, next_ms: hadToken ? now_ms : now_ms + 1000 / rate };
 }

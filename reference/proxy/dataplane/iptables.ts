@@ -83,7 +83,7 @@ export class IptablesDataplane {
         walk.verdict = t.kind;
         return 'stop';
       case 'MARK':
-        walk.mark = t.op === '--or-mark' ? (walk.mark | Number(t.mark)) >>> 0 : (walk.mark ^ Number(t.mark)) >>> 0;
+        walk.mark = markAfter(t.op, walk.mark, Number(t.mark));
         return 'next';
       case 'MASQUERADE':
         walk.masquerade = true;
@@ -99,7 +99,9 @@ export class IptablesDataplane {
       case 'dst': return inCidr(pkt.dst, m.cidr);
       case 'proto': return m.proto === pkt.proto.toLowerCase();
       case 'dport': return m.port === pkt.dport;
-      case 'addrtype': return this.localIPs.includes(m.dir === 'dst' ? pkt.dst : pkt.src);
+      // `-m addrtype --dst-type LOCAL`: an address of this node. LOCAL is the only type kube-proxy
+      // writes; any other type (or none) is not an address of this node as far as the model knows.
+      case 'addrtype': return m.type === 'LOCAL' && this.localIPs.includes(m.dir === 'dst' ? pkt.dst : pkt.src);
       case 'probability': return this.random() < Number(m.p);
       // Every packet this model sees is a new connection's first: conntrack's state NEW.
       case 'ctstate': return m.state === 'NEW';
@@ -132,6 +134,13 @@ export class IptablesDataplane {
     if (!l) this.recent.set(name, (l = new Map()));
     return l;
   }
+}
+
+/** The MARK target's two operations kube-proxy writes; iptables-restore refuses any other. */
+function markAfter(op: string, mark: number, bits: number): number {
+  if (op === '--or-mark') return (mark | bits) >>> 0;
+  if (op === '--xor-mark') return (mark ^ bits) >>> 0;
+  throw new Error(`iptables-restore would refuse "-j MARK ${op}": not a MARK operation`);
 }
 
 interface Walk {

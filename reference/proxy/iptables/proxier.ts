@@ -45,6 +45,16 @@ export type IptablesFault = 'first-endpoint-only' | 'probability-not-cumulative'
 export const MASQ_MARK = '0x4000/0x4000';
 export const DEFAULT_CLUSTER_CIDR = '10.244.0.0/16';
 
+/** The options of one sync, with what it memoises and the fault seams as flags. */
+interface SyncOptions extends IptablesOptions {
+  probabilities: Match[];
+  /** Fault seams (reference/faults.ts): each is the right behaviour unless its fault is on. */
+  sticky: boolean;
+  firstOnly: boolean;
+  cumulative: boolean;
+  rejects: boolean;
+}
+
 export interface IptablesRules {
   nat: Table;
   filter: Table;
@@ -81,12 +91,16 @@ function baseTables(): IptablesRules {
 
 /** computeProbability: 1/n printed with 10 decimals. */
 export function probability(n: number): string {
-  return (PROBABILITIES[n] ??= (1 / n).toFixed(10));
+  return (1 / n).toFixed(10);
 }
-const PROBABILITIES: string[] = [];
-/** The statistic match for 1/n, one shared object per n (never mutated). */
-const probabilityMatch = (n: number): Match => (PROBABILITY_MATCHES[n] ??= { kind: 'probability', p: probability(n) });
-const PROBABILITY_MATCHES: Match[] = [];
+/**
+ * The statistic match for 1/n, one shared object per n within a sync (never mutated). The memo
+ * lives as long as one sync, not the process: a module-wide one would outlive a change to how the
+ * probability is computed (in a long-lived mutation-testing worker, for one).
+ */
+function probabilityMatch(memo: Match[], n: number): Match {
+  return (memo[n] ??= { kind: 'probability', p: probability(n) });
+}
 
 /**
  * KUBE-SVC / KUBE-SVL: affinity checks, then the random spread over `eps`. Returns the
@@ -94,22 +108,23 @@ const PROBABILITY_MATCHES: Match[] = [];
  * The hot path of a full sync (one rule per endpoint): rules are built as literals, without
  * the rest/spread arrays of `append`.
  */
-function writeSpreadChain(nat: Table, chain: string, sp: ServicePort, eps: readonly Endpoint[], opts: IptablesOptions): string[] {
+function writeSpreadChain(nat: Table, chain: string, sp: ServicePort, eps: readonly Endpoint[], opts: SyncOptions): string[] {
   addChain(nat, chain);
   const rules = nat.chains.get(chain)!;
   const seps = eps.map((ep) => sepChain(sp, ep));
   const jumps: Target[] = seps.map((sep) => ({ kind: 'jump', chain: sep }));
   const timeout = sp.affinityTimeoutSeconds;
-  if (timeout !== undefined && opts.fault !== 'affinity-not-sticky') {
+  if (timeout !== undefined && opts.sticky) {
     eps.forEach((ep, i) => {
       const check: Match = { kind: 'recent-check', name: seps[i]!, seconds: timeout };
       rules.push({ matches: opts.largeCluster ? [check] : [C.toEndpoint(sp, ep), check], target: jumps[i]! });
     });
   }
-  const n = opts.fault === 'first-endpoint-only' ? Math.min(1, eps.length) : eps.length;
+  // Stryker disable next-line MethodExpression: the fault seam's branch, never taken without the fault
+  const n = opts.firstOnly ? Math.min(1, eps.length) : eps.length;
   for (let k = 0; k < n; k++) {
     const matches: Match[] = opts.largeCluster ? [] : [C.toEndpoint(sp, eps[k]!)];
-    if (k < n - 1) matches.push(probabilityMatch(opts.fault === 'probability-not-cumulative' ? n : n - k));
+    if (k < n - 1) matches.push(probabilityMatch(opts.probabilities, opts.cumulative ? n - k : n));
     rules.push({ matches, target: jumps[k]! });
   }
   return seps;
@@ -133,11 +148,12 @@ function writeEndpointChains(nat: Table, sp: ServicePort, eps: readonly Endpoint
   eps.forEach((ep, i) => writeEndpointChain(nat, sp, ep, opts, seps[i]!));
 }
 
-function writeClusterIP(t: IptablesRules, sp: ServicePort, node: string, opts: IptablesOptions): void {
+function writeClusterIP(t: IptablesRules, sp: ServicePort, node: string, opts: SyncOptions): void {
   const eps = internalEndpoints(sp, node);
   const dst: Match[] = [{ kind: 'dst', cidr: `${sp.clusterIP}/32` }, ...portMatch(sp, sp.port)];
   if (!hasAnyEndpoint(sp, node)) {
-    if (opts.fault !== 'no-reject') append(t.filter, 'KUBE-SERVICES', { kind: 'REJECT' }, C.noEndpoints(sp), ...dst);
+    // Stryker disable next-line ConditionalExpression: a fault seam, true without the fault
+    if (opts.rejects) append(t.filter, 'KUBE-SERVICES', { kind: 'REJECT' }, C.noEndpoints(sp), ...dst);
     return;
   }
   if (eps.length === 0) {
@@ -146,9 +162,10 @@ function writeClusterIP(t: IptablesRules, sp: ServicePort, node: string, opts: I
   }
   const chain = sp.internalLocal ? svlChain(sp) : svcChain(sp);
   append(t.nat, 'KUBE-SERVICES', { kind: 'jump', chain }, C.clusterIP(sp), ...dst);
-  if (!sp.internalLocal) {
-    append(t.nat, chain, { kind: 'jump', chain: 'KUBE-MARK-MASQ' }, C.clusterIP(sp), { kind: 'src', cidr: opts.clusterCIDR, negate: true }, ...dst);
-  }
+  // Off-cluster sources are masqueraded whichever the internal policy: upstream writes this rule
+  // into the internal traffic chain, KUBE-SVL for internalTrafficPolicy Local too ("Set up
+  // internal traffic handling", kubernetes/kubernetes pkg/proxy/iptables/proxier.go).
+  append(t.nat, chain, { kind: 'jump', chain: 'KUBE-MARK-MASQ' }, C.clusterIP(sp), { kind: 'src', cidr: opts.clusterCIDR, negate: true }, ...dst);
   writeEndpointChains(t.nat, sp, eps, writeSpreadChain(t.nat, chain, sp, eps, opts), opts);
 }
 
@@ -161,14 +178,15 @@ function writeClusterIP(t: IptablesRules, sp: ServicePort, node: string, opts: I
  * pkg/proxy/iptables/proxier.go: usesExternalTrafficChain = hasEndpoints && externally
  * accessible; "Anything else falls thru to the appropriate policy chain. if hasExternalEndpoints").
  */
-function writeNodePort(t: IptablesRules, sp: ServicePort, node: string, opts: IptablesOptions): void {
+function writeNodePort(t: IptablesRules, sp: ServicePort, node: string, opts: SyncOptions): void {
   if (sp.nodePort === undefined) return;
   const local: Match = { kind: 'addrtype', dir: 'dst', type: 'LOCAL' };
   const port = portMatch(sp, sp.nodePort);
   const eps = externalEndpoints(sp, node);
   const none = !hasAnyEndpoint(sp, node);
   if (none || eps.length === 0) {
-    if (!(none && opts.fault === 'no-reject')) {
+    // Stryker disable next-line ConditionalExpression: true without the fault seam no-reject
+    if (!none || opts.rejects) {
       append(t.filter, 'KUBE-EXTERNAL-SERVICES', { kind: none ? 'REJECT' : 'DROP' }, none ? C.noEndpoints(sp) : C.noLocalEndpoints(sp), port[0]!, local, port[1]!);
     }
     if (none) return;
@@ -192,16 +210,24 @@ function writeNodePort(t: IptablesRules, sp: ServicePort, node: string, opts: Ip
   if (eps.length > 0) append(t.nat, ext, { kind: 'jump', chain: svlChain(sp) });
   const all = usableEndpoints(sp, node, false);
   const allSeps = t.nat.chains.has(svcChain(sp)) ? all.map((ep) => sepChain(sp, ep)) : writeSpreadChain(t.nat, svcChain(sp), sp, all, opts);
-  const localSeps = eps.length > 0 ? writeSpreadChain(t.nat, svlChain(sp), sp, eps, opts) : [];
+  // KUBE-SVL is written once: an internalTrafficPolicy Local ClusterIP may have written it already.
+  const localSeps = eps.length === 0 ? [] : t.nat.chains.has(svlChain(sp)) ? eps.map((ep) => sepChain(sp, ep)) : writeSpreadChain(t.nat, svlChain(sp), sp, eps, opts);
   writeEndpointChains(t.nat, sp, all, allSeps, opts);
   writeEndpointChains(t.nat, sp, eps, localSeps, opts);
 }
+
+// Stryker disable all: the fault seams are switched by --fault models only (reference/faults.ts,
+// `kubespec selftest`); in a plain run each is the right behaviour, so a mutant here is no bug.
+function seams(fault: IptablesFault | undefined): Pick<SyncOptions, 'sticky' | 'firstOnly' | 'cumulative' | 'rejects'> {
+  return { sticky: fault !== 'affinity-not-sticky', firstOnly: fault === 'first-endpoint-only', cumulative: fault !== 'probability-not-cumulative', rejects: fault !== 'no-reject' };
+}
+// Stryker restore all
 
 /** The whole ruleset for one node (a full sync, as upstream writes with iptables-restore --noflush). */
 export function iptablesRules(state: ProxyState, options: IptablesOptions = { clusterCIDR: DEFAULT_CLUSTER_CIDR }): IptablesRules {
   let endpoints = 0;
   for (const sp of state.services) endpoints += sp.endpoints.length;
-  const opts = { ...options, largeCluster: options.largeCluster ?? endpoints > LARGE_CLUSTER_ENDPOINTS };
+  const opts: SyncOptions = { ...options, largeCluster: options.largeCluster ?? endpoints > LARGE_CLUSTER_ENDPOINTS, probabilities: [], ...seams(options.fault) };
   const t = baseTables();
   for (const sp of state.services) {
     writeClusterIP(t, sp, state.nodeName, opts);

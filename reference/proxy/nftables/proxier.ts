@@ -109,8 +109,13 @@ export function fragmentFor(sp: ServicePort, node: string, opts: NftablesOptions
   const masq: NftRule = { kind: 'jump', chain: 'mark-for-masquerade', conds: [{ kind: 'daddr-port', ip: sp.clusterIP, proto, port: sp.port }, { kind: 'saddr-in', cidr: opts.clusterCIDR, negate: true }] };
   spreadChain(f, svc, sp, all, [masq]);
   const internal = internalEndpoints(sp, node);
+  // Off-cluster sources to the ClusterIP are masqueraded under either internal policy: upstream
+  // adds the rule to the internal traffic chain, the local one for internalTrafficPolicy Local
+  // (kubernetes/kubernetes pkg/proxy/nftables/proxier.go, "Set up internal traffic handling").
+  // The rule matches the ClusterIP only, so external traffic sharing the local chain skips it.
+  const localPrefix = sp.internalLocal ? [masq] : [];
   if (sp.internalLocal) {
-    if (internal.length > 0) spreadChain(f, `local-${base}`, sp, internal, []);
+    if (internal.length > 0) spreadChain(f, `local-${base}`, sp, internal, localPrefix);
     element(f, internal.length > 0 ? 'service-ips' : 'no-endpoint-services', ipKey, internal.length > 0 ? goto(`local-${base}`) : { kind: 'goto', chain: 'drop-chain' });
   } else {
     element(f, 'service-ips', ipKey, goto(svc));
@@ -120,7 +125,7 @@ export function fragmentFor(sp: ServicePort, node: string, opts: NftablesOptions
   if (!sp.externalLocal) {
     f.chains.set(`external-${base}`, [{ kind: 'jump', chain: 'mark-for-masquerade', conds: [] }, { kind: 'goto', chain: svc, conds: [] }]);
   } else {
-    if (ext.length > 0) spreadChain(f, `local-${base}`, sp, ext, []);
+    if (ext.length > 0) spreadChain(f, `local-${base}`, sp, ext, localPrefix);
     f.chains.set(`external-${base}`, [
       { kind: 'goto', chain: svc, conds: [{ kind: 'saddr-in', cidr: opts.clusterCIDR }] },
       { kind: 'jump', chain: 'mark-for-masquerade', conds: [{ kind: 'saddr-local' }] },
