@@ -35,6 +35,7 @@ import { componentsLine, parseDuration_ms, startedComponentsOf } from './serve-b
 import { randomBytes } from 'node:crypto';
 import type { TlsOptions } from '../reference/apiserver/host/listen.ts';
 import type { OidcOptions } from '../reference/apiserver/authn/oidc.ts';
+import type { OidcFlags } from '../contract/contract.ts';
 // The HA plane and the cloud (wiring/serve-ha.ts, wiring/cloud.ts: msw and its interceptors) are
 // loaded only with --ha / --cloud: an idle plain serve does not carry them (issue 4: ≤ 150 MiB).
 const loadCloudWiring = () => import('../reference/wiring/cloud.ts');
@@ -88,7 +89,7 @@ export interface ServeConfig {
   /** kube-proxy's --proxy-mode on every node (reference/wiring/proxy.ts). */
   proxyMode: 'iptables' | 'ipvs' | 'nftables';
   /** kube-apiserver's --oidc-* flags (reference/apiserver/authn/oidc.ts); caFile is read at start. */
-  oidc?: Omit<OidcOptions, 'caBundlePem'> & { caFile?: string };
+  oidc?: OidcFlags & { caFile?: string };
   /** --dns-port: the cluster DNS (CoreDNS's kubernetes plugin, reference/wiring/dns.ts) on this port, 0 any free one; unset: none. */
   dnsPort?: number;
 }

@@ -296,7 +296,6 @@ export interface KubeFacet {
    * A real cluster may serve this from its audit log; entries of other clients may appear.
    */
   traces?(): Promise<RequestTraceEntry[]>;
-  /** A GET whose response is read raw as it streams (`kube.watch`), for the wire-format claims. */
   /**
    * Point the API server's webhook token authentication at a TokenReview service (`kube.authn.webhook`):
    * what --authentication-token-webhook-config-file sets on a real cluster. caBundle: base64 PEM.
@@ -310,18 +309,34 @@ export interface KubeFacet {
   configureOidc?(config: OidcConfig): Promise<void>;
   /** The API server's --max-mutating-requests-inflight, when the target knows it (`kube.inflight-limit`). */
   readonly maxMutatingInFlight?: number;
-  /** `http2`: over an HTTP/2 stream (TLS with ALPN h2) instead of HTTP/1.1 (`kube.http2`). */
+  /**
+   * A GET whose response is read raw as it streams (`kube.watch`), for the wire-format claims;
+   * `http2`: over an HTTP/2 stream (TLS with ALPN h2) instead of HTTP/1.1 (`kube.http2`).
+   */
   stream?(path: string, opts?: { http2?: boolean }): Promise<KubeRawStream>;
 }
 
-/** kube-apiserver's --oidc-* flags. */
-export interface OidcConfig {
+/**
+ * kube-apiserver's --oidc-* flags but the CA file (pkg/kubeapiserver/options/authentication.go),
+ * as the suite gives them to a target and as the reference's authenticator takes them.
+ */
+export interface OidcFlags {
+  /** --oidc-issuer-url (https upstream). */
   issuerUrl: string;
+  /** --oidc-client-id: the audience tokens must be issued to. */
   clientId: string;
+  /** --oidc-username-claim, default "sub". */
   usernameClaim?: string;
+  /** --oidc-username-prefix; undefined applies upstream's default rule, "-" means no prefix. */
   usernamePrefix?: string;
+  /** --oidc-groups-claim; none: no groups from the token. */
   groupsClaim?: string;
+  /** --oidc-groups-prefix. */
   groupsPrefix?: string;
+}
+
+/** kube-apiserver's --oidc-* flags, --oidc-ca-file's content as caBundle: base64 PEM of the CA for the issuer's serving certificate. */
+export interface OidcConfig extends OidcFlags {
   caBundle: string;
 }
 

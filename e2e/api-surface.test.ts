@@ -6,7 +6,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { clientFor, kubectl, kubectlMissing, startServeProcess, tempDir, type ServeProcess } from './harness.ts';
+import { clientFor, kubectl, kubectlMissing, startServeProcess, tempDir, until, type ServeProcess } from './harness.ts';
 import type { KubeHttpClient } from '../adapters/kube/http-client.ts';
 
 const missing = kubectlMissing();
@@ -19,12 +19,6 @@ let caches = 0;
 
 function k(args: string[], input?: string) {
   return kubectl(args, { kubeconfig: serve.kubeconfigPath, cacheDir: join(scratch.path, `cache-${++caches}`), input });
-}
-
-async function until(check: () => boolean, budget_ms = 10_000): Promise<void> {
-  const deadline = Date.now() + budget_ms;
-  while (!check() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
-  assert.ok(check(), 'timed out');
 }
 
 before(async () => {
@@ -40,7 +34,7 @@ after(async () => {
 
 test('the banner says what runs behind the API server and what does not, and the retention set by --retention', async () => {
   // The banner's lines follow "listening on" (what startServeProcess waits for) in later writes.
-  await until(() => /not running: /.test(serve.output()));
+  await until('the banner\'s "not running" line', () => /not running: /.test(serve.output()), { budget_ms: 10_000, every_ms: 20 });
   assert.match(serve.output(), /kubespec serve: running: kube-apiserver, kube-controller-manager \([^)]*serviceaccount[^)]*\).*; not running: /);
   assert.match(serve.output(), /history kept 600 s/);
 });
@@ -53,7 +47,7 @@ test('a watch asked for with ?watch=True (as other official clients send it) str
     assert.equal(w.status, 200);
     const created = await client.request({ method: 'POST', path, body: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'watch-true' } } });
     assert.equal(created.status, 201, created.text);
-    await until(() => w.events.some((e) => e.type === 'ADDED' && e.object.metadata.name === 'watch-true'));
+    await until('the watch to deliver ADDED watch-true', () => w.events.some((e) => e.type === 'ADDED' && e.object.metadata.name === 'watch-true'), { budget_ms: 10_000, every_ms: 20 });
   } finally {
     await w.close();
   }

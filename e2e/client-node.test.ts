@@ -10,7 +10,7 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import * as k8s from '@kubernetes/client-node';
-import { startServeProcess, tempDir, type ServeProcess } from './harness.ts';
+import { startServeProcess, tempDir, until, type ServeProcess } from './harness.ts';
 
 const NAMESPACE = 'informed';
 const RETENTION_MS = 300;
@@ -19,16 +19,6 @@ let serve: ServeProcess;
 let kc: k8s.KubeConfig;
 let core: k8s.CoreV1Api;
 const scratch = tempDir('client-node');
-
-async function until<T>(what: string, budget_ms: number, probe: () => Promise<T | undefined> | T | undefined): Promise<T> {
-  const deadline = Date.now() + budget_ms;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`${what}: not within ${budget_ms} ms`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 /** name → resourceVersion, the part of a cache that says whether it is current. */
 function versions(items: k8s.V1ConfigMap[]): Record<string, string> {
@@ -82,7 +72,7 @@ test('an informer whose resourceVersion was compacted re-lists after 410 Expired
   try {
     await informer.start();
     for (const name of ['a', 'b', 'c']) await create(name);
-    await until('the informer sees a, b and c', 10_000, () => (informer.list().length === 3 ? true : undefined));
+    await until('the informer sees a, b and c', () => informer.list().length === 3, { budget_ms: 10_000, every_ms: 50 });
     const resumeFrom = informer.latestResourceVersion();
 
     // Away from the server for a while: changes happen, and retention compacts past resumeFrom.
@@ -91,16 +81,16 @@ test('an informer whose resourceVersion was compacted re-lists after 410 Expired
     await core.deleteNamespacedConfigMap({ namespace: NAMESPACE, name: 'a' });
     await core.patchNamespacedConfigMap({ namespace: NAMESPACE, name: 'b', body: { data: { changed: 'yes' } } }, k8s.setHeaderOptions('Content-Type', k8s.PatchStrategy.MergePatch));
     await create('d');
-    await until(`compaction past resourceVersion ${resumeFrom}`, 10_000, async () => ((await compacted(resumeFrom)) ? true : undefined));
+    await until(`compaction past resourceVersion ${resumeFrom}`, () => compacted(resumeFrom), { budget_ms: 10_000, every_ms: 50 });
 
     stopped = false;
     await informer.start();
-    await until('a second list after 410', 10_000, () => (lists >= 2 ? true : undefined));
+    await until('a second list after 410', () => lists >= 2, { budget_ms: 10_000, every_ms: 50 });
     await create('e');
-    const server = await until('the cache to equal the server list', 10_000, async () => {
+    const server = await until('the cache to equal the server list', async () => {
       const list = (await core.listNamespacedConfigMap({ namespace: NAMESPACE })).items;
       return JSON.stringify(versions(informer.list())) === JSON.stringify(versions(list)) && list.length === 4 ? list : undefined;
-    });
+    }, { budget_ms: 10_000, every_ms: 50 });
     assert.deepEqual(Object.keys(versions(server)), ['b', 'c', 'd', 'e']);
     assert.deepEqual(informer.get('b', NAMESPACE)?.data, { name: 'b', changed: 'yes' });
     assert.equal(lists, 2, 'one list at start, one after 410: the watch resumed without listing again after e');

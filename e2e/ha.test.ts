@@ -13,7 +13,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as k8s from '@kubernetes/client-node';
-import { kubectl, kubectlMissing, startServeProcess, tempDir, type ServeProcess } from './harness.ts';
+import { kubectl, kubectlMissing, startServeProcess, tempDir, until, type ServeProcess } from './harness.ts';
 
 const missing = kubectlMissing();
 if (missing) console.log(`# skipping the HA end-to-end test: ${missing}`);
@@ -25,16 +25,6 @@ let caches = 0;
 
 function k(args: string[]) {
   return kubectl(args, { kubeconfig: serve.kubeconfigPath, cacheDir: join(scratch.path, `cache-${++caches}`) });
-}
-
-async function until<T>(what: string, budget_ms: number, probe: () => Promise<T | undefined>): Promise<T> {
-  const deadline = Date.now() + budget_ms;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out after ${budget_ms} ms waiting for ${what}\nserve output:\n${serve.output()}`);
-    await new Promise((resolve) => setTimeout(resolve, 500));
-  }
 }
 
 async function holder(): Promise<string | undefined> {
@@ -87,14 +77,14 @@ async function watchConfigMaps(kc: k8s.KubeConfig, namespace: string, resourceVe
 }
 
 test('killing the machine that leads leaves kubectl working, and a standby controller manager takes over', skip, async () => {
-  const first = await until('a controller-manager leader', 30_000, holder);
+  const first = await until('a controller-manager leader', holder, { budget_ms: 30_000, every_ms: 500, serve });
   const machine = first.split('_')[0]!;
   // A watch held on that machine's own API server, with two events seen before the kill.
   assert.equal((await k(['create', 'namespace', 'watched'])).code, 0);
   const listed = await k(['get', 'configmaps', '-n', 'watched', '-o', 'jsonpath={.metadata.resourceVersion}']);
   const watch = await watchConfigMaps(kubeConfigFor(machine), 'watched', listed.stdout.trim());
   for (const name of ['w1', 'w2']) assert.equal((await k(['create', 'configmap', name, '-n', 'watched'])).code, 0);
-  await until('the watch on the leader machine to see w1 and w2', 20_000, async () => (watch.names.length >= 2 ? true : undefined));
+  await until('the watch on the leader machine to see w1 and w2', () => watch.names.length >= 2, { budget_ms: 20_000, every_ms: 500, serve });
 
   await kill(machine);
 
@@ -106,28 +96,28 @@ test('killing the machine that leads leaves kubectl working, and a standby contr
 
   // The watch ended with its API server; resumed through the balancer from the last
   // resourceVersion it saw, it gets what happened since, once: no loss, no duplicate.
-  await until('the watch on the killed machine to end', 10_000, async () => (watch.ended ? true : undefined));
+  await until('the watch on the killed machine to end', () => watch.ended, { budget_ms: 10_000, every_ms: 500, serve });
   for (const name of ['w3', 'w4']) assert.equal((await k(['create', 'configmap', name, '-n', 'watched'])).code, 0);
   const resumed = await watchConfigMaps(kubeConfigFor(), 'watched', watch.resourceVersion);
-  await until('the resumed watch to see w3 and w4', 20_000, async () => (resumed.names.length >= 2 ? true : undefined));
+  await until('the resumed watch to see w3 and w4', () => resumed.names.length >= 2, { budget_ms: 20_000, every_ms: 500, serve });
   await new Promise((r) => setTimeout(r, 500));
   assert.deepEqual([...watch.names, ...resumed.names], ['w1', 'w2', 'w3', 'w4']);
 
   // client-go's timing: a standby takes over 15 s to about 24 s after the last renewal.
-  const next = await until('a new controller-manager leader', 40_000, async () => {
+  const next = await until('a new controller-manager leader', async () => {
     const h = await holder();
     return h && h !== first ? h : undefined;
-  });
+  }, { budget_ms: 40_000, every_ms: 500, serve });
   assert.notEqual(next.split('_')[0], machine, `the lease went to ${next}, on the dead machine`);
   // The new leader runs the controllers: a new namespace gets its default ServiceAccount.
   assert.equal((await k(['create', 'namespace', 'ha-after'])).code, 0);
-  await until('ServiceAccount ha-after/default', 20_000, async () => ((await k(['get', 'serviceaccount', 'default', '-n', 'ha-after'])).code === 0 ? true : undefined));
+  await until('ServiceAccount ha-after/default', async () => (await k(['get', 'serviceaccount', 'default', '-n', 'ha-after'])).code === 0, { budget_ms: 20_000, every_ms: 500, serve });
   // The scheduler is elected too: a pod created now is bound by a scheduler on a live machine.
   assert.equal((await k(['run', 'after-kill', '--image=registry.k8s.io/pause:3.9', '--restart=Never'])).code, 0);
-  const nodeName = await until('pod after-kill bound', 40_000, async () => {
+  const nodeName = await until('pod after-kill bound', async () => {
     const r = await k(['get', 'pod', 'after-kill', '-o', 'jsonpath={.spec.nodeName}']);
     return r.code === 0 && r.stdout.trim() !== '' ? r.stdout.trim() : undefined;
-  });
+  }, { budget_ms: 40_000, every_ms: 500, serve });
   assert.match(nodeName, /^node-\d+$/);
   const scheduler = await k(['get', 'lease', 'kube-scheduler', '-n', 'kube-system', '-o', 'jsonpath={.spec.holderIdentity}']);
   assert.notEqual(scheduler.stdout.split('_')[0], machine, `the scheduler lease is held on the dead machine: ${scheduler.stdout}`);

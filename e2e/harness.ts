@@ -93,6 +93,28 @@ async function waitForOutput(read: () => string, pattern: RegExp, exited: Promis
   throw new Error(`kubespec serve did not print "listening on" within ${budget_ms} ms:\n${read()}`);
 }
 
+/**
+ * Polls `probe` every `every_ms` until it gives a value — anything but undefined or false — and
+ * returns it. Real time: these tests drive a `kubespec serve` that runs on the wall clock. After
+ * `budget_ms` it fails naming what it waited for, with the end of serve's output when given.
+ */
+export async function until<T>(
+  what: string,
+  probe: () => Promise<T | false | undefined> | T | false | undefined,
+  opts: { budget_ms: number; every_ms: number; serve?: ServeProcess },
+): Promise<Exclude<T, false | undefined>> {
+  const deadline = Date.now() + opts.budget_ms;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined && value !== false) return value as Exclude<T, false | undefined>;
+    if (Date.now() > deadline) {
+      const output = opts.serve ? `\nserve output (the end):\n${opts.serve.output().slice(-4000)}` : '';
+      throw new Error(`timed out after ${opts.budget_ms} ms waiting for ${what}${output}`);
+    }
+    await new Promise((r) => setTimeout(r, opts.every_ms));
+  }
+}
+
 /** A REST client for serve's kubeconfig (client certificate, CA), as the kube target builds one. */
 export async function clientFor(kubeconfigPath: string): Promise<KubeHttpClient> {
   return new KubeHttpClient(await endpointFrom(kubeconfigPath));

@@ -7,7 +7,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { kubectl, kubectlMissing, startServeProcess, tempDir, type ServeProcess } from './harness.ts';
+import { kubectl, kubectlMissing, startServeProcess, tempDir, until, type ServeProcess } from './harness.ts';
 
 const missing = kubectlMissing();
 if (missing) console.log(`# skipping the Job end-to-end tests: ${missing}`);
@@ -99,14 +99,6 @@ spec:
   selector: {matchLabels: {app: web}}
 `;
 
-async function until(what: string, check: () => Promise<boolean>, budget_ms = 60_000): Promise<void> {
-  const end = Date.now() + budget_ms;
-  while (!(await check())) {
-    if (Date.now() > end) assert.fail(`timed out waiting for ${what}\n${serve.output().slice(-2000)}`);
-    await new Promise((r) => setTimeout(r, 250));
-  }
-}
-
 async function webPods(): Promise<string[]> {
   const out = await k(['get', 'pods', '-l', 'app=web', '-o', 'jsonpath={range .items[*]}{.spec.nodeName}:{.status.conditions[?(@.type=="Ready")].status}:{.metadata.deletionTimestamp} {end}']);
   return out.stdout.trim().split(/\s+/).filter(Boolean);
@@ -117,15 +109,15 @@ test('kubectl drain node-1 with a budget of minAvailable 1: cordoned, evictions 
   assert.equal((await k(['cordon', 'node-2'])).code, 0);
   const applied = await k(['apply', '-f', '-'], WEB);
   assert.equal(applied.code, 0, applied.stderr);
-  await until('2 ready web pods on node-1', async () => (await webPods()).filter((p) => p === 'node-1:True:').length === 2);
+  await until('2 ready web pods on node-1', async () => (await webPods()).filter((p) => p === 'node-1:True:').length === 2, { budget_ms: 60_000, every_ms: 250, serve });
   assert.equal((await k(['uncordon', 'node-2'])).code, 0);
-  await until('the budget to allow one disruption', async () => (await k(['get', 'pdb', 'web', '-o', 'jsonpath={.status.disruptionsAllowed}'])).stdout === '1');
+  await until('the budget to allow one disruption', async () => (await k(['get', 'pdb', 'web', '-o', 'jsonpath={.status.disruptionsAllowed}'])).stdout === '1', { budget_ms: 60_000, every_ms: 250, serve });
   const drained = await k(['drain', 'node-1', '--ignore-daemonsets', '--timeout=90s'], undefined, 100_000);
   assert.equal(drained.code, 0, `${drained.stdout}\n${drained.stderr}`);
   assert.match(drained.stdout, /node\/node-1 drained/);
   // The second eviction was refused (429) until the first pod's replacement was Ready on node-2.
   assert.match(drained.stderr, /Cannot evict pod as it would violate the pod's disruption budget/);
   assert.equal((await k(['get', 'node', 'node-1', '-o', 'jsonpath={.spec.unschedulable}'])).stdout, 'true');
-  await until('2 ready web pods on node-2', async () => (await webPods()).filter((p) => p === 'node-2:True:').length === 2);
+  await until('2 ready web pods on node-2', async () => (await webPods()).filter((p) => p === 'node-2:True:').length === 2, { budget_ms: 60_000, every_ms: 250, serve });
   assert.deepEqual((await webPods()).filter((p) => p.startsWith('node-1')), []);
 });

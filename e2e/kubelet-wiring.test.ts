@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { setImmediate as nextTurn } from 'node:timers/promises';
 import { KubeHttpClient } from '../adapters/kube/http-client.ts';
+import { virtualWaiter } from '../adapters/reference/waiter.ts';
 import { ReferenceCluster } from '../reference/wiring/cluster.ts';
 import { VirtualClock } from '../reference/wiring/virtual-clock.ts';
 
@@ -11,14 +11,8 @@ async function cluster() {
   const clock = new VirtualClock();
   const c = await ReferenceCluster.start({ seed: 7, clock, secure: { tokenCsv: `${TOKEN},admin,admin,"system:masters"\n` } });
   const client = new KubeHttpClient({ server: c.url, token: TOKEN });
-  const until = async (what: string, cond: () => Promise<boolean>, budget_ms: number) => {
-    const end = clock.now_ms() + budget_ms;
-    while (!(await cond())) {
-      if (clock.now_ms() >= end) throw new Error(`timed out waiting for ${what}`);
-      for (let i = 0; i < 3; i++) await nextTurn();
-      clock.advance(10);
-    }
-  };
+  // The suite's wait on virtual time: event-loop turns for loopback I/O, then 10 ms more.
+  const { until } = virtualWaiter(clock);
   return { clock, c, client, until, async stop() { client.close(); await c.stop(); } };
 }
 

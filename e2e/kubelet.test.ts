@@ -7,7 +7,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { kubectl, kubectlMissing, startServeProcess, tempDir, type ServeProcess } from './harness.ts';
+import { kubectl, kubectlMissing, startServeProcess, tempDir, until, type ServeProcess } from './harness.ts';
 
 const missing = kubectlMissing();
 if (missing) console.log(`# skipping the kubelet end-to-end tests: ${missing}`);
@@ -19,14 +19,6 @@ let caches = 0;
 
 function k(args: string[], input?: string) {
   return kubectl(args, { kubeconfig: serve.kubeconfigPath, cacheDir: join(scratch.path, `cache-${++caches}`), input });
-}
-
-async function until(what: string, check: () => Promise<boolean>, budget_ms = 20_000): Promise<void> {
-  const end = Date.now() + budget_ms;
-  while (!(await check())) {
-    if (Date.now() > end) assert.fail(`timed out waiting for ${what}\n${serve.output().slice(-2000)}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
 }
 
 const POD = `apiVersion: v1
@@ -54,7 +46,7 @@ after(async () => {
 test('a pod applied with kubectl reaches Running on node-2, and get, describe and logs show it', skip, async () => {
   const applied = await k(['apply', '-f', '-'], POD);
   assert.equal(applied.code, 0, applied.stderr);
-  await until('pod hello Running', async () => (await k(['get', 'pod', 'hello', '-o', 'jsonpath={.status.phase}'])).stdout === 'Running');
+  await until('pod hello Running', async () => (await k(['get', 'pod', 'hello', '-o', 'jsonpath={.status.phase}'])).stdout === 'Running', { budget_ms: 20_000, every_ms: 200, serve });
   const wide = await k(['get', 'pods', '-o', 'wide']);
   assert.match(wide.stdout, /^hello\s+1\/1\s+Running\s+0\s+\S+\s+127\.\d+\.\d+\.\d+\s+node-2/m, wide.stdout);
   const described = await k(['describe', 'pod', 'hello']);

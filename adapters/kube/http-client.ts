@@ -7,6 +7,7 @@ import http from 'node:http';
 import https from 'node:https';
 import http2 from 'node:http2';
 import { LineReader, parseJson, readAll } from '../../reference/wiring/http-body.ts';
+import { keepAliveAgent } from '../../reference/wiring/keep-alive.ts';
 import type { Identity, KubeRawStream, KubeRequest, KubeResponse, KubeWatch, KubeWatchEvent } from '../../contract/contract.ts';
 
 export interface Endpoint {
@@ -25,8 +26,8 @@ export class KubeHttpClient {
   constructor(private readonly endpoint: Endpoint) {
     this.url = new URL(endpoint.server);
     this.agent = this.isTls()
-      ? new https.Agent({ keepAlive: true, ca: endpoint.ca, cert: endpoint.cert, key: endpoint.key, rejectUnauthorized: !endpoint.insecureSkipTlsVerify })
-      : new http.Agent({ keepAlive: true });
+      ? keepAliveAgent(true, { ca: endpoint.ca, cert: endpoint.cert, key: endpoint.key, rejectUnauthorized: !endpoint.insecureSkipTlsVerify })
+      : keepAliveAgent(false);
   }
 
   async request(req: KubeRequest): Promise<KubeResponse> {

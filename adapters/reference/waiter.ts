@@ -1,7 +1,9 @@
 /**
  * Waiting on the reference: drive virtual time forward in small steps until the condition
  * holds. Between steps the event loop gets one turn, so loopback HTTP answers (real I/O, but
- * no timing assumptions) land before more virtual time passes.
+ * no timing assumptions) land before more virtual time passes; and host work the components
+ * wait for (a subprocess: VirtualClock.hostWork) settles first, however long the machine's load
+ * makes it take.
  */
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { Waiter } from '../../contract/contract.ts';
@@ -20,6 +22,11 @@ export function virtualWaiter(clock: VirtualClock): Waiter {
         for (let turn = 0; turn < TURNS_PER_STEP; turn++) {
           if (await condition()) return;
           await nextTurn();
+        }
+        // Time stands still for host work; then what it set off gets its turns, as above.
+        if (clock.hostWorkPending()) {
+          await clock.hostWorkSettled();
+          continue;
         }
         if (clock.now_ms() >= deadline_ms) {
           throw new Error(`timed out after ${budget_ms} ms of virtual time waiting for ${what}`);
@@ -42,6 +49,10 @@ export async function passTime(clock: VirtualClock, ms: number): Promise<void> {
   const end_ms = clock.now_ms() + ms;
   while (clock.now_ms() < end_ms) {
     for (let turn = 0; turn < TURNS_PER_STEP; turn++) await nextTurn();
+    if (clock.hostWorkPending()) {
+      await clock.hostWorkSettled();
+      continue;
+    }
     clock.advance(Math.min(PASSING_STEP_MS, end_ms - clock.now_ms()));
   }
   for (let turn = 0; turn < TURNS_PER_STEP; turn++) await nextTurn();

@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { SchedulerCore, type Effect } from './scheduler.ts';
 import { numFeasibleNodesToFind, fitErrorMessage } from './cycle.ts';
-import { toleratesTaint } from './plugins/tainttoleration/index.ts';
+import { toleratesTaint } from '../tolerations.ts';
 import { SchedulingQueue } from './queue.ts';
 import { prioritySort } from './plugins/queuesort/index.ts';
 import { node, pod, seeded } from './testing.ts';

@@ -13,6 +13,7 @@
  * the API writes they want (Action) rather than making them; the host (reference/wiring/
  * scheduler.ts) sends those to the API server.
  */
+import type { Taint, Toleration } from '../tolerations.ts';
 import type { NodeInfo, Snapshot } from './node-info.ts';
 
 /** The parts of a Pod the scheduler reads (core/v1 Pod). */
@@ -43,19 +44,7 @@ export interface Container {
   resources?: { requests?: Record<string, string>; limits?: Record<string, string> };
 }
 
-export interface Toleration {
-  key?: string;
-  operator?: string;
-  value?: string;
-  effect?: string;
-  tolerationSeconds?: number;
-}
-
-export interface Taint {
-  key: string;
-  value?: string;
-  effect: string;
-}
+export type { Taint, Toleration };
 
 export interface Node {
   metadata: { name: string; labels?: Record<string, string>; uid?: string; resourceVersion?: string };

@@ -14,6 +14,7 @@ import https from 'node:https';
 import { ApiStatusError, type ListWatcher, type WatchOptions, type WatchStreamHandlers } from '../controllers/informer.ts';
 import type { KubeObject, ResourceRef } from '../controllers/types.ts';
 import { LineReader, parseJson, readAll } from './http-body.ts';
+import { keepAliveAgent } from './keep-alive.ts';
 
 export interface ApiClientOptions {
   /** e.g. http://127.0.0.1:6443 */
@@ -44,7 +45,7 @@ export class ApiClient {
 
   constructor(private readonly opts: ApiClientOptions) {
     this.url = new URL(opts.server);
-    this.agent = this.tls ? new https.Agent({ keepAlive: true, ...(opts.ca ? { ca: opts.ca } : {}) }) : new http.Agent({ keepAlive: true });
+    this.agent = this.tls ? keepAliveAgent(true, opts.ca ? { ca: opts.ca } : {}) : keepAliveAgent(false);
   }
 
   /** list and watch of one resource across all namespaces. */

@@ -30,7 +30,7 @@ import { ProxyHost } from './proxy.ts';
 import type { KubeProxy } from '../proxy/proxy.ts';
 import { ClusterDns, COREDNS_AGENT, COREDNS_GROUPS, COREDNS_USER, coreDnsRbacObjects } from './dns.ts';
 import { SchedulerHost } from './scheduler.ts';
-import type { Scheduler } from './virtual-clock.ts';
+import { onHost, type Scheduler } from './virtual-clock.ts';
 import { referenceSecurity, type Security, type SecurityOptions } from './security.ts';
 import type { UserInfo } from '../apiserver/pipeline.ts';
 import { signCsr } from '../apiserver/pki/host/openssl.ts';
@@ -223,7 +223,7 @@ export class ReferenceCluster {
     let scheduler: SchedulerHost | undefined;
     const managerRandom = seededRandom(opts.seed ^ 0x6b636d);
     // Fresh controller objects each time: their bookkeeping (expectations) is per process.
-    const startControllers = (flag: readonly string[] | undefined) => ControllerManager.start({ client, clock: opts.clock, random: managerRandom, controllers: selectControllers(flag, opts.faults), changedAt: tap.changedAt, ...(opts.log ? { log: opts.log } : {}), ...(opts.clusterSigningCa ? { signCsr: signWith(opts.clusterSigningCa) } : {}) });
+    const startControllers = (flag: readonly string[] | undefined) => ControllerManager.start({ client, clock: opts.clock, random: managerRandom, controllers: selectControllers(flag, opts.faults), changedAt: tap.changedAt, ...(opts.log ? { log: opts.log } : {}), ...(opts.clusterSigningCa ? { signCsr: signWith(opts.clusterSigningCa, opts.clock) } : {}) });
     const startManager = async (override?: readonly string[]): Promise<ControllerManagerRun> => {
       const flag = override && opts.faults?.has('serviceaccount-controller-idle') ? ['-serviceaccount', ...override] : (override ?? controllerFlag);
       if (opts.leaderElect === false) {
@@ -385,6 +385,6 @@ function storeChangeTap(backend: Backend, controllers: readonly Pick<ControllerD
 }
 
 /** The CSR signer's signing with the cluster CA (openssl: the key never leaves the host). */
-function signWith(ca: () => Promise<{ certPem: string; keyPem: string }>) {
-  return async (requestPem: string, validity: { notBefore: Date; notAfter: Date }) => signCsr(await ca(), requestPem, validity);
+function signWith(ca: () => Promise<{ certPem: string; keyPem: string }>, clock: Scheduler) {
+  return (requestPem: string, validity: { notBefore: Date; notAfter: Date }) => onHost(clock, async () => signCsr(await ca(), requestPem, validity));
 }

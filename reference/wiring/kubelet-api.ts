@@ -10,6 +10,7 @@ import https from 'node:https';
 import { ApiStatusError, type ListWatcher } from '../controllers/informer.ts';
 import type { KubeletApi } from '../kubelet/types.ts';
 import { LineReader, parseJson, readAll } from './http-body.ts';
+import { keepAliveAgent } from './keep-alive.ts';
 import type { Scheduler } from './virtual-clock.ts';
 
 /** client-go retries a 429 after its Retry-After, up to 10 times (rest/request.go maxRetries). */
@@ -38,7 +39,7 @@ export function kubeletApi(opts: KubeletApiOptions & { clientCertificate?: { cer
   const url = new URL(opts.server);
   const tls = url.protocol === 'https:';
   const newAgent = (pair?: { certPem: string; keyPem: string }) =>
-    tls ? new https.Agent({ keepAlive: true, ...(opts.ca ? { ca: opts.ca } : {}), ...(pair ? { cert: pair.certPem, key: pair.keyPem } : {}) }) : new http.Agent({ keepAlive: true });
+    tls ? keepAliveAgent(true, { ...(opts.ca ? { ca: opts.ca } : {}), ...(pair ? { cert: pair.certPem, key: pair.keyPem } : {}) }) : keepAliveAgent(false);
   let agent: http.Agent = newAgent(opts.clientCertificate);
   const lib = tls ? https : http;
   const headers = (contentType?: string): Record<string, string> => ({

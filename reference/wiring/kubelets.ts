@@ -17,7 +17,7 @@ import { kubeletApi } from './kubelet-api.ts';
 import { CertificateManager } from '../kubelet/certificate-manager.ts';
 import { newKeyAndCsr } from '../apiserver/pki/host/openssl.ts';
 import { nodeNetwork, type NodeNetwork } from './kubelet-network.ts';
-import type { Scheduler } from './virtual-clock.ts';
+import { onHost, type Scheduler } from './virtual-clock.ts';
 import type { Faults } from '../faults.ts';
 
 export interface KubeletHost {
@@ -118,7 +118,7 @@ export async function startKubeletHost(opts: KubeletHostOptions): Promise<Kubele
   const rotation = cert?.rotate
     ? new CertificateManager({
         nodeName: opts.name, clock: opts.clock, random: seededRandom(opts.seed ^ 0x63657274), initial: cert, api,
-        newKeyAndCsr, use: (pair) => api.useClientCertificate(pair), ...(opts.log ? { log: opts.log } : {}),
+        newKeyAndCsr: (subject) => onHost(opts.clock, () => newKeyAndCsr(subject)), use: (pair) => api.useClientCertificate(pair), ...(opts.log ? { log: opts.log } : {}),
       })
     : undefined;
   // The machine's memory: what the fake runtime's containers hold plus what runs outside pods.

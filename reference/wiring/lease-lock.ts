@@ -8,6 +8,7 @@ import http from 'node:http';
 import https from 'node:https';
 import { leaseSpecOf, recordOfLease, type LeaderElectionRecord, type LeaseLock } from '../leaderelection/record.ts';
 import { parseJson, readAll } from './http-body.ts';
+import { keepAliveAgent } from './keep-alive.ts';
 
 export interface JsonClientOptions {
   server: string;
@@ -29,7 +30,7 @@ export class JsonClient {
 
   constructor(private readonly opts: JsonClientOptions) {
     this.url = new URL(opts.server);
-    this.agent = this.url.protocol === 'https:' ? new https.Agent({ keepAlive: true, ...(opts.ca ? { ca: opts.ca } : {}) }) : new http.Agent({ keepAlive: true });
+    this.agent = this.url.protocol === 'https:' ? keepAliveAgent(true, opts.ca ? { ca: opts.ca } : {}) : keepAliveAgent(false);
   }
 
   request(method: string, path: string, body?: unknown): Promise<{ status: number; body: any }> {

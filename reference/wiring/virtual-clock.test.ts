@@ -34,3 +34,21 @@ test('a cancelled callback never runs', () => {
 test('moving time backwards is refused', () => {
   assert.throws(() => new VirtualClock(0).advance(-1), /cannot move virtual time/);
 });
+
+test('hostWorkSettled waits for every pending piece of host work, failed ones and ones started meanwhile included', async () => {
+  const clock = new VirtualClock(0);
+  const events: string[] = [];
+  let finishSecond!: () => void;
+  const first = clock.hostWork(new Promise<void>((_, reject) => setTimeout(() => {
+    events.push('first failed');
+    // More host work starts as the first settles (a retry, say): still waited for.
+    void clock.hostWork(new Promise<void>((done) => (finishSecond = () => { events.push('second done'); done(); })));
+    setTimeout(() => finishSecond(), 5);
+    reject(new Error('openssl failed'));
+  }, 5)));
+  await assert.rejects(first, /openssl failed/);
+  await clock.hostWorkSettled();
+  events.push('settled');
+  assert.deepEqual(events, ['first failed', 'second done', 'settled']);
+  await clock.hostWorkSettled();
+});

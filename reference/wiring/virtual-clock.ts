@@ -10,6 +10,16 @@ export interface Clock {
 export interface Scheduler extends Clock {
   /** Run `fn` once virtual time reaches now + delay_ms. Returns a cancel function. */
   after(delay_ms: number, fn: () => void): () => void;
+  /**
+   * Host work a component waits for (a subprocess such as openssl): its result. On virtual time
+   * the waiters move time on only once it has settled; a real clock needs nothing of it.
+   */
+  hostWork?<T>(work: Promise<T>): Promise<T>;
+}
+
+/** Start host work under a clock: tracked on virtual time (Scheduler.hostWork), as is elsewhere. */
+export function onHost<T>(clock: Scheduler, work: () => Promise<T>): Promise<T> {
+  return clock.hostWork ? clock.hostWork(work()) : work();
 }
 
 interface Timer {
@@ -25,6 +35,7 @@ export class VirtualClock implements Scheduler {
   private current_ms: number;
   private timers: Timer[] = [];
   private nextOrder = 0;
+  private readonly pendingHostWork = new Set<Promise<unknown>>();
 
   constructor(start_ms = Date.UTC(2026, 0, 1)) {
     this.current_ms = start_ms;
@@ -54,6 +65,29 @@ export class VirtualClock implements Scheduler {
       next.fn();
     }
     this.current_ms = end_ms;
+  }
+
+  /**
+   * A subprocess takes real time, which event-loop turns do not bound: were virtual time to run on
+   * meanwhile, what a scenario sees would depend on the machine's load (the flake hunt saw it with
+   * openssl under the kubelet's certificate rotation). Waiters ask `hostWorkSettled` first.
+   */
+  hostWork<T>(work: Promise<T>): Promise<T> {
+    const entry: Promise<unknown> = work.then(
+      () => this.pendingHostWork.delete(entry),
+      () => this.pendingHostWork.delete(entry),
+    );
+    this.pendingHostWork.add(entry);
+    return work;
+  }
+
+  hostWorkPending(): boolean {
+    return this.pendingHostWork.size > 0;
+  }
+
+  /** Resolves once no host work is pending (work started meanwhile included). */
+  async hostWorkSettled(): Promise<void> {
+    while (this.pendingHostWork.size > 0) await Promise.all([...this.pendingHostWork]);
   }
 
   pendingTimers(): number {

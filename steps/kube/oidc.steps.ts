@@ -7,7 +7,7 @@
  */
 import assert from 'node:assert/strict';
 import { Given, Then, When, type DataTable } from '@cucumber/cucumber';
-import type { OidcConfig } from '../../contract/contract.ts';
+import type { OidcConfig, OidcFlags } from '../../contract/contract.ts';
 import type { KubespecWorld } from '../support/world.ts';
 import { startIssuer, type TestIssuer } from '../support/oidc-issuer.ts';
 import { collectionPath, LAST_RESPONSE } from './api.ts';
@@ -17,7 +17,7 @@ const LAST_ISSUER = 'oidc issuer trusted last';
 const issuerKey = (name: string) => `oidc issuer ${name}`;
 
 /** The flags as the table names them; an empty value is a flag not given. */
-const FLAGS: Record<string, keyof Omit<OidcConfig, 'issuerUrl' | 'caBundle'>> = {
+const FLAGS: Record<string, keyof Omit<OidcFlags, 'issuerUrl'>> = {
   '--oidc-client-id': 'clientId',
   '--oidc-username-claim': 'usernameClaim',
   '--oidc-username-prefix': 'usernamePrefix',

@@ -25,6 +25,7 @@
  * Pure: the clock and the HTTPS GET are injected (wiring: authn/host/oidc-fetch.ts).
  */
 import { createPublicKey, verify, type KeyObject } from 'node:crypto';
+import type { OidcFlags } from '../../../contract/contract.ts';
 import type { Authenticator, AuthnResult, Credentials } from '../pipeline.ts';
 import { bearerToken } from './bearer.ts';
 import { decodeJwt, type DecodedJwt } from './jwt.ts';
@@ -35,20 +36,9 @@ export const OIDC_AUTHENTICATOR_NAME = 'oidc';
 /** go-oidc verify.go: allowed clock skew for nbf. */
 const NBF_LEEWAY_MS = 5 * 60_000;
 
-export interface OidcOptions {
-  /** --oidc-issuer-url (https upstream). */
-  issuerUrl: string;
-  /** --oidc-client-id: the audience tokens must be issued to. */
-  clientId: string;
-  /** --oidc-username-claim, default "sub". */
-  usernameClaim?: string;
-  /** --oidc-username-prefix; undefined applies upstream's default rule, "-" means no prefix. */
-  usernamePrefix?: string;
-  /** --oidc-groups-claim; none: no groups from the token. */
-  groupsClaim?: string;
-  /** --oidc-groups-prefix. */
-  groupsPrefix?: string;
-  /** --oidc-ca-file's content: the CA that signs the issuer's serving certificate. */
+/** The --oidc-* flags, as the target contract names them (one list for the suite, serve and the core). */
+export interface OidcOptions extends OidcFlags {
+  /** --oidc-ca-file's content (PEM): the CA that signs the issuer's serving certificate. */
   caBundlePem?: string;
 }
 

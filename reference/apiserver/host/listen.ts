@@ -36,13 +36,21 @@ export interface Listening {
   close(): Promise<void>;
 }
 
+/**
+ * How long an idle keep-alive connection stays open: kube-apiserver's IdleTimeout, "matches
+ * http.DefaultTransport keep-alive timeout" (staging/src/k8s.io/apiserver/pkg/server/secure_serving.go,
+ * Serve), rather than Node's 5 s. Node announces it (`Keep-Alive: timeout=90`), and this
+ * process's clients close their side first (reference/wiring/keep-alive.ts).
+ */
+export const IDLE_TIMEOUT_MS = 90_000;
+
 export function listen(handler: (req: IncomingMessage, res: ServerResponse) => void, opts: ListenOptions = {}): Promise<Listening> {
   const host = opts.host ?? '127.0.0.1';
   // The HTTP/2 compatibility API hands the same handler request and response objects with the
   // http module's shape; allowHTTP1 serves HTTP/1.1 clients on the same port.
   const server = (opts.tls
     ? createHttp2SecureServer({ cert: opts.tls.cert, key: opts.tls.key, ca: opts.tls.ca, requestCert: true, rejectUnauthorized: false, allowHTTP1: true }, handler as never)
-    : createHttpServer(handler)) as unknown as Server;
+    : createHttpServer({ keepAliveTimeout: IDLE_TIMEOUT_MS }, handler)) as unknown as Server;
   const sockets = new Set<Socket>();
   server.on('connection', (s: Socket) => {
     sockets.add(s);

@@ -41,7 +41,7 @@
  *   (The taint eviction itself is the taint-eviction controller's, tainteviction/.)
  */
 import { clone, rfc3339 } from '../shared/objects.ts';
-import type { Taint } from '../shared/taints.ts';
+import type { Taint } from '../../tolerations.ts';
 import { RESOURCES, type Action, type Cache, type CacheEvent, type ControllerDef, type SyncResult } from '../types.ts';
 import { DEFAULT_ZONE_OPTIONS, handleDisruption, newLimiter, swapLimiter, tryAccept, zoneKey, type DisruptionView, type ZoneLimiter, type ZoneOptions, type ZoneState } from './zones.ts';
 

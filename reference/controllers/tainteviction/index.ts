@@ -14,7 +14,8 @@
  */
 import { NO_FAULTS, type Faults } from '../../faults.ts';
 import { isBeingDeleted, keyOf, splitKey } from '../shared/objects.ts';
-import { taintsOf, tolerates, tolerationsOf, type Taint } from '../shared/taints.ts';
+import { taintsOf, tolerationsOf } from '../shared/taints.ts';
+import { toleratesTaint, type Taint } from '../../tolerations.ts';
 import { RESOURCES, type Cache, type CacheEvent, type ControllerDef, type SyncResult } from '../types.ts';
 
 export const TAINT_EVICTION_CONTROLLER = 'taint-eviction-controller';
@@ -47,7 +48,7 @@ export function minTolerationSeconds(taints: readonly Taint[], pod: unknown): nu
   const tolerations = tolerationsOf(pod);
   let min = Infinity;
   for (const taint of taints) {
-    const used = tolerations.filter((t) => tolerates(t, taint));
+    const used = tolerations.filter((t) => toleratesTaint(t, taint));
     if (used.length === 0) return 0;
     for (const t of used) {
       if (t.tolerationSeconds === undefined || t.tolerationSeconds === null) continue;

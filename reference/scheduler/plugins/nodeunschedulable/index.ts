@@ -6,7 +6,7 @@
  */
 import type { FilterPlugin } from '../../types.ts';
 import { status } from '../../types.ts';
-import { toleratesTaint } from '../tainttoleration/index.ts';
+import { toleratesTaint } from '../../../tolerations.ts';
 
 export const NAME = 'NodeUnschedulable';
 export const ERR_REASON = 'node(s) were unschedulable';

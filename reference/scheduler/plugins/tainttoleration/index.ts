@@ -9,24 +9,14 @@
  *   untolerated taints → 100). With weight 3 in the default profile it outweighs a resource
  *   score difference, not only a tie.
  *
- * A toleration matches a taint (v1 Toleration.ToleratesTaint, staging/src/k8s.io/api/core/v1/
- * toleration.go) when its effect is empty or equal, its key is empty or equal, and either the
- * operator is Exists or (Equal, the default) the values are equal. So `operator: Exists` with no
- * key tolerates every taint, and a toleration with no effect matches every effect.
+ * A toleration matches a taint as v1 Toleration.ToleratesTaint says (../../../tolerations.ts).
  */
 import type { FilterPlugin, ScorePlugin, Taint, Toleration } from '../../types.ts';
 import { MAX_NODE_SCORE, status } from '../../types.ts';
 import { NO_FAULTS, type Faults } from '../../../faults.ts';
+import { toleratesTaint } from '../../../tolerations.ts';
 
 export const NAME = 'TaintToleration';
-
-export function toleratesTaint(t: Toleration, taint: { key: string; value?: string; effect: string }): boolean {
-  if (t.effect && t.effect !== taint.effect) return false;
-  if (t.key && t.key !== taint.key) return false;
-  if (t.operator === 'Exists') return true;
-  if (t.operator === undefined || t.operator === '' || t.operator === 'Equal') return (t.value ?? '') === (taint.value ?? '');
-  return false;
-}
 
 export function untoleratedTaint(taints: readonly Taint[], tolerations: readonly Toleration[], effects: readonly string[]): Taint | undefined {
   return taints.find((taint) => effects.includes(taint.effect) && !tolerations.some((t) => toleratesTaint(t, taint)));
