@@ -59,6 +59,7 @@ export async function startKubeletOn<R extends CriRuntime>(opts: KubeletHostOpti
     nodeName: opts.name, api, runtime: machine.runtime, clock: opts.clock, network: machine.network, random: seededRandom(opts.seed),
     ...(machine.readLog ? { readLog: machine.readLog } : {}), ...(machine.podLogsDir ? { podLogsDir: machine.podLogsDir } : {}),
     ...(opts.leaseRenew_ms ? { leaseRenew_ms: opts.leaseRenew_ms } : {}), ...(opts.log ? { log: opts.log } : {}),
+    defer: setImmediate,
   });
   try {
     await kubelet.start();
@@ -123,6 +124,7 @@ export async function startKubeletHost(opts: KubeletHostOptions): Promise<Kubele
     machineMemory: () => runtime.memoryInUse() + machine.outsidePods_bytes,
     ...(opts.leaseRenew_ms ? { leaseRenew_ms: opts.leaseRenew_ms } : {}), ...(opts.registerWithTaints ? { registerWithTaints: opts.registerWithTaints } : {}), ...(opts.log ? { log: opts.log } : {}), ...(opts.faults ? { faults: opts.faults } : {}),
     ...(opts.capacity ? { capacity: opts.capacity } : {}), ...(opts.evictionHard ? { evictionHard: opts.evictionHard } : {}),
+    defer: setImmediate,
   });
   try {
     await kubelet.start();
