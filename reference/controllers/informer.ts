@@ -17,8 +17,9 @@
  *   watching again, anything else by listing again.
  *
  * - The cache keeps indexes, as client-go's Indexers: by namespace, by each ownerReference's
- *   uid (how the garbage collector and the workload controllers find dependents), and by
- *   spec.nodeName (how the node controllers find a node's pods) — so a lookup costs the
+ *   uid (how the garbage collector and the workload controllers find dependents), by
+ *   spec.nodeName (how the node controllers find a node's pods), and the objects without a
+ *   controller by namespace (the orphans a ReplicaSet may adopt) — so a lookup costs the
  *   matches, not a scan of every object.
  *
  * Pure: the transport (ListWatcher), the timers and the randomness are injected.
@@ -105,6 +106,7 @@ export const INDEXERS: Record<IndexName, (o: any) => string[]> = {
   namespace: (o) => [o.metadata?.namespace ?? ''],
   owner: (o) => (Array.isArray(o.metadata?.ownerReferences) ? o.metadata.ownerReferences.map((r: any) => String(r.uid)) : []),
   node: (o) => (typeof o.spec?.nodeName === 'string' && o.spec.nodeName !== '' ? [o.spec.nodeName] : []),
+  uncontrolled: (o) => (Array.isArray(o.metadata?.ownerReferences) && o.metadata.ownerReferences.some((r: any) => r?.controller === true) ? [] : [o.metadata?.namespace ?? '']),
 };
 
 export class Informer {

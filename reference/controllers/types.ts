@@ -24,7 +24,7 @@ export interface ResourceRef {
 }
 
 /** The indexes every cache keeps (client-go's Indexers): values an object is found under. */
-export type IndexName = 'namespace' | 'owner' | 'node';
+export type IndexName = 'namespace' | 'owner' | 'node' | 'uncontrolled';
 
 /** Read-only views of the informer caches the controller asked for. */
 export interface Cache {
@@ -33,7 +33,8 @@ export interface Cache {
   list(resource: string, namespace?: string): readonly Readonly<KubeObject>[];
   /**
    * Objects filed under `value` in an index: `owner` by each ownerReference's uid, `node` (pods)
-   * by spec.nodeName, `namespace` by namespace.
+   * by spec.nodeName, `namespace` by namespace, `uncontrolled` by namespace for objects that
+   * have no controller ownerReference (the orphans a workload controller may adopt).
    */
   byIndex(resource: string, index: IndexName, value: string): readonly Readonly<KubeObject>[];
 }

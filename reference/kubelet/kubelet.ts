@@ -130,6 +130,7 @@ export class Kubelet {
         nodeName: this.nodeName, hostIp: this.hostIp, api: this.opts.api, runtime: this.opts.runtime, runtimeName: this.runtimeName,
         podLogsDir: this.opts.podLogsDir ?? POD_LOGS_DIR,
         clock: this.opts.clock, network: this.opts.network, backoff: this.backoff, imageBackoff: this.imageBackoff, faults: this.opts.faults ?? NO_FAULTS,
+        ...(this.opts.defer ? { defer: this.opts.defer } : {}),
         enqueue: (id) => this.enqueue(id),
         event: (p, type, reason, message, fieldPath) => this.event(p, type, reason, message, fieldPath),
         log: this.log,

@@ -4,6 +4,14 @@
  * the runtime's view of the pod and the latest PodSpec and moves one step towards it
  * (kuberuntime_manager.go SyncPod / computePodActions), then reports the status
  * (status_manager.go).
+ *
+ * Status goes out as upstream's status manager sends it: a sync only sets the pod's latest
+ * status; the write happens apart from the sync (SetPodStatus caches it and signals the
+ * manager's goroutine, which patches the latest one — "Multiple status updates can be generated
+ * before we update the API server", pkg/kubelet/status/status_manager.go updateStatusInternal),
+ * one write at a time per pod. So a sync does not wait on the API server before starting the
+ * sandbox, and a status superseded before its write went out is never sent. A pod's final
+ * status is written before the pod is deleted.
  */
 import type { ContainerConfig, ContainerStatus as CriStatus, CriRuntime, PodSandboxConfig } from '../../contract/cri.ts';
 import { ANNOTATION_RESTART_COUNT, ANNOTATION_TERMINATION_GRACE, LABEL_CONTAINER_NAME, LABEL_POD_NAME, LABEL_POD_NAMESPACE, LABEL_POD_UID } from '../../contract/cri.ts';
@@ -28,6 +36,8 @@ export interface PodWorkerDeps {
   /** Fault models (reference/faults.ts). */
   faults: Faults;
   imageBackoff: CrashBackoff;
+  /** When a status write goes out (KubeletOptions.defer); none: at once. */
+  defer?: (fn: () => void) => void;
   /** Ask for another sync of this pod (timers, probe changes). */
   enqueue(uid: string): void;
   event(pod: any, type: 'Normal' | 'Warning', reason: string, message: string, fieldPath?: string): void;
@@ -57,6 +67,13 @@ export class PodWorker {
   private timer?: () => void;
   /** Set when the eviction manager killed the pod: its status is Failed with this reason and message. */
   private eviction?: { reason: string; message: string };
+  /** The latest status not yet written (status manager), and the write loop while it runs. */
+  private unwritten?: { namespace: string; name: string; status: any; text: string };
+  /** The status being written now, as text. */
+  private sending?: string;
+  /** Why the last write could not be sent (a broken connection), until a settled report hears of it. */
+  private writeError?: Error;
+  private writing?: Promise<void>;
 
   constructor(
     readonly uid: string,
@@ -370,7 +387,8 @@ export class PodWorker {
     return out;
   }
 
-  private async report(rt: RuntimePod): Promise<any> {
+  /** Sets the pod's status from the runtime's view; with `settle`, returns once it is written. */
+  private async report(rt: RuntimePod, settle = false): Promise<any> {
     const pod = this.pod ?? this.lastPod;
     const initSpecs = pod.spec?.initContainers ?? [];
     const init = this.views(pod, rt, initSpecs, true, false);
@@ -384,13 +402,49 @@ export class PodWorker {
     if (this.terminal && this.lastStatus) status.phase = this.lastStatus.phase;
     if (this.eviction) status = evictedStatus(status, this.eviction.reason, this.eviction.message, this.deps.clock.now_ms());
     const text = JSON.stringify(status);
-    if (text !== this.lastWritten && this.pod) {
-      const res = await this.deps.api.patchPodStatus(pod.metadata.namespace, pod.metadata.name, this.uid, status);
-      if (res.status === 200) this.lastWritten = text;
-      else this.deps.log(`pod ${this.describe()}: status patch answered ${res.status}`);
+    // The latest status replaces any not yet sent; one equal to what the API has (or is being sent) needs no write.
+    this.unwritten = text !== (this.sending ?? this.lastWritten) && this.pod ? { namespace: pod.metadata.namespace, name: pod.metadata.name, status, text } : undefined;
+    if (this.unwritten) {
+      this.writeError = undefined;
+      this.writing ??= this.writeStatuses();
     }
     this.lastStatus = status;
+    if (settle) await this.statusWritten();
     return status;
+  }
+
+  /**
+   * The status manager's loop for this pod: writes the latest status until none is left. A write
+   * that fails is logged and the pod synced again in a second, which sets its status again.
+   */
+  private async writeStatuses(): Promise<void> {
+    try {
+      if (this.deps.defer) await new Promise<void>((go) => this.deps.defer!(go));
+      for (let next = this.unwritten; next; next = this.unwritten) {
+        this.unwritten = undefined;
+        this.sending = next.text;
+        const res = await this.deps.api.patchPodStatus(next.namespace, next.name, this.uid, next.status);
+        if (res.status === 200) this.lastWritten = next.text;
+        else this.deps.log(`pod ${this.describe()}: status patch answered ${res.status}`);
+        this.sending = undefined;
+      }
+    } catch (error) {
+      this.unwritten = undefined;
+      this.writeError = error as Error;
+      this.deps.log(`pod ${this.describe()}: status patch failed: ${(error as Error).message}`);
+      if (!this.done) this.later(1000);
+    } finally {
+      this.sending = undefined;
+      this.writing = undefined;
+    }
+  }
+
+  /** Resolves once no status write is pending or under way; rejects if the last one could not be sent. */
+  private async statusWritten(): Promise<void> {
+    while (this.writing) await this.writing;
+    const error = this.writeError;
+    this.writeError = undefined;
+    if (error) throw error;
   }
 
   // ---- the end of a pod --------------------------------------------------------------------
@@ -399,7 +453,7 @@ export class PodWorker {
   private async finishTerminal(rt: RuntimePod): Promise<void> {
     this.stopProbes();
     if (rt.sandbox?.ready) await this.deps.runtime.stopPodSandbox({ podSandboxId: rt.sandbox.id });
-    await this.report(await this.runtimePod());
+    await this.report(await this.runtimePod(), true);
   }
 
   /**
@@ -417,8 +471,12 @@ export class PodWorker {
     await Promise.all(running.map((c) => this.deps.runtime.stopContainer({ containerId: c.id, timeout: grace })));
     if (rt.sandbox) await this.deps.runtime.stopPodSandbox({ podSandboxId: rt.sandbox.id });
     if (this.pod) {
-      await this.report(await this.runtimePod());
+      await this.report(await this.runtimePod(), true);
       await this.deps.api.deletePod(pod.metadata.namespace, pod.metadata.name, this.uid);
+    } else {
+      // Gone from the API: a status still waiting would only be refused.
+      this.unwritten = undefined;
+      await this.statusWritten().catch(() => {});
     }
     const after = await this.deps.runtime.listPodSandbox({ filter: { labelSelector: { [LABEL_POD_UID]: this.uid } } });
     for (const s of after.items) await this.deps.runtime.removePodSandbox({ podSandboxId: s.id });

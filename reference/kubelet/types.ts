@@ -88,6 +88,12 @@ export interface KubeletOptions {
    * pkg/kubelet/kubelet_node_status.go, initialNode).
    */
   registerWithTaints?: { key: string; value?: string; effect: string }[];
+  /**
+   * When the status manager sends a pod's status: `fn` runs once the work queued now has had its
+   * turn (the wiring's setImmediate), so statuses a sync produces back to back go out as one
+   * write. None: each is sent at once.
+   */
+  defer?: (fn: () => void) => void;
 }
 
 export const KUBELET_VERSION = 'v1.31.0-kubespec';

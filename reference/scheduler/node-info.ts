@@ -27,6 +27,8 @@ export class NodeInfo {
   images = new Map<string, number>();
   /** Bumped on every change, so a snapshot can tell what moved. */
   generation = 0;
+  /** Sums over this node's pods remembered by `tally`, valid while `generation` stays the same. */
+  private tallies?: { generation: number; sums: Map<string, number> };
 
   constructor(public node: Node) {
     this.setNode(node);
@@ -67,6 +69,23 @@ export class NodeInfo {
     this.podsWithRequiredAntiAffinity.delete(key);
     this.generation++;
     return true;
+  }
+
+  /**
+   * The sum of `weigh` over the node's pods. `key` must name `weigh` completely (what it selects
+   * and how it counts): the sum is remembered under it until the node's pods or the node change,
+   * so the cycles of one workload's pods, which ask the same question of every node, recount
+   * only the nodes that changed since (upstream recounts every node each cycle, in parallel).
+   */
+  tally(key: string, weigh: (pod: Pod) => number): number {
+    if (this.tallies?.generation !== this.generation) this.tallies = { generation: this.generation, sums: new Map() };
+    let sum = this.tallies.sums.get(key);
+    if (sum === undefined) {
+      sum = 0;
+      for (const pod of this.pods.values()) sum += weigh(pod);
+      this.tallies.sums.set(key, sum);
+    }
+    return sum;
   }
 
   /** A copy whose pods can be changed without touching this one (preemption's what-ifs). */

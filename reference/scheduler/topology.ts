@@ -25,6 +25,11 @@ export interface DomainTally {
   /** What one pod on a node adds to its domain (0 for a pod the term or constraint does not select). */
   weigh(pod: Pod): number;
   counts: DomainCounts;
+  /**
+   * A name that determines `weigh` completely (e.g. the namespace and selector it matches): with
+   * one, each node's sum is remembered until that node changes (NodeInfo.tally).
+   */
+  memo?: string;
 }
 
 /**
@@ -40,7 +45,8 @@ export function tallyByDomain(nodes: Iterable<NodeInfo>, tallies: readonly Domai
       const domain = domainOf(node, t.topologyKey);
       if (domain === undefined) continue;
       let sum = 0;
-      for (const pod of node.pods.values()) sum += t.weigh(pod);
+      if (t.memo !== undefined) sum = node.tally(t.memo, t.weigh);
+      else for (const pod of node.pods.values()) sum += t.weigh(pod);
       t.counts.set(domain, (t.counts.get(domain) ?? 0) + sum);
     }
   }

@@ -32,6 +32,32 @@ export interface WatchHandlers {
   onEvents(events: KvEvent[], revision: number): void;
   /** The store cancelled the watch (e.g. the start revision is compacted). */
   onCancel(reason: string, compactRevision?: number): void;
+  /** A hint that this watcher wants only some keys' events (see WatchTrigger); a store may ignore it. */
+  trigger?: WatchTrigger;
+}
+
+/**
+ * The API server's indexed trigger (upstream's watch cache: a resource registers one field as its
+ * trigger — pods register spec.nodeName, pkg/registry/core/pod/storage/storage.go TriggerFunc
+ * with pod.NodeNameTriggerFunc — and the cacher hands an event only to the watchers whose exact
+ * field selector names the field's value in the new object or in the previous one,
+ * staging/src/k8s.io/apiserver/pkg/storage/cacher/cacher.go triggerValuesThreadUnsafe and
+ * startDispatching). A store that honours it offers a change under the prefix to this watcher
+ * only when `valueOf` gives `value` for the key's new value or its previous one; the watcher must
+ * still filter what it gets, and must not need the changes it is not offered.
+ */
+export interface WatchTrigger {
+  /** Which field: watchers naming the same index under the same prefix share one `valueOf`. */
+  readonly index: string;
+  readonly value: string;
+  /** The field's value in a stored value, shown at the event's revision. */
+  valueOf(kv: KeyValue, revision: number): string;
+  /**
+   * Set by a store that indexes the watcher: the revision up to which every change has been
+   * offered to the watchers that wanted it (this one was skipped for the rest). Unset when the
+   * store ignores the trigger and delivers every change under the prefix.
+   */
+  offeredThrough?: () => number;
 }
 
 export interface Backend {

@@ -107,6 +107,7 @@ export class LocalBackend implements Backend {
           this.onHandlerError(error);
         }
       },
+      ...(handlers.trigger ? { trigger: handlers.trigger } : {}),
     };
     return this.mvcc.watch(prefix, fromRevision, guarded);
   }

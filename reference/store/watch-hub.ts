@@ -11,14 +11,26 @@
  * handler replays from the log and must not then receive the queued copy).
  */
 import type { KvEvent } from '../../contract/contract.ts';
-import type { WatchHandlers } from './backend.ts';
+import type { WatchHandlers, WatchTrigger } from './backend.ts';
 
 interface Watcher {
   readonly prefix: string;
   readonly handlers: WatchHandlers;
+  /** Registration order: every change reaches its watchers in this order. */
+  readonly seq: number;
   /** Events below this revision were delivered already (or were never wanted). */
   nextRevision: number;
   active: boolean;
+}
+
+/**
+ * The watchers of one prefix that gave the same trigger index (backend.ts WatchTrigger), by the
+ * value they want: a change is offered only to those wanting its key's value, new or previous.
+ */
+interface TriggerIndex {
+  readonly prefix: string;
+  readonly valueOf: WatchTrigger['valueOf'];
+  readonly byValue: Map<string, Set<Watcher>>;
 }
 
 interface PendingDelivery {
@@ -34,18 +46,42 @@ export function copyEvent(event: KvEvent): KvEvent {
 
 export class WatchHub {
   private readonly watchers = new Set<Watcher>();
+  /** The watchers without a trigger: offered every change under their prefix. */
+  private readonly unindexed = new Set<Watcher>();
+  private readonly indexes = new Map<string, TriggerIndex>();
   private readonly pending: PendingDelivery[] = [];
   private delivering = false;
+  private nextSeq = 0;
+  /** The revision of the last change offered to every watcher that wanted it. */
+  private offered = 0;
 
   /** Registers a watcher wanting events at `fromRevision` and later; returns its cancel function. */
   add(prefix: string, fromRevision: number, handlers: WatchHandlers): { watcher: Watcher; cancel: () => void } {
-    const watcher: Watcher = { prefix, handlers, nextRevision: fromRevision, active: true };
+    const watcher: Watcher = { prefix, handlers, seq: this.nextSeq++, nextRevision: fromRevision, active: true };
     this.watchers.add(watcher);
+    const trigger = handlers.trigger;
+    const leave = trigger ? this.join(watcher, trigger) : (this.unindexed.add(watcher), () => this.unindexed.delete(watcher));
+    if (trigger) trigger.offeredThrough = () => Math.max(this.offered, watcher.nextRevision - 1);
     const cancel = (): void => {
       watcher.active = false;
       this.watchers.delete(watcher);
+      leave();
     };
     return { watcher, cancel };
+  }
+
+  /** Files a triggered watcher under its index and value; returns how to take it out again. */
+  private join(watcher: Watcher, trigger: WatchTrigger): () => void {
+    const id = `${watcher.prefix}\u0000${trigger.index}`;
+    let index = this.indexes.get(id);
+    if (!index) this.indexes.set(id, (index = { prefix: watcher.prefix, valueOf: trigger.valueOf, byValue: new Map() }));
+    let set = index.byValue.get(trigger.value);
+    if (!set) index.byValue.set(trigger.value, (set = new Set()));
+    set.add(watcher);
+    return () => {
+      set.delete(watcher);
+      if (set.size === 0 && index.byValue.get(trigger.value) === set) index.byValue.delete(trigger.value);
+    };
   }
 
   /** Hands a batch of already-applied events (the replay) to one watcher, skipping what it has seen. */
@@ -65,6 +101,7 @@ export class WatchHub {
     try {
       for (let next = this.pending.shift(); next !== undefined; next = this.pending.shift()) {
         firstError ??= this.deliverToAll(next);
+        this.offered = Math.max(this.offered, next.event.kv.modRevision);
       }
     } finally {
       this.delivering = false;
@@ -79,7 +116,7 @@ export class WatchHub {
 
   private deliverToAll(delivery: PendingDelivery): unknown {
     let firstError: unknown;
-    for (const watcher of [...this.watchers]) {
+    for (const watcher of this.offeredTo(delivery.event)) {
       if (!watcher.active || !delivery.event.kv.key.startsWith(watcher.prefix)) continue;
       if (delivery.event.kv.modRevision < watcher.nextRevision) continue;
       watcher.nextRevision = delivery.event.kv.modRevision + 1;
@@ -90,5 +127,32 @@ export class WatchHub {
       }
     }
     return firstError;
+  }
+
+  /**
+   * Who is offered a change, in registration order: every watcher without a trigger, and the
+   * triggered ones wanting the value the key had before or has now (a deletion: before only).
+   * When a value cannot be read, every triggered watcher is offered the change.
+   */
+  private offeredTo(event: KvEvent): Watcher[] {
+    if (this.indexes.size === 0) return [...this.unindexed];
+    const out = [...this.unindexed];
+    const key = event.kv.key;
+    const revision = event.kv.modRevision;
+    for (const index of this.indexes.values()) {
+      if (!key.startsWith(index.prefix)) continue;
+      let values: (string | undefined)[];
+      try {
+        values = [event.type === 'DELETE' ? undefined : index.valueOf(event.kv, revision), event.prevKv ? index.valueOf(event.prevKv, revision) : undefined];
+      } catch {
+        for (const set of index.byValue.values()) out.push(...set);
+        continue;
+      }
+      for (const value of new Set(values)) {
+        const set = value === undefined ? undefined : index.byValue.get(value);
+        if (set) out.push(...set);
+      }
+    }
+    return out.length > this.unindexed.size ? out.sort((a, b) => a.seq - b.seq) : out;
   }
 }

@@ -64,6 +64,7 @@ export async function startKubeletOn<R extends CriRuntime>(opts: KubeletHostOpti
     ...(machine.readLog ? { readLog: machine.readLog } : {}), ...(machine.podLogsDir ? { podLogsDir: machine.podLogsDir } : {}),
     ...(machine.capacity ? { capacity: machine.capacity } : {}), ...(machine.evictionHard ? { evictionHard: machine.evictionHard } : {}), ...(machine.machineMemory ? { machineMemory: machine.machineMemory } : {}),
     ...(opts.leaseRenew_ms ? { leaseRenew_ms: opts.leaseRenew_ms } : {}), ...(opts.log ? { log: opts.log } : {}),
+    defer: setImmediate,
   });
   try {
     await kubelet.start();
@@ -128,6 +129,7 @@ export async function startKubeletHost(opts: KubeletHostOptions): Promise<Kubele
     machineMemory: () => runtime.memoryInUse() + machine.outsidePods_bytes,
     ...(opts.leaseRenew_ms ? { leaseRenew_ms: opts.leaseRenew_ms } : {}), ...(opts.registerWithTaints ? { registerWithTaints: opts.registerWithTaints } : {}), ...(opts.log ? { log: opts.log } : {}), ...(opts.faults ? { faults: opts.faults } : {}),
     ...(opts.capacity ? { capacity: opts.capacity } : {}), ...(opts.evictionHard ? { evictionHard: opts.evictionHard } : {}),
+    defer: setImmediate,
   });
   try {
     await kubelet.start();

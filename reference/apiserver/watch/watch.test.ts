@@ -94,3 +94,25 @@ test('without any compaction, a watch from a resourceVersion that has left the w
   const ok = await h.watch(`${PODS}?watch=true&resourceVersion=${Number(last.json.metadata.resourceVersion) - 1}`);
   assert.deepEqual(ok.events.map((e) => e.type), ['MODIFIED']);
 });
+
+test('pod watches by spec.nodeName (the indexed trigger) get exactly the events the selector passes: on, onto and off the node', async () => {
+  const h = await harness({ bookmarkInterval_ms: 1000 });
+  const rv = h.backend.currentRevision();
+  const watch = (selector: string, extra = '') => h.watch(`/api/v1/pods?watch=true&resourceVersion=${rv}&fieldSelector=${encodeURIComponent(selector)}${extra}`);
+  const [a, b, unbound, notA] = await Promise.all([watch('spec.nodeName=node-a', '&allowWatchBookmarks=true'), watch('spec.nodeName==node-b'), watch('spec.nodeName='), watch('spec.nodeName!=node-a')]);
+  const seen = (w: typeof a) => w.events.filter((e) => e.type !== 'BOOKMARK').map((e) => `${e.type} ${e.object.metadata.name}`);
+  await h.call('POST', PODS, { ...pod('p1'), spec: { ...pod('p1').spec, nodeName: 'node-a' } });
+  await h.call('POST', PODS, pod('p2'));
+  await h.call('POST', `${PODS}/p2/binding`, { apiVersion: 'v1', kind: 'Binding', metadata: { name: 'p2' }, target: { apiVersion: 'v1', kind: 'Node', name: 'node-b' } });
+  await h.call('PATCH', `${PODS}/p1`, { metadata: { labels: { x: '1' } } }, { 'content-type': 'application/merge-patch+json' });
+  await h.call('DELETE', `${PODS}/p1?gracePeriodSeconds=0`);
+  await h.call('DELETE', `${PODS}/p2?gracePeriodSeconds=0`);
+  assert.deepEqual(seen(a), ['ADDED p1', 'MODIFIED p1', 'DELETED p1']);
+  assert.deepEqual(seen(b), ['ADDED p2', 'DELETED p2']);
+  assert.deepEqual(seen(unbound), ['ADDED p2', 'DELETED p2']);
+  assert.deepEqual(seen(notA), ['ADDED p2', 'MODIFIED p2', 'DELETED p2']);
+  // The last writes were node-b's: node-a's watch was not offered them, and its bookmark still moves past them.
+  h.timers.advance(1000);
+  assert.equal(a.events.at(-1)?.type, 'BOOKMARK');
+  assert.equal(a.events.at(-1)!.object.metadata.resourceVersion, String(h.backend.currentRevision()));
+});

@@ -23,7 +23,9 @@ import { decodeObject } from '../storage/codec.ts';
 import { ApiError, errors } from '../status.ts';
 import type { Env, ResourceCall, StreamReply, WatchSink } from '../types.ts';
 import { matches, parseFilter, parseResourceVersion, type Filter } from '../handlers/read.ts';
-import { encodeEvent, encodeShared, toWatchEvent, type ApiWatchEvent } from './events.ts';
+import { encodeEvent, encodeShared, sharedDecode, toWatchEvent, type ApiWatchEvent } from './events.ts';
+import { fieldValue } from '../selectors/fields.ts';
+import type { WatchTrigger } from '../../store/backend.ts';
 import { includeObjectOf, toTable } from '../discovery/table.ts';
 
 /** Upstream's default when the client sets no timeout: --min-request-timeout, 1800 s. */
@@ -135,7 +137,9 @@ function startStream(env: Env, def: ResourceDef, plan: WatchPlan, sink: WatchSin
     stop();
     return stop;
   }
+  const trigger = nodeNameTrigger(def, plan.filter);
   stops.push(env.backend.watch(plan.prefix, plan.startRevision + 1, {
+    ...(trigger ? { trigger } : {}),
     onEvents(events, revision) {
       for (const e of events) {
         const ev = toWatchEvent(e, (obj) => matches(plan.filter, obj));
@@ -152,10 +156,29 @@ function startStream(env: Env, def: ResourceDef, plan: WatchPlan, sink: WatchSin
   }));
   if (env.timers && open) {
     stops.push(env.timers.after(plan.timeout_s * 1000, stop));
-    if (plan.bookmarks && !env.faults.has('watch-no-bookmarks')) stops.push(scheduleBookmarks(env, def, () => lastRevision, send));
+    // A store that skipped this watcher for changes it did not want says how far it has offered them.
+    const progress = () => Math.max(lastRevision, trigger?.offeredThrough?.() ?? 0);
+    if (plan.bookmarks && !env.faults.has('watch-no-bookmarks')) stops.push(scheduleBookmarks(env, def, progress, send));
   }
   return stop;
 }
+
+/**
+ * Pods' indexed trigger, as upstream's pod storage registers it (pkg/registry/core/pod/storage/
+ * storage.go: TriggerFunc {"spec.nodeName": pod.NodeNameTriggerFunc}): a pod watch whose field
+ * selector requires spec.nodeName to equal a value (the cacher's Watch takes the trigger value
+ * from pred.Field.RequiresExactMatch, staging/src/k8s.io/apiserver/pkg/storage/cacher/cacher.go)
+ * asks the store for only the changes whose pod is on that node now or was before — the events
+ * this watch's filter can pass. Each kubelet's watch is one such; the filter still decides.
+ */
+function nodeNameTrigger(def: ResourceDef, filter: Filter): WatchTrigger | undefined {
+  if (def.group !== '' || def.resource !== 'pods') return undefined;
+  const exact = filter.fields.find((f) => f.field === NODE_NAME && f.equals);
+  if (!exact) return undefined;
+  return { index: NODE_NAME, value: exact.value, valueOf: (kv, revision) => fieldValue(sharedDecode(kv, revision), NODE_NAME) };
+}
+
+const NODE_NAME = 'spec.nodeName';
 
 /** A BOOKMARK every interval until cancelled; returns the cancel function. */
 function scheduleBookmarks(env: Env, def: ResourceDef, revision: () => number, send: (ev: ApiWatchEvent) => void): () => void {

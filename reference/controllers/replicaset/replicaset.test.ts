@@ -63,9 +63,10 @@ test('a matching orphan is adopted by a patch carrying its uid, and a pod that s
   const relabelled = pod('debug', { labels: { app: 'debug' } });
   const actions = reconcile('ns/rs', memoryCache({ replicasets: [rs(1)], pods: [orphan, relabelled] }), 0, new Expectations()).actions;
   const patches = actions.filter((a) => a.verb === 'patch') as any[];
-  assert.deepEqual(patches.map((p) => [p.name, p.patch]), [
-    ['stray', { metadata: { ownerReferences: [owner], uid: 'uid-stray' } }],
+  // In no particular order: upstream's come in the pod lister's (unordered) order.
+  assert.deepEqual(patches.map((p) => [p.name, p.patch]).sort(), [
     ['debug', { metadata: { ownerReferences: [], uid: 'uid-debug' } }],
+    ['stray', { metadata: { ownerReferences: [owner], uid: 'uid-stray' } }],
   ]);
   assert.equal(actions.filter((a) => a.verb === 'create').length, 0, 'the adopted orphan counts');
 });
@@ -76,4 +77,12 @@ test('status counts active pods and is written only when it changed', () => {
   assert.deepEqual(update.object.status, { replicas: 1, fullyLabeledReplicas: 1, readyReplicas: 1, availableReplicas: 1, observedGeneration: 1 });
   cache.put('replicasets', update.object);
   assert.deepEqual(reconcile('ns/rs', cache, 0, new Expectations()).actions, []);
+});
+
+test('a pod another controller controls is not adopted, and one in another namespace is not counted, whatever their labels', () => {
+  const other = { ...pod('taken'), metadata: { ...pod('taken').metadata, ownerReferences: [{ ...owner, uid: 'uid-other', name: 'other' }] } };
+  const elsewhere = { ...pod('elsewhere'), metadata: { ...pod('elsewhere').metadata, namespace: 'ns2' } };
+  const actions = reconcile('ns/rs', memoryCache({ replicasets: [rs(1)], pods: [other, elsewhere] }), 0, new Expectations()).actions as any[];
+  assert.equal(actions.filter((a) => a.verb === 'patch').length, 0);
+  assert.equal(actions.filter((a) => a.verb === 'create').length, 1, 'neither counts towards the one replica');
 });

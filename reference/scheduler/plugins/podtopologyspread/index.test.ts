@@ -56,3 +56,25 @@ test('DefaultSelector merges the selectors of the Services that select the pod, 
   assert.deepEqual(index.selectorFor(p), { matchLabels: { app: 'web' }, matchExpressions: [{ key: 'app', operator: 'In', values: ['web'] }, { key: 'tier', operator: 'In', values: ['front'] }] });
   assert.equal(index.selectorFor(pod('y', { labels: { app: 'cache' } })), undefined);
 });
+
+test('each node\'s count is remembered only until its pods change: later cycles see pods added and pods being deleted', () => {
+  const core = new SchedulerCore({ random: seeded(3) });
+  for (const n of ['n1', 'n2', 'n3']) core.onNode('ADDED', node(n), 0);
+  core.onWorkload('replicasets', 'ADDED', replicaSet);
+  const web = (name: string, at?: string) => ownedBy(pod(name, { labels: { app: 'web' }, ...(at ? { nodeName: at } : {}) }), RS);
+  for (const p of [web('web-a', 'n1'), web('web-b', 'n1'), web('web-c', 'n2')]) core.onPod('ADDED', p, 0);
+  const next = (name: string) => {
+    core.onPod('ADDED', web(name), 0);
+    return core.scheduleOne(0)!.effects.find((e): e is Extract<Effect, { kind: 'bind' }> => e.kind === 'bind')?.node;
+  };
+  assert.equal(next('web-d'), 'n3');
+  // n3 now holds web-d (assumed) and three more: the fewest are on n2.
+  for (const p of [web('web-e', 'n3'), web('web-f', 'n3'), web('web-g', 'n3')]) core.onPod('ADDED', p, 0);
+  assert.equal(next('web-h'), 'n2');
+  // Both of n1's pods are being deleted: they no longer count, so n1 is the emptiest.
+  for (const name of ['web-a', 'web-b']) {
+    const p = web(name, 'n1');
+    core.onPod('MODIFIED', { ...p, metadata: { ...p.metadata, deletionTimestamp: '2026-01-01T00:00:00Z' } }, 0);
+  }
+  assert.equal(next('web-i'), 'n1');
+});

@@ -68,7 +68,10 @@ function countSpread(pod: Pod, constraints: Constraint[], snapshot: Snapshot): S
   const ns = pod.metadata.namespace ?? '';
   const spreads = constraints.map((constraint) => ({ constraint, counts: new Map<string, number>(), min: 0, selfMatch: matchesLabelSelector(constraint.labelSelector, pod.metadata.labels) ? 1 : 0 }));
   const matches = (c: Constraint) => (other: Pod) => ((other.metadata.namespace ?? '') === ns && !other.metadata.deletionTimestamp && matchesLabelSelector(c.labelSelector, other.metadata.labels) ? 1 : 0);
-  tallyByDomain(snapshot.nodes, spreads.map((s) => ({ topologyKey: s.constraint.topologyKey, weigh: matches(s.constraint), counts: s.counts })), (node) => requiredNodeAffinityMatches(pod, node.node));
+  // What `matches` counts depends on the namespace and the selector only: each node's count is
+  // remembered under them until its pods change (NodeInfo.tally).
+  const memo = (c: Constraint) => `${NAME}\u0000${ns}\u0000${JSON.stringify(c.labelSelector ?? null)}`;
+  tallyByDomain(snapshot.nodes, spreads.map((s) => ({ topologyKey: s.constraint.topologyKey, weigh: matches(s.constraint), counts: s.counts, memo: memo(s.constraint) })), (node) => requiredNodeAffinityMatches(pod, node.node));
   for (const s of spreads) s.min = s.counts.size === 0 ? 0 : Math.min(...s.counts.values());
   return spreads;
 }
