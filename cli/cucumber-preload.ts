@@ -1,6 +1,6 @@
 /**
  * Loaded into every cucumber process `kubespec run` and `kubespec selftest` start (through
- * NODE_OPTIONS, before cucumber itself), to take a cost off the run that is cucumber's, not the
+ * `--import` on their command lines, before cucumber itself), to take a cost off the run that is cucumber's, not the
  * suite's.
  *
  * cucumber-expressions (19.0.0, staging in @cucumber/cucumber) finds where each step's
@@ -54,9 +54,18 @@ export function installNativeMatchIndices(): boolean {
   return true;
 }
 
-/** NODE_OPTIONS for a cucumber child: tsx for the TypeScript, then this file. */
+/** NODE_OPTIONS for a cucumber child: tsx, so it (and its parallel workers) load the TypeScript. */
 export function cucumberNodeOptions(inherited: string | undefined): string {
-  return `${inherited ?? ''} --import tsx --import ${import.meta.url}`.trim();
+  return `${inherited ?? ''} --import tsx`.trim();
 }
+
+/**
+ * Node arguments that load this file, placed before cucumber's script on its command line — not
+ * in NODE_OPTIONS, which c8 (the coverage wrapper) would inherit: c8's own process compiling a
+ * `.ts` file through tsx with a cold tsx cache never starts its child (seen on a fresh machine:
+ * the run hung with no output until killed). cucumber's parallel workers are forked with the
+ * coordinator's execArgv (child_process.fork's default), so they load it too.
+ */
+export const CUCUMBER_PRELOAD_ARGS: readonly string[] = ['--import', import.meta.url];
 
 installNativeMatchIndices();

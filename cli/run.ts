@@ -20,7 +20,7 @@ import { closingEnvelopes, RunWatchdog, type Verdict, type WatchdogOptions } fro
 import { printRunSummary } from './summary.ts';
 import { SCHEMA_PATH, schemaProblems } from './report/schema.ts';
 import { FAULTS, parseFaults } from '../reference/faults.ts';
-import { cucumberNodeOptions } from './cucumber-preload.ts';
+import { CUCUMBER_PRELOAD_ARGS, cucumberNodeOptions } from './cucumber-preload.ts';
 
 export interface RunOptions {
   target: string;
@@ -227,8 +227,8 @@ const WATCHDOG_POLL_MS = 250;
 function spawnCucumber(args: string[], env: NodeJS.ProcessEnv, wd: WatchdogOptions & { messages: string }, coverageDir?: string): Promise<{ code: number; verdict?: Verdict }> {
   const cucumber = path.join('node_modules', '@cucumber', 'cucumber', 'bin', 'cucumber.js');
   const command = coverageDir
-    ? [path.join('node_modules', 'c8', 'bin', 'c8.js'), ...c8Args(coverageDir), process.execPath, cucumber, ...args]
-    : [cucumber, ...args];
+    ? [path.join('node_modules', 'c8', 'bin', 'c8.js'), ...c8Args(coverageDir), process.execPath, ...CUCUMBER_PRELOAD_ARGS, cucumber, ...args]
+    : [...CUCUMBER_PRELOAD_ARGS, cucumber, ...args];
   // Its own process group, so the watchdog can end cucumber and whatever it started (c8's child).
   const child = spawn(process.execPath, command, {
     stdio: 'inherit',

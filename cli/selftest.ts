@@ -17,7 +17,7 @@ import { DEFAULT_RUN_SEED, parseSeed } from '../adapters/seed.ts';
 import { FAULTS, isFaultName, type FaultName } from '../reference/faults.ts';
 import { readMessages, scenarioResults, type ScenarioResult } from './report/scenarios.ts';
 import { EXIT_FAILURES, EXIT_OK, UsageError } from './usage.ts';
-import { cucumberNodeOptions } from './cucumber-preload.ts';
+import { CUCUMBER_PRELOAD_ARGS, cucumberNodeOptions } from './cucumber-preload.ts';
 
 export interface SelftestOptions {
   /** Comma-separated fault names; default every fault in the registry. */
@@ -141,7 +141,7 @@ function featureRun(label: string, features: string[], fault: FaultName | undefi
   const messages = path.join(OUT_DIR, 'runs', `${label}.ndjson`);
   fs.rmSync(messages, { force: true });
   const cucumber = path.join('node_modules', '@cucumber', 'cucumber', 'bin', 'cucumber.js');
-  const args = [cucumber, ...features, '--import', 'steps/**/*.ts', '--tags', ALWAYS_EXCLUDED, '--format', `message:${messages}`];
+  const args = [...CUCUMBER_PRELOAD_ARGS, cucumber, ...features, '--import', 'steps/**/*.ts', '--tags', ALWAYS_EXCLUDED, '--format', `message:${messages}`];
   const env: NodeJS.ProcessEnv = { ...process.env, KUBESPEC_TARGET: 'reference', KUBESPEC_SEED: String(seed), NODE_OPTIONS: cucumberNodeOptions(process.env.NODE_OPTIONS) };
   delete env.KUBESPEC_FAULTS;
   if (fault) env.KUBESPEC_FAULTS = fault;
