@@ -9,6 +9,7 @@ import { setImmediate as nextTurn, setTimeout as delay } from 'node:timers/promi
 import { Given, Then, When } from '@cucumber/cucumber';
 import { StoreUnavailableError, type MemberInfo } from '../../contract/contract.ts';
 import type { KubespecWorld } from '../support/world.ts';
+import { electionSettled } from './raft-trace.ts';
 import { acknowledge, acknowledged, settleWithin } from './support.ts';
 
 /** Budget for an election a step needs before it can act ("the leader is killed"). */
@@ -62,9 +63,16 @@ Given('a {int}-member store', async function (this: KubespecWorld, count: number
 Given('a {int}-member store with a stable leader', async function (this: KubespecWorld, count: number) {
   const members = await this.members().list();
   assert.equal(members.length, count, `the store has members ${members.map((m) => m.id).join(', ')}`);
-  this.note('leader', await currentLeader(this));
-  // Where a transcript exists, "since the leader was stable" starts here.
-  if (this.session.raft) this.note('trace mark', this.session.raft.trace().length);
+  const leader = await currentLeader(this);
+  // Where a transcript exists, "since the leader was stable" starts once the election that
+  // made it is over (its last vote answers delivered), not the instant a leader exists.
+  const raft = this.session.raft;
+  if (raft) {
+    await this.eventually('an election timeout with no vote or pre-vote message', () => electionSettled(raft.trace()), 10_000);
+    assert.equal(await currentLeader(this), leader, 'the leader changed while the election settled');
+    this.note('trace mark', raft.trace().length);
+  }
+  this.note('leader', leader);
 });
 
 When('the leader is killed', async function (this: KubespecWorld) {

@@ -112,3 +112,30 @@ export function commitsOntoEarlierTerms(lines: readonly TraceLine[]): string[] {
   }
   return broken;
 }
+
+/** etcd's default election timeout (`--election-timeout`, 1000 ms), as the reference's. */
+export const ELECTION_TIMEOUT_MS = 1000;
+
+const ELECTION_MESSAGE = /^Msg(Pre)?Vote(Resp)?$/;
+
+function timeOf(text: string | undefined): number | undefined {
+  const m = text === undefined ? null : / @(\d+)ms$/.exec(text);
+  return m ? Number(m[1]) : undefined;
+}
+
+/**
+ * Whether the election behind the current leader is over in the transcript: no vote or
+ * pre-vote message was sent in the last election timeout. A leader can win while a losing
+ * candidate's requests are still on the wire, and the answers to them come later; those are
+ * the election's messages, not the stable cluster's. A transcript without times counts as
+ * settled (nothing to wait on).
+ */
+export function electionSettled(trace: readonly string[]): boolean {
+  const now = timeOf(trace.at(-1));
+  if (now === undefined) return true;
+  for (let i = trace.length - 1; i >= 0; i--) {
+    const line = parseLine(trace[i]!);
+    if (line.kind === 'send' && ELECTION_MESSAGE.test(line.type ?? '')) return now - (timeOf(trace[i]) ?? now) >= ELECTION_TIMEOUT_MS;
+  }
+  return true;
+}

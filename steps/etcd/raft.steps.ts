@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { Given, Then, When } from '@cucumber/cucumber';
 import type { KubespecWorld } from '../support/world.ts';
-import { appendsOf, commitsOf, entryIndexOf, parseTrace, sendsOf, type TraceLine } from './raft-trace.ts';
+import { appendsOf, commitsOf, electionSettled, entryIndexOf, parseTrace, sendsOf, type TraceLine } from './raft-trace.ts';
 
 function traceSinceMark(world: KubespecWorld): TraceLine[] {
   let mark = 0;
@@ -44,6 +44,8 @@ Given('a {int}-member store with a stable leader in term {word}', async function
   assert.equal(members.length, count);
   let leader: string | undefined;
   await this.eventually('a leader every member names', async () => (leader = await this.members().leader()) !== undefined, 10_000);
+  await this.eventually('an election timeout with no vote or pre-vote message', () => electionSettled(this.raft().trace()), 10_000);
+  assert.equal(await this.members().leader(), leader, 'the leader changed while the election settled');
   this.note('leader', leader);
   this.note(`term ${label}`, this.raft().term(leader!));
   mark(this);
