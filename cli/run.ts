@@ -16,7 +16,7 @@ import { resolveTarget, type ResolvedTarget } from './config.ts';
 import { DEFAULT_RUN_SEED, parseSeed } from '../adapters/seed.ts';
 import { EXIT_FAILURES, EXIT_OK, UsageError } from './usage.ts';
 import { saveRunRecord, targetDir, writeTargetReports } from './report/write.ts';
-import { closingEnvelopes, RunWatchdog, type Verdict, type WatchdogOptions } from './report/watchdog.ts';
+import { closingEnvelopes, RunWatchdog, startFailureEnvelopes, type Verdict, type WatchdogOptions } from './report/watchdog.ts';
 import { printRunSummary } from './summary.ts';
 import { SCHEMA_PATH, schemaProblems } from './report/schema.ts';
 import { FAULTS, parseFaults } from '../reference/faults.ts';
@@ -103,7 +103,7 @@ export async function run(opts: RunOptions): Promise<RunResult> {
   // must still fail the run.
   const unexplained = code !== 0 && s.failed === 0 && s['known-deviation'] === 0;
   if (unexplained && !verdict) console.error(`kubespec: cucumber exited with ${code} without a failed scenario: see the output above`);
-  const failed = s.failed + (unexplained || verdict?.kind === 'no-exit' ? 1 : 0) + (invalid.length ? 1 : 0);
+  const failed = s.failed + (unexplained || verdict?.kind === 'no-exit' || verdict?.kind === 'no-start' ? 1 : 0) + (invalid.length ? 1 : 0);
   return { exitCode: failed > 0 ? EXIT_FAILURES : EXIT_OK, passed: s.passed + s['known-deviation'], failed, skipped: s['not-applicable'] };
 }
 
@@ -218,7 +218,9 @@ function watchdogOptions(opts: RunOptions): WatchdogOptions {
     : opts.target === 'reference' ? REFERENCE_SCENARIO_BUDGET_S : REAL_TARGET_SCENARIO_BUDGET_S;
   // Hidden knob for the watchdog's own test: how long a finished run may take to exit.
   const grace_ms = Number(process.env.KUBESPEC_EXIT_GRACE_MS ?? 20_000);
-  return { scenarioBudget_ms: budget_s * 1000, exitGrace_ms: grace_ms };
+  // Loading ~100 step files through tsx takes seconds, minutes only on a starved machine.
+  const start_s = Number(process.env.KUBESPEC_START_BUDGET_S ?? 300);
+  return { scenarioBudget_ms: budget_s * 1000, exitGrace_ms: grace_ms, startBudget_ms: start_s * 1000 };
 }
 
 /** How often the watchdog reads the message stream and checks the clock. */
@@ -248,7 +250,7 @@ function spawnCucumber(args: string[], env: NodeJS.ProcessEnv, wd: WatchdogOptio
   const onTerm = forward('SIGTERM');
   process.on('SIGINT', onInt).on('SIGTERM', onTerm);
   const tail = new StreamTail(wd.messages);
-  const dog = new RunWatchdog(wd);
+  const dog = new RunWatchdog(wd, Date.now());
   let verdict: Verdict | undefined;
   const timer = setInterval(() => {
     if (verdict) return;
@@ -262,6 +264,7 @@ function spawnCucumber(args: string[], env: NodeJS.ProcessEnv, wd: WatchdogOptio
       process.off('SIGINT', onInt).off('SIGTERM', onTerm);
       killGroup('SIGKILL'); // anything cucumber left behind in its group
       if (verdict?.kind === 'scenario-over-budget') appendEnvelopes(wd.messages, closingEnvelopes(verdict, Date.now()));
+      if (verdict?.kind === 'no-start') appendEnvelopes(wd.messages, startFailureEnvelopes(verdict, Date.now()));
       resolve({ code: code ?? (signal ? 128 : 1), ...(verdict ? { verdict } : {}) });
     }),
   );

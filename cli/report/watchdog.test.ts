@@ -34,6 +34,19 @@ test('a run whose last scenario finished but whose process stays up gets the no-
   assert.equal(dog.check(5101)?.kind, 'no-exit');
 });
 
+test('a run with no testRunStarted within the start budget gets the no-start verdict; one that started does not', () => {
+  const stuck = new RunWatchdog({ scenarioBudget_ms: 1000, exitGrace_ms: 5000, startBudget_ms: 3000 }, 500);
+  assert.equal(stuck.check(3500), undefined);
+  const v = stuck.check(3501);
+  assert.equal(v?.kind, 'no-start');
+  assert.match(v!.message, /did not start within 3 s/);
+  const started = new RunWatchdog({ scenarioBudget_ms: 1000, exitGrace_ms: 5000, startBudget_ms: 3000 }, 500);
+  started.take({ testRunStarted: { timestamp: { seconds: 0, nanos: 0 } } } as Envelope, 2000);
+  assert.equal(started.check(60_000), undefined);
+  const unlimited = new RunWatchdog({ scenarioBudget_ms: 1000, exitGrace_ms: 5000 }, 0);
+  assert.equal(unlimited.check(3_600_000), undefined);
+});
+
 test('the envelopes the watchdog appends make the report show the scenario failed with its message', () => {
   const dog = new RunWatchdog({ scenarioBudget_ms: 10, exitGrace_ms: 10 });
   const stream = started('c');
@@ -92,6 +105,18 @@ test('a session that leaves its cluster running is ended by the watchdog, and th
     assert.equal(r.code, 1, r.output);
     assert.match(r.output, /watchdog: every scenario finished but the cucumber process did not exit/);
     assert.equal(reportOf(r.reports).totals.scenarios.passed, 1, r.output);
+  } finally {
+    rmSync(r.reports, { recursive: true, force: true });
+  }
+});
+
+test('a run that never starts (cucumber stuck before its first scenario) is ended by the watchdog, and fails with a report', { timeout: RUN_BUDGET_MS + 10_000 }, async () => {
+  // A start budget far below the seconds cucumber takes to load the steps stands for a stuck start.
+  const r = await runWithFault('none', { KUBESPEC_START_BUDGET_S: '0.2' });
+  try {
+    assert.equal(r.code, 1, r.output);
+    assert.match(r.output, /watchdog: the run did not start within 0.2 s/);
+    assert.equal(reportOf(r.reports).totals.scenarios.passed, 0, r.output);
   } finally {
     rmSync(r.reports, { recursive: true, force: true });
   }
