@@ -19,7 +19,7 @@ import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import type { Capability } from '../../contract/capabilities.ts';
 import type { CriCallRecord, NodeConfig, NodesFacet, Session, Target } from '../../contract/contract.ts';
-import { CONTRACT_VERSION } from '../../contract/contract.ts';
+import { CONTRACT_VERSION, evictionConfigOf } from '../../contract/contract.ts';
 import { ReferenceCluster } from '../../reference/wiring/cluster.ts';
 import { RealTimeScheduler } from '../../reference/wiring/realtime.ts';
 import { realProbeNetwork } from '../../reference/wiring/probe-network.ts';
@@ -126,7 +126,7 @@ async function openSession(seed: number, tags: readonly string[], hostFor: (key:
     if (host && (tags.includes('@requires:kubelet.probes.grpc') || tags.includes('@requires:kubelet.eviction'))) host.importGrpcHealthImages();
     const podLogsDir = host ? path.join(host.dir, 'pods') : undefined;
     const memory = host && config.memory ? { capacity: { cpu: '4', memory: config.memory, pods: '110' }, machineMemory: () => host.memoryWorkingSet() } : {};
-    await cluster.addKubeletOn(name, { runtime, network: realProbeNetwork(), readLog: (id) => criLogLines(runtime.logPathOf(id)), ...(podLogsDir ? { podLogsDir } : {}), ...memory, ...(config.evictionHard ? { evictionHard: config.evictionHard } : {}) });
+    await cluster.addKubeletOn(name, { runtime, network: realProbeNetwork(), readLog: (id) => criLogLines(runtime.logPathOf(id)), ...(podLogsDir ? { podLogsDir } : {}), ...memory, eviction: evictionConfigOf(config) });
     if (host) nodes.set(name, { host, runtime });
   };
   const usedHosts = new Set<ContainerdHost>();
