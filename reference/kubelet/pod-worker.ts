@@ -66,7 +66,7 @@ export class PodWorker {
   private startTime?: string;
   private timer?: () => void;
   /** Set when the eviction manager killed the pod: its status is Failed with this reason and message. */
-  private eviction?: { reason: string; message: string };
+  private eviction?: { reason: string; message: string; at_ms: number };
   /** evict() is stopping the containers within their grace period: a sync reports but must not stop the sandbox (which kills them). */
   private evicting = false;
   /** The latest status not yet written (status manager), and the write loop while it runs. */
@@ -127,7 +127,7 @@ export class PodWorker {
    * it is not restarted. Resolves once they have stopped.
    */
   async evict(reason: string, message: string, grace_s: number): Promise<void> {
-    this.eviction = { reason, message };
+    this.eviction = { reason, message, at_ms: this.deps.clock.now_ms() };
     this.terminal = true;
     this.evicting = true;
     this.stopProbes();
@@ -157,7 +157,6 @@ export class PodWorker {
     const pod = this.pod;
     if (!pod || pod.metadata?.deletionTimestamp) return this.terminate();
     let rt = await this.runtimePod();
-    if (this.terminal && this.evicting) return void (await this.report(rt));
     if (this.terminal) return this.finishTerminal(rt);
     if (!rt.sandbox?.ready) {
       await this.report(rt);
@@ -413,7 +412,7 @@ export class PodWorker {
       ...(rt.sandbox?.ip ? { podIp: rt.sandbox.ip } : {}), ...(this.startTime ? { startTime: this.startTime } : {}),
     }, this.deps.clock.now_ms());
     if (this.terminal && this.lastStatus) status.phase = this.lastStatus.phase;
-    if (this.eviction) status = evictedStatus(status, this.eviction.reason, this.eviction.message, this.deps.clock.now_ms());
+    if (this.eviction) status = evictedStatus(status, this.eviction.reason, this.eviction.message, this.deps.clock.now_ms(), this.eviction.at_ms);
     const text = JSON.stringify(status);
     // The latest status replaces any not yet sent; one equal to what the API has (or is being sent) needs no write.
     this.unwritten = text !== (this.sending ?? this.lastWritten) && this.pod ? { namespace: pod.metadata.namespace, name: pod.metadata.name, status, text } : undefined;
@@ -465,6 +464,9 @@ export class PodWorker {
   /** Succeeded or Failed: nothing restarts; the sandbox goes (kubelet killPod for terminal pods). */
   private async finishTerminal(rt: RuntimePod): Promise<void> {
     this.stopProbes();
+    // Being evicted (a sync that began before evict() too): report, but leave the sandbox, whose
+    // stop would kill the containers still in their grace period; evict() finishes the pod.
+    if (this.evicting) return void (await this.report(rt));
     if (rt.sandbox?.ready) await this.deps.runtime.stopPodSandbox({ podSandboxId: rt.sandbox.id });
     await this.report(await this.runtimePod(), true);
   }
