@@ -49,6 +49,8 @@ const BASE_CAPABILITIES: Capability[] = [
   // every other process); `kubespec/alloc:SIZE` really holds SIZE (host/images.ts), and the memory
   // "outside the pods" is a real process in a sibling cgroup (holdMemory). The capacity is not
   // enforced as a cgroup limit: the kernel's OOM killer would act before the 10 s eviction period.
+  // Not `kubelet.eviction.soft`: the kubelet is given the soft thresholds (evictionConfigOf), but
+  // those scenarios wait out grace periods of minutes, which this target's real clock would spend.
   'kubelet.eviction',
 ];
 
