@@ -81,6 +81,7 @@ export const CAPABILITIES = {
   'cri.events': 'the runtime serves CRI\'s GetContainerEvents stream of container lifecycle events (containerd from 1.7; 1.6 answers UNIMPLEMENTED)',
   'kubelet.runtime-endpoint': 'a kubelet can be started against another CRI endpoint (--container-runtime-endpoint): a second runtime on the machine, or any gRPC socket',
   'kubelet.eviction': 'the kubelet evicts pods under node pressure (--eviction-hard memory.available), and memory can be taken on a node outside any pod',
+  'kubelet.eviction.soft': 'the kubelet takes --eviction-soft with its grace period, --eviction-max-pod-grace-period and --eviction-minimum-reclaim for memory.available, and scenarios wait out grace periods of minutes on a virtual clock',
   'cri.images.retag': 'an image tag on a node can be moved to a rebuilt image (new content and digest) while earlier content stays pullable by digest; images pulled by digest resolve by digest',
   'kubelet.probes.grpc': 'the kubelet runs grpc probes (the gRPC health protocol) against containers that serve it',
   // Service proxy.

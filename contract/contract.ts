@@ -446,6 +446,19 @@ export interface NodeConfig {
   memory?: string;
   /** The kubelet's --eviction-hard, e.g. { 'memory.available': '100Mi' }. */
   evictionHard?: Record<string, string>;
+  /** `kubelet.eviction.soft`: --eviction-soft, e.g. { 'memory.available': '300Mi' }, with its --eviction-soft-grace-period ({ 'memory.available': '1m' }). */
+  evictionSoft?: Record<string, string>;
+  evictionSoftGracePeriod?: Record<string, string>;
+  /** `kubelet.eviction.soft`: --eviction-max-pod-grace-period, in seconds. */
+  evictionMaxPodGracePeriod?: number;
+  /** `kubelet.eviction.soft`: --eviction-minimum-reclaim, e.g. { 'memory.available': '200Mi' }. */
+  evictionMinimumReclaim?: Record<string, string>;
+}
+
+/** The eviction fields of a NodeConfig, as the kubelet takes them (KubeletConfiguration's names). */
+export function evictionConfigOf(config: NodeConfig): Pick<NodeConfig, 'evictionHard' | 'evictionSoft' | 'evictionSoftGracePeriod' | 'evictionMaxPodGracePeriod' | 'evictionMinimumReclaim'> {
+  const { memory: _, ...eviction } = config;
+  return eviction;
 }
 
 export interface NodesFacet {

@@ -19,7 +19,7 @@ import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import type { Capability } from '../../contract/capabilities.ts';
 import type { CriCallRecord, NodeConfig, NodesFacet, Session, Target } from '../../contract/contract.ts';
-import { CONTRACT_VERSION } from '../../contract/contract.ts';
+import { CONTRACT_VERSION, evictionConfigOf } from '../../contract/contract.ts';
 import { ReferenceCluster } from '../../reference/wiring/cluster.ts';
 import { RealTimeScheduler } from '../../reference/wiring/realtime.ts';
 import { realProbeNetwork } from '../../reference/wiring/probe-network.ts';
@@ -49,6 +49,8 @@ const BASE_CAPABILITIES: Capability[] = [
   // every other process); `kubespec/alloc:SIZE` really holds SIZE (host/images.ts), and the memory
   // "outside the pods" is a real process in a sibling cgroup (holdMemory). The capacity is not
   // enforced as a cgroup limit: the kernel's OOM killer would act before the 10 s eviction period.
+  // Not `kubelet.eviction.soft`: the kubelet is given the soft thresholds (evictionConfigOf), but
+  // those scenarios wait out grace periods of minutes, which this target's real clock would spend.
   'kubelet.eviction',
 ];
 
@@ -126,7 +128,7 @@ async function openSession(seed: number, tags: readonly string[], hostFor: (key:
     if (host && (tags.includes('@requires:kubelet.probes.grpc') || tags.includes('@requires:kubelet.eviction'))) host.importGrpcHealthImages();
     const podLogsDir = host ? path.join(host.dir, 'pods') : undefined;
     const memory = host && config.memory ? { capacity: { cpu: '4', memory: config.memory, pods: '110' }, machineMemory: () => host.memoryWorkingSet() } : {};
-    await cluster.addKubeletOn(name, { runtime, network: realProbeNetwork(), readLog: (id) => criLogLines(runtime.logPathOf(id)), ...(podLogsDir ? { podLogsDir } : {}), ...memory, ...(config.evictionHard ? { evictionHard: config.evictionHard } : {}) });
+    await cluster.addKubeletOn(name, { runtime, network: realProbeNetwork(), readLog: (id) => criLogLines(runtime.logPathOf(id)), ...(podLogsDir ? { podLogsDir } : {}), ...memory, eviction: evictionConfigOf(config) });
     if (host) nodes.set(name, { host, runtime });
   };
   const usedHosts = new Set<ContainerdHost>();

@@ -49,7 +49,7 @@ const CAPABILITIES: Capability[] = [
   'controllers.endpointslice', 'controllers.endpoint', 'controllers.namespace', 'controllers.clusterrole-aggregation',
   // The scheduler (reference/wiring/scheduler.ts); scenarios register their own Node objects.
   'cluster.scheduler', 'cluster.nodes', 'scheduler.recorder-profile',
-  'kubelet.eviction', 'cri.images.retag', 'kubelet.probes.grpc',
+  'kubelet.eviction', 'kubelet.eviction.soft', 'cri.images.retag', 'kubelet.probes.grpc',
   'kv.fault-schedules',
   'disk.latency',
   'kube.http2', 'kube.inflight-limit', 'kube.metrics', 'kube.authn.webhook', 'kube.authn.oidc', 'kubelet.cert-rotation', 'controllers.csrapproving', 'controllers.csrsigning',

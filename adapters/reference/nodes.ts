@@ -10,6 +10,7 @@
  * kubelets use (adapters/cri/grpc-client.ts).
  */
 import type { CriCallRecord, NodesFacet } from '../../contract/contract.ts';
+import { evictionConfigOf } from '../../contract/contract.ts';
 import type { ReferenceCluster } from '../../reference/wiring/cluster.ts';
 import type { Scheduler } from '../../reference/wiring/virtual-clock.ts';
 import { LABEL_CONTAINER_NAME, LABEL_POD_NAME, LABEL_POD_NAMESPACE } from '../../contract/cri.ts';
@@ -43,7 +44,7 @@ export function referenceNodes(cluster: ReferenceCluster, clock: Scheduler, opts
     async ensureNode(name, config = {}) {
       // Behind an HA load balancer the kubelet reaches the API servers through it, as workers do.
       const capacity = config.memory ? { cpu: '4', memory: config.memory, pods: '110' } : undefined;
-      await cluster.addKubelet(name, { ...(opts.server ? { server: opts.server } : {}), ...(capacity ? { capacity } : {}), ...(config.evictionHard ? { evictionHard: config.evictionHard } : {}) });
+      await cluster.addKubelet(name, { ...(opts.server ? { server: opts.server } : {}), ...(capacity ? { capacity } : {}), eviction: evictionConfigOf(config) });
     },
     async retagImage(name, ref) {
       host(name).runtime.retagImage(ref);

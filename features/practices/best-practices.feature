@@ -157,6 +157,14 @@ Feature: Best practices
     resource: memory.". The pods below take their memory with `kubespec/alloc:SIZE`; the pressure
     comes from processes outside any pod.
 
+    Soft thresholds (helpers.go thresholdsMet, thresholdsFirstObservedAt, thresholdsMetGracePeriod;
+    eviction_manager.go synchronize): --eviction-soft acts only once it has been met without a break
+    for its --eviction-soft-grace-period, though MemoryPressure is True as soon as it is met; the
+    pod it evicts gets min(--eviction-max-pod-grace-period, its terminationGracePeriodSeconds)
+    between SIGTERM and SIGKILL, where a hard threshold gives 1 s (2 s after kuberuntime's
+    minimum). --eviction-minimum-reclaim keeps a threshold that drove eviction acting until
+    memory.available is above it by that much, so the kubelet evicts past the edge, lowest rank first.
+
     @requires:kube.api @requires:kubelet @requires:kubelet.eviction
     Scenario: memory pressure evicts the low-priority pod and spares the critical one
       Given a cluster with node "n1" of memory "1Gi" whose kubelet evicts at memory.available below "100Mi"
@@ -188,3 +196,65 @@ Feature: Best practices
       When processes outside the pods on node "n1" take "400Mi" of memory
       Then within 30 seconds pod "batch" has phase "Failed" with reason "Evicted" and a message starting "The node was low on resource: memory."
       And 60 seconds later pod "dns" still has phase "Running"
+
+    # Memory dips below the soft threshold twice, 40 s each time, with a recovery between: the grace
+    # period (1 min) starts again after the break, so nothing is evicted, though the node reports
+    # MemoryPressure from the first pass that sees the dip.
+    @requires:kube.api @requires:kubelet @requires:kubelet.eviction @requires:kubelet.eviction.soft
+    Scenario: memory below a soft threshold for less than its grace period evicts nothing, though the node reports MemoryPressure
+      Given a cluster with node "n1" of memory "1Gi" whose kubelet soft-evicts at memory.available below "300Mi" held for "1m", with eviction-max-pod-grace-period 20
+      And PriorityClass "low" with value 100
+      And a running pod "batch" with priorityClassName "low" requesting memory "64Mi" whose container allocates "200Mi"
+      And within 30 seconds node "n1" exists with condition "MemoryPressure" status "False"
+      When processes outside the pods on node "n1" take "600Mi" of memory
+      Then within 15 seconds node "n1" exists with condition "MemoryPressure" status "True"
+      When 40 seconds pass
+      And processes outside the pods on node "n1" take "100Mi" of memory
+      And 20 seconds pass
+      And processes outside the pods on node "n1" take "600Mi" of memory
+      And 40 seconds pass
+      And processes outside the pods on node "n1" take "100Mi" of memory
+      Then 120 seconds later pod "batch" still has phase "Running"
+
+    @requires:kube.api @requires:kubelet @requires:kubelet.eviction @requires:kubelet.eviction.soft
+    Scenario: memory held below a soft threshold past its grace period evicts the lowest-ranked pod, and no sooner
+      Given a cluster with node "n1" of memory "1Gi" whose kubelet soft-evicts at memory.available below "300Mi" held for "1m", with eviction-max-pod-grace-period 20
+      And PriorityClasses "low" with value 100 and "high" with value 1000
+      And a running pod "web" with priorityClassName "high" requesting memory "64Mi" whose container allocates "100Mi"
+      And a running pod "batch" with priorityClassName "low" requesting memory "64Mi" whose container allocates "200Mi"
+      When processes outside the pods on node "n1" take "500Mi" of memory
+      Then 50 seconds later pod "batch" still has phase "Running"
+      And within 30 seconds pod "batch" has phase "Failed" with reason "Evicted" and a message starting "The node was low on resource: memory. Threshold quantity: 300Mi"
+      And 120 seconds later pod "web" still has phase "Running"
+
+    # The pod's second container ignores SIGTERM, so it runs until the SIGKILL at the end of the
+    # grace period the kubelet gave: 20 s (the max) for a pod asking 120 s, 5 s for one asking 5 s.
+    @requires:kube.api @requires:kubelet @requires:kubelet.eviction @requires:kubelet.eviction.soft
+    Scenario Outline: a soft eviction gives the pod the lesser of its terminationGracePeriodSeconds and the kubelet's evictionMaxPodGracePeriod
+      Given a cluster with node "n1" of memory "1Gi" whose kubelet soft-evicts at memory.available below "300Mi" held for "30s", with eviction-max-pod-grace-period 20
+      And PriorityClass "low" with value 100
+      And a running pod "batch" with priorityClassName "low", terminationGracePeriodSeconds <pod grace>, a container "app" allocating "200Mi" and a container "sidecar" that ignores SIGTERM
+      When processes outside the pods on node "n1" take "600Mi" of memory
+      Then within 60 seconds pod "batch" has phase "Failed" with reason "Evicted" and a message starting "The node was low on resource: memory."
+      And within 150 seconds container "sidecar" of pod "batch" is killed <grace> seconds after the pod was evicted
+
+      Examples:
+        | pod grace | grace |
+        | 120       | 20    |
+        | 5         | 5     |
+
+    # 560Mi outside and 400Mi in pods leave 64Mi, below 100Mi. Evicting "a" (150Mi) leaves 214Mi:
+    # above the threshold but not above it plus the minimum reclaim (300Mi), so "b" goes too;
+    # then 364Mi, and "web" stays.
+    @requires:kube.api @requires:kubelet @requires:kubelet.eviction @requires:kubelet.eviction.soft
+    Scenario: with a minimum reclaim the kubelet keeps evicting, lowest priority first, until memory is that far above the threshold
+      Given a cluster with node "n1" of memory "1Gi" whose kubelet evicts at memory.available below "100Mi" with minimum reclaim "200Mi"
+      And PriorityClasses "low" with value 100 and "high" with value 1000
+      And PriorityClass "mid" with value 500
+      And a running pod "web" with priorityClassName "high" requesting memory "64Mi" whose container allocates "100Mi"
+      And a running pod "a" with priorityClassName "low" requesting memory "64Mi" whose container allocates "150Mi"
+      And a running pod "b" with priorityClassName "mid" requesting memory "64Mi" whose container allocates "150Mi"
+      When processes outside the pods on node "n1" take "560Mi" of memory
+      Then within 30 seconds pod "a" has phase "Failed" with reason "Evicted" and a message starting "The node was low on resource: memory."
+      And within 30 seconds pod "b" has phase "Failed" with reason "Evicted" and a message starting "The node was low on resource: memory."
+      And 120 seconds later pod "web" still has phase "Running"

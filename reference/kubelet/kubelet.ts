@@ -15,7 +15,8 @@ import { PodWorker } from './pod-worker.ts';
 import { rfc3339 } from './status.ts';
 import { KUBELET_VERSION, type KubeletOptions } from './types.ts';
 import { microTime, rfc3339Nano } from '../timestamps.ts';
-import { EVICTED_REASON, EVICTION_MONITORING_MS, PRESSURE_TRANSITION_MS, evictionMessage, isCritical, memoryThreshold, parseBytes, rankMemoryPressure, type PodUsage } from './eviction/memory.ts';
+import { EVICTED_REASON, EVICTION_MONITORING_MS, parseBytes, type PodUsage } from './eviction/memory.ts';
+import { EvictionManager } from './eviction/manager.ts';
 
 export const LEASE_DURATION_S = 40;
 export const LEASE_RENEW_MS = 10_000;
@@ -38,13 +39,16 @@ export class Kubelet {
   private stopped = false;
   private relisting = false;
   private eventCount = 0;
-  /** When a memory eviction threshold was last met (the MemoryPressure condition holds for the transition period after). */
-  private memoryThresholdMet_ms?: number;
+  private readonly eviction: EvictionManager;
+  /** A pass of the eviction loop is under way: upstream's loop is serial (eviction_manager.go Start). */
+  private synchronizing = false;
   private memoryPressure = false;
   private readonly log: (line: string) => void;
 
   constructor(private readonly opts: KubeletOptions) {
     this.log = opts.log ?? (() => {});
+    // A bad eviction configuration stops the kubelet before it starts (ParseThresholdConfig in kubelet's run).
+    this.eviction = new EvictionManager(opts);
   }
 
   get nodeName(): string {
@@ -78,7 +82,7 @@ export class Kubelet {
     });
     await this.informer.start();
     this.every(this.opts.relist_ms ?? RELIST_MS, () => this.relist());
-    if (memoryThreshold(this.opts.evictionHard)) this.every(EVICTION_MONITORING_MS, () => this.synchronizeEviction());
+    if (this.eviction.enabled) this.every(EVICTION_MONITORING_MS, () => this.synchronizeEviction());
   }
 
   stop(): void {
@@ -204,33 +208,35 @@ export class Kubelet {
   }
 
   /**
-   * eviction_manager.go synchronize, for memory.available: observe, update the MemoryPressure
-   * condition, and while the threshold is met evict one pod per period — the first in rank
-   * order that is not critical.
+   * eviction_manager.go synchronize, for memory.available (eviction/manager.ts): observe, update
+   * the MemoryPressure condition, and once a threshold has held for its grace period evict one
+   * pod per period. A pass that evicts waits for the pod's containers to stop before the next
+   * pass runs, as upstream's killPodNow and waitForPodsCleanup hold the loop.
    */
   private async synchronizeEviction(): Promise<void> {
-    const threshold = memoryThreshold(this.opts.evictionHard)!;
+    if (this.synchronizing) return;
+    this.synchronizing = true;
+    try {
+      await this.synchronizeEvictionOnce();
+    } finally {
+      this.synchronizing = false;
+    }
+  }
+
+  private async synchronizeEvictionOnce(): Promise<void> {
     const capacity = this.memoryCapacity_bytes();
     const available = capacity - (await this.opts.machineMemory?.() ?? 0);
-    const now = this.opts.clock.now_ms();
-    const met = available < threshold.bytes(capacity);
-    if (met) this.memoryThresholdMet_ms = now;
-    const pressure = this.memoryThresholdMet_ms !== undefined && now - this.memoryThresholdMet_ms < PRESSURE_TRANSITION_MS;
-    if (pressure !== this.memoryPressure) {
-      this.memoryPressure = pressure;
+    const { memoryPressure, acting } = this.eviction.observe(available, capacity, this.opts.clock.now_ms());
+    if (memoryPressure !== this.memoryPressure) {
+      this.memoryPressure = memoryPressure;
       await this.reportNodeStatus();
     }
-    if (!met) return;
-    for (const candidate of rankMemoryPressure(await this.podUsage())) {
-      if (isCritical(candidate.pod)) {
-        this.log(`kubelet ${this.nodeName}: eviction manager: cannot evict a critical pod ${candidate.pod.metadata.namespace}/${candidate.pod.metadata.name}`);
-        continue;
-      }
-      const message = evictionMessage(threshold.text, available, candidate);
-      this.event(candidate.pod, 'Warning', EVICTED_REASON, message);
-      await this.workers.get(candidate.pod.metadata.uid)?.evict(EVICTED_REASON, message);
-      return;
-    }
+    if (!acting) return;
+    const chosen = this.eviction.choose(acting, await this.podUsage(), available);
+    for (const s of chosen?.skipped ?? []) this.log(`kubelet ${this.nodeName}: eviction manager: cannot evict a critical pod ${s.pod.metadata.namespace}/${s.pod.metadata.name}`);
+    if (!chosen) return;
+    this.event(chosen.candidate.pod, 'Warning', EVICTED_REASON, chosen.message);
+    await this.workers.get(chosen.candidate.pod.metadata.uid)?.evict(EVICTED_REASON, chosen.message, chosen.grace_s);
   }
 
   /** The active pods with their containers' working sets from the runtime (CRI ListContainerStats). */

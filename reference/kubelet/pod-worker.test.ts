@@ -12,16 +12,22 @@ const pod = { metadata: { name: 'p', namespace: 'ns', uid: 'uid-p' }, spec: { no
 
 /** A pod worker on the fake runtime whose API records the status patches; each patch answers on a later turn. */
 function worker(defer?: (fn: () => void) => void) {
+  const { w, patches } = workerWithClock(defer);
+  return { w, patches };
+}
+
+function workerWithClock(defer?: (fn: () => void) => void) {
   const clock = new VirtualClock();
+  const runtime = new FakeRuntime({ clock, node: 'n', sandboxIp: () => '10.0.0.2' });
   const patches: any[] = [];
   const answer = async () => (await nextTurn(), { status: 200 });
   const api = { patchPodStatus: async (_ns: string, _name: string, _uid: string, status: any) => (patches.push(status), answer()), createEvent: answer, deletePod: answer } as unknown as KubeletApi;
   const w = new PodWorker('uid-p', {
-    nodeName: 'n', hostIp: '127.0.0.1', api, runtime: new FakeRuntime({ clock, node: 'n', sandboxIp: () => '10.0.0.2' }), runtimeName: 'fake', podLogsDir: '/var/log/pods',
+    nodeName: 'n', hostIp: '127.0.0.1', api, runtime, runtimeName: 'fake', podLogsDir: '/var/log/pods',
     clock, network: {} as any, backoff: new CrashBackoff(), imageBackoff: new CrashBackoff(), faults: NO_FAULTS, enqueue: () => {}, event: () => {}, log: () => {},
     ...(defer ? { defer } : {}),
   });
-  return { w, patches };
+  return { w, patches, clock, runtime };
 }
 
 async function settle(): Promise<void> {
@@ -41,4 +47,25 @@ test('without deferral each status a sync sets is written, one after the other, 
   await settle();
   assert.deepEqual(patches.map((s) => s.phase), ['Pending', 'Running']);
   assert.equal(patches[0].containerStatuses[0].state.waiting.reason, 'ContainerCreating');
+});
+
+test('an evicted pod is Failed at once; a container that ignores SIGTERM runs out the grace given, and only then does the sandbox stop', async () => {
+  const { w, patches, clock, runtime } = workerWithClock();
+  w.update({ ...pod, spec: { ...pod.spec, terminationGracePeriodSeconds: 120, containers: [{ name: 'c', image: 'busybox', command: ['sh', '-c', 'sleep 3600'] }] } });
+  await settle();
+  const evicted = w.evict('Evicted', 'The node was low on resource: memory. ', 20);
+  await settle();
+  const first = patches.at(-1);
+  assert.equal(first.phase, 'Failed');
+  assert.ok(first.containerStatuses[0].state.running, 'still running within its grace');
+  await clock.advance(19_000);
+  await settle();
+  assert.equal((await runtime.listContainers({})).containers[0]?.state, 'CONTAINER_RUNNING');
+  await clock.advance(1_000);
+  await evicted;
+  await settle();
+  const last = patches.at(-1);
+  assert.equal(last.containerStatuses[0].state.terminated.exitCode, 137);
+  const since = last.conditions.find((c: any) => c.type === 'DisruptionTarget').lastTransitionTime;
+  assert.equal(Date.parse(last.containerStatuses[0].state.terminated.finishedAt) - Date.parse(since), 20_000, 'DisruptionTarget dates from the eviction, not from the last report');
 });

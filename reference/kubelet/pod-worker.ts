@@ -66,7 +66,9 @@ export class PodWorker {
   private startTime?: string;
   private timer?: () => void;
   /** Set when the eviction manager killed the pod: its status is Failed with this reason and message. */
-  private eviction?: { reason: string; message: string };
+  private eviction?: { reason: string; message: string; at_ms: number };
+  /** evict() is stopping the containers within their grace period: a sync reports but must not stop the sandbox (which kills them). */
+  private evicting = false;
   /** The latest status not yet written (status manager), and the write loop while it runs. */
   private unwritten?: { namespace: string; name: string; status: any; text: string };
   /** The status being written now, as text. */
@@ -118,17 +120,27 @@ export class PodWorker {
   }
 
   /**
-   * Kill the pod to reclaim a resource (eviction_manager.go evictPod → killPodFunc with grace 0
-   * for a hard threshold): its containers are stopped at once and it ends Failed, not restarted.
+   * Kill the pod to reclaim a resource (eviction_manager.go evictPod → killPodFunc with the
+   * grace period override): it is Failed with the eviction's reason at once (the status function
+   * of the kill, applied before the containers are stopped), its containers get `grace_s` after
+   * SIGTERM — no less than kuberuntime's minimumGracePeriodInSeconds (2 s, killContainer) — and
+   * it is not restarted. Resolves once they have stopped.
    */
-  async evict(reason: string, message: string): Promise<void> {
-    this.eviction = { reason, message };
+  async evict(reason: string, message: string, grace_s: number): Promise<void> {
+    this.eviction = { reason, message, at_ms: this.deps.clock.now_ms() };
     this.terminal = true;
+    this.evicting = true;
     this.stopProbes();
-    const rt = await this.runtimePod();
-    const running = [...rt.containers.values()].map((list) => list[0]!).filter((c) => c.state === 'CONTAINER_RUNNING');
-    await Promise.all(running.map((c) => this.deps.runtime.stopContainer({ containerId: c.id, timeout: 0 })));
-    this.kick();
+    try {
+      const rt = await this.runtimePod();
+      await this.report(rt);
+      const running = [...rt.containers.values()].map((list) => list[0]!).filter((c) => c.state === 'CONTAINER_RUNNING');
+      const timeout = Math.max(grace_s, MINIMUM_GRACE_PERIOD_S);
+      await Promise.all(running.map((c) => this.deps.runtime.stopContainer({ containerId: c.id, timeout })));
+    } finally {
+      this.evicting = false;
+      this.kick();
+    }
   }
 
   private describe(): string {
@@ -400,7 +412,7 @@ export class PodWorker {
       ...(rt.sandbox?.ip ? { podIp: rt.sandbox.ip } : {}), ...(this.startTime ? { startTime: this.startTime } : {}),
     }, this.deps.clock.now_ms());
     if (this.terminal && this.lastStatus) status.phase = this.lastStatus.phase;
-    if (this.eviction) status = evictedStatus(status, this.eviction.reason, this.eviction.message, this.deps.clock.now_ms());
+    if (this.eviction) status = evictedStatus(status, this.eviction.reason, this.eviction.message, this.deps.clock.now_ms(), this.eviction.at_ms);
     const text = JSON.stringify(status);
     // The latest status replaces any not yet sent; one equal to what the API has (or is being sent) needs no write.
     this.unwritten = text !== (this.sending ?? this.lastWritten) && this.pod ? { namespace: pod.metadata.namespace, name: pod.metadata.name, status, text } : undefined;
@@ -452,6 +464,9 @@ export class PodWorker {
   /** Succeeded or Failed: nothing restarts; the sandbox goes (kubelet killPod for terminal pods). */
   private async finishTerminal(rt: RuntimePod): Promise<void> {
     this.stopProbes();
+    // Being evicted (a sync that began before evict() too): report, but leave the sandbox, whose
+    // stop would kill the containers still in their grace period; evict() finishes the pod.
+    if (this.evicting) return void (await this.report(rt));
     if (rt.sandbox?.ready) await this.deps.runtime.stopPodSandbox({ podSandboxId: rt.sandbox.id });
     await this.report(await this.runtimePod(), true);
   }
@@ -507,6 +522,9 @@ function fieldPath(pod: any, container: string): string {
   const init = (pod.spec?.initContainers ?? []).some((c: any) => c.name === container);
   return `spec.${init ? 'initContainers' : 'containers'}{${container}}`;
 }
+
+/** kuberuntime_manager.go minimumGracePeriodInSeconds: the least a container gets between SIGTERM and SIGKILL (killContainer). */
+const MINIMUM_GRACE_PERIOD_S = 2;
 
 const UNITS: Record<string, number> = { '': 1, k: 1e3, M: 1e6, G: 1e9, T: 1e12, Ki: 1024, Mi: 1024 ** 2, Gi: 1024 ** 3, Ti: 1024 ** 4 };
 

@@ -125,13 +125,14 @@ export function podStatus(v: PodView, now_ms: number): any {
 /**
  * The status of a pod the kubelet killed to reclaim a resource (eviction_manager.go evictPod):
  * Failed with the eviction's reason and message, not ready (generate.go: a finished pod's Ready
- * is False with reason PodCompleted), and DisruptionTarget=True with reason TerminationByKubelet.
+ * is False with reason PodCompleted), and DisruptionTarget=True with reason TerminationByKubelet
+ * since `evicted_ms`, when the kubelet evicted it (its containers may stop later, within their grace).
  */
-export function evictedStatus(status: any, reason: string, message: string, now_ms: number): any {
+export function evictedStatus(status: any, reason: string, message: string, now_ms: number, evicted_ms: number): any {
   const now = rfc3339(now_ms);
   const previous: any[] = status.conditions ?? [];
   const notReady = (type: string) => ({ ...condition(type, false, now, previous, 'PodCompleted'), reason: 'PodCompleted' });
-  const conditions = previous.map((c: any) => (c.type === 'Ready' || c.type === 'ContainersReady' ? notReady(c.type) : c));
-  conditions.push({ type: 'DisruptionTarget', status: 'True', lastProbeTime: null, lastTransitionTime: previous.find((c: any) => c.type === 'DisruptionTarget')?.lastTransitionTime ?? now, reason: 'TerminationByKubelet', message });
+  const conditions = previous.filter((c: any) => c.type !== 'DisruptionTarget').map((c: any) => (c.type === 'Ready' || c.type === 'ContainersReady' ? notReady(c.type) : c));
+  conditions.push({ type: 'DisruptionTarget', status: 'True', lastProbeTime: null, lastTransitionTime: rfc3339(evicted_ms), reason: 'TerminationByKubelet', message });
   return { ...status, phase: 'Failed', reason, message, conditions };
 }

@@ -7,6 +7,7 @@ import type { ListWatcher } from '../controllers/informer.ts';
 import type { CriRuntime } from '../../contract/cri.ts';
 import type { Scheduler } from '../wiring/virtual-clock.ts';
 import type { Faults } from '../faults.ts';
+import type { EvictionConfig } from './eviction/manager.ts';
 
 /** The API calls a kubelet makes (each answered with the HTTP status; bodies where read). */
 export interface KubeletApi {
@@ -43,7 +44,14 @@ export interface ProbeNetwork {
   grpcHealthCheck?(host: string, port: number, service: string, onAbort: (abort: () => void) => void): Promise<{ status: number } | { error: { code: number; details: string } }>;
 }
 
-export interface KubeletOptions {
+/**
+ * KubeletOptions extends the KubeletConfiguration eviction fields (eviction/manager.ts):
+ * `evictionHard`, `evictionSoft` with `evictionSoftGracePeriod`, `evictionMinimumReclaim`,
+ * `evictionMaxPodGracePeriod`, `evictionPressureTransitionPeriod`, for memory.available. The
+ * eviction loop runs only when a threshold is given: upstream's default is
+ * memory.available<100Mi, off here unless asked, so scenarios that do not care never see an eviction.
+ */
+export interface KubeletOptions extends EvictionConfig {
   nodeName: string;
   api: KubeletApi;
   runtime: CriRuntime;
@@ -70,12 +78,6 @@ export interface KubeletOptions {
   log?: (line: string) => void;
   /** Fault models (reference/faults.ts); default none. */
   faults?: Faults;
-  /**
-   * `--eviction-hard`, e.g. { 'memory.available': '100Mi' }: node-pressure eviction runs only
-   * when given (eviction/memory.ts). Upstream's default is memory.available<100Mi; off here
-   * unless asked, so scenarios that do not care never see an eviction.
-   */
-  evictionHard?: Record<string, string>;
   /**
    * The machine's memory working set in bytes — every process on it, in pods or not (cadvisor's
    * root cgroup) — read by the eviction manager against the node's memory capacity.

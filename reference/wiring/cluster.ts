@@ -142,7 +142,7 @@ export class ReferenceCluster {
   }
 
   /** Starts a kubelet (and its fake runtime) for a node, which it registers. */
-  async addKubelet(name: string, opts: Pick<KubeletHostOptions, 'leaseRenew_ms' | 'clientCertificate' | 'ca' | 'registerWithTaints' | 'capacity' | 'evictionHard'> & { /** Where it reaches the API server, e.g. an HA load balancer (default: this cluster's). */ server?: string } = {}): Promise<KubeletHost> {
+  async addKubelet(name: string, opts: Pick<KubeletHostOptions, 'leaseRenew_ms' | 'clientCertificate' | 'ca' | 'registerWithTaints' | 'capacity' | 'eviction'> & { /** Where it reaches the API server, e.g. an HA load balancer (default: this cluster's). */ server?: string } = {}): Promise<KubeletHost> {
     const existing = this.kubelets.get(name);
     if (existing) return existing;
     const ctx = this.kubeletContext!;

@@ -19,6 +19,7 @@ import { newKeyAndCsr } from '../apiserver/pki/host/openssl.ts';
 import { nodeNetwork, type NodeNetwork } from './kubelet-network.ts';
 import { onHost, type Scheduler } from './virtual-clock.ts';
 import type { Faults } from '../faults.ts';
+import type { EvictionConfig } from '../kubelet/eviction/manager.ts';
 
 export interface KubeletHost {
   readonly name: string;
@@ -41,9 +42,9 @@ export interface NodeMachine<R extends CriRuntime = CriRuntime> {
   readLog?: (containerId: string) => { at_ms: number; stream: 'stdout' | 'stderr'; text: string }[];
   /** Where the pods' log directories go (the kubelet's /var/log/pods). */
   podLogsDir?: string;
-  /** The node's capacity, its kubelet's --eviction-hard, and its memory working set (KubeletOptions). */
+  /** The node's capacity, its kubelet's eviction configuration, and its memory working set (KubeletOptions). */
   capacity?: Record<string, string>;
-  evictionHard?: Record<string, string>;
+  eviction?: EvictionConfig;
   machineMemory?: () => number | Promise<number>;
 }
 
@@ -62,7 +63,7 @@ export async function startKubeletOn<R extends CriRuntime>(opts: KubeletHostOpti
   const kubelet = new Kubelet({
     nodeName: opts.name, api, runtime: machine.runtime, clock: opts.clock, network: machine.network, random: seededRandom(opts.seed),
     ...(machine.readLog ? { readLog: machine.readLog } : {}), ...(machine.podLogsDir ? { podLogsDir: machine.podLogsDir } : {}),
-    ...(machine.capacity ? { capacity: machine.capacity } : {}), ...(machine.evictionHard ? { evictionHard: machine.evictionHard } : {}), ...(machine.machineMemory ? { machineMemory: machine.machineMemory } : {}),
+    ...(machine.capacity ? { capacity: machine.capacity } : {}), ...machine.eviction, ...(machine.machineMemory ? { machineMemory: machine.machineMemory } : {}),
     ...(opts.leaseRenew_ms ? { leaseRenew_ms: opts.leaseRenew_ms } : {}), ...(opts.log ? { log: opts.log } : {}),
     defer: setImmediate,
   });
@@ -97,8 +98,8 @@ export interface KubeletHostOptions {
   faults?: Faults;
   /** The node's capacity (default cpu 4, memory 8Gi, pods 110). */
   capacity?: Record<string, string>;
-  /** The kubelet's --eviction-hard (KubeletOptions.evictionHard). */
-  evictionHard?: Record<string, string>;
+  /** The kubelet's eviction configuration (KubeletOptions: evictionHard, evictionSoft, ...). */
+  eviction?: EvictionConfig;
   /**
    * Authenticate with this client certificate (CN=system:node:<name>, O=system:nodes) instead of
    * a token — `server` must then be an HTTPS listener whose client CA signed it — and, with
@@ -128,7 +129,7 @@ export async function startKubeletHost(opts: KubeletHostOptions): Promise<Kubele
     nodeName: opts.name, api, runtime, clock: opts.clock, network: network.probes, random: seededRandom(opts.seed), readLog: (id) => runtime.logOf(id),
     machineMemory: () => runtime.memoryInUse() + machine.outsidePods_bytes,
     ...(opts.leaseRenew_ms ? { leaseRenew_ms: opts.leaseRenew_ms } : {}), ...(opts.registerWithTaints ? { registerWithTaints: opts.registerWithTaints } : {}), ...(opts.log ? { log: opts.log } : {}), ...(opts.faults ? { faults: opts.faults } : {}),
-    ...(opts.capacity ? { capacity: opts.capacity } : {}), ...(opts.evictionHard ? { evictionHard: opts.evictionHard } : {}),
+    ...(opts.capacity ? { capacity: opts.capacity } : {}), ...opts.eviction,
     defer: setImmediate,
   });
   try {

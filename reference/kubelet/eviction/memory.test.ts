@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { evictionMessage, formatBinarySI, isCritical, memoryThreshold, rankMemoryPressure, type PodUsage } from './memory.ts';
+import { evictionMessage, formatBinarySI, isCritical, rankMemoryPressure, type PodUsage } from './memory.ts';
 
 const Mi = 2 ** 20;
 const pod = (name: string, priority: number, request: string, used?: number): PodUsage => ({
@@ -28,12 +28,6 @@ test('a pod without stats ranks first', () => {
 test('system-cluster-critical priority is critical, 1e9 is not', () => {
   assert.equal(isCritical(pod('dns', 2_000_000_000, '0').pod), true);
   assert.equal(isCritical(pod('user', 1_000_000_000, '0').pod), false);
-});
-
-test('thresholds are quantities or percentages of capacity', () => {
-  assert.equal(memoryThreshold({ 'memory.available': '100Mi' })!.bytes(1024 * Mi), 100 * Mi);
-  assert.equal(memoryThreshold({ 'memory.available': '10%' })!.bytes(1000), 100);
-  assert.equal(memoryThreshold({}), undefined);
 });
 
 test('the message names the threshold, what was available and each container above its request', () => {

@@ -1,8 +1,8 @@
 /**
  * Node-pressure eviction for memory (pkg/kubelet/eviction): the pure decisions of the eviction
- * manager's synchronize — is a hard threshold on memory.available met, which pod goes first,
- * and what its status says. The kubelet (kubelet.ts) runs it every 10 s with the machine's and
- * the runtime's stats and kills the chosen pod.
+ * manager's synchronize — which pod goes first, and what its status says. The thresholds, hard and soft, are thresholds.ts's; the kubelet
+ * (kubelet.ts, through manager.ts) runs a pass every 10 s with the machine's and the runtime's
+ * stats and kills the chosen pod.
  *
  * Upstream, as of 1.34:
  * - memory.available = the machine's memory capacity − the working set of its root cgroup
@@ -28,23 +28,6 @@ export const PRESSURE_TRANSITION_MS = 5 * 60_000;
 /** pkg/apis/scheduling SystemCriticalPriority. */
 export const SYSTEM_CRITICAL_PRIORITY = 2_000_000_000;
 export const EVICTED_REASON = 'Evicted';
-
-export interface MemoryThreshold {
-  /** The threshold as given, e.g. "100Mi" or "10%". */
-  text: string;
-  bytes(capacity_bytes: number): number;
-}
-
-/** `--eviction-hard` entries for memory.available ("memory.available": "100Mi" | "5%"); others are not modelled. */
-export function memoryThreshold(evictionHard: Record<string, string> | undefined): MemoryThreshold | undefined {
-  const text = evictionHard?.['memory.available'];
-  if (text === undefined) return undefined;
-  const percent = /^(\d+(?:\.\d+)?)%$/.exec(text);
-  if (percent) return { text, bytes: (capacity) => Math.floor((capacity * Number(percent[1])) / 100) };
-  const bytes = parseBytes(text);
-  if (bytes === undefined) throw new Error(`invalid eviction threshold memory.available<${text}`);
-  return { text, bytes: () => bytes };
-}
 
 /** A pod the manager may rank: its API object and its containers' working sets by name (absent: no stats). */
 export interface PodUsage {

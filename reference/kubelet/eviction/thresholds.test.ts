@@ -61,4 +61,7 @@ test('the evicted pod gets 1 s under a hard threshold, --eviction-max-pod-grace-
   const [hard, soft] = parseThresholds({ evictionHard: { 'memory.available': '100Mi' }, evictionSoft: { 'memory.available': '300Mi' }, evictionSoftGracePeriod: { 'memory.available': '30s' } });
   assert.equal(evictionGracePeriod_s(hard!, 45), 1);
   assert.equal(evictionGracePeriod_s(soft!, 45), 45);
+  assert.equal(evictionGracePeriod_s(soft!, 45, 120), 45, 'capped by the max');
+  assert.equal(evictionGracePeriod_s(soft!, 45, 5), 5, 'the pod asks for less: min(max, the pod\'s)');
+  assert.equal(evictionGracePeriod_s(hard!, 45, 120), 1);
 });

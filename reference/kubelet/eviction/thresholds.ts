@@ -12,11 +12,12 @@
  *   pass stays met until memory.available is above its quantity plus the minimum reclaim, so the
  *   kubelet does not stop at the edge and start again a moment later (thresholdsMet with
  *   enforceMinReclaim over the thresholds met last time).
- * - The evicted pod's grace period: 1 s for a hard threshold (immediateEvictionGracePeriodSeconds),
- *   `--eviction-max-pod-grace-period` for a soft one (synchronize's gracePeriodOverride, as of the
- *   eviction_manager.go read at commit 0239cd73842a07dedf025bc1c93e1b62002cd0aa).
+ * - The evicted pod's grace period: 1 s for a hard threshold (immediateEvictionGracePeriodSeconds);
+ *   for a soft one `--eviction-max-pod-grace-period`, or the pod's terminationGracePeriodSeconds
+ *   when that is shorter (synchronize's gracePeriodOverride: the max alone at commit
+ *   0239cd73842a07dedf025bc1c93e1b62002cd0aa, min(max, the pod's) at 5ff739ee834cea7166a24a77a432215503c55e76).
  *
- * Not wired into the kubelet yet (kubelet.ts acts on the hard threshold alone, memory.ts).
+ * The kubelet (kubelet.ts synchronizeEviction) runs `evaluate` every monitoring period.
  */
 import { parseBytes } from './memory.ts';
 
@@ -121,7 +122,13 @@ export function evaluate(thresholds: readonly Threshold[], available_bytes: numb
   return { met, acting };
 }
 
-/** The grace period the evicted pod's containers get, in seconds (synchronize's gracePeriodOverride). */
-export function evictionGracePeriod_s(t: Threshold, maxPodGracePeriod_s: number): number {
-  return t.hard ? IMMEDIATE_EVICTION_GRACE_S : maxPodGracePeriod_s;
+/**
+ * The grace period the evicted pod's containers get, in seconds (eviction_manager.go synchronize,
+ * gracePeriodOverride at 5ff739ee): 1 s under a hard threshold; under a soft one the pod's own
+ * terminationGracePeriodSeconds capped by --eviction-max-pod-grace-period (the max alone when the
+ * pod sets none; the API server defaults it to 30, so that is rare).
+ */
+export function evictionGracePeriod_s(t: Threshold, maxPodGracePeriod_s: number, podTerminationGracePeriod_s?: number): number {
+  if (t.hard) return IMMEDIATE_EVICTION_GRACE_S;
+  return podTerminationGracePeriod_s === undefined ? maxPodGracePeriod_s : Math.min(maxPodGracePeriod_s, podTerminationGracePeriod_s);
 }
