@@ -69,8 +69,8 @@ async function kubeTargetAgainstServe(): Promise<Tally> {
 }
 
 /**
- * The cri target — the reference's kubelet on a real containerd over CRI gRPC — on the runtime
- * and kubelet features, where it can run: as root with containerd, runc, busybox-static and the
+ * The cri target — the reference's kubelet on a real containerd over CRI gRPC — on the runtime,
+ * kubelet and practices features (memory limits and eviction in real cgroups), where it can run: as root with containerd, runc, busybox-static and the
  * CNI plugins installed (CI installs them). Real time: three workers, each with its own containerd.
  */
 async function criTarget(): Promise<Tally[]> {
@@ -81,7 +81,7 @@ async function criTarget(): Promise<Tally[]> {
     return [];
   }
   console.log('\n== features on cri (the kubelet on a real containerd) ==');
-  const result = await run({ target: 'cri', tags: '@component:runtime or @component:kubelet', parallel: '3', coverage: false })
+  const result = await run({ target: 'cri', tags: '@component:runtime or @component:kubelet or @component:practices', parallel: '3', coverage: false })
     .catch((error: Error) => (console.error(`kubespec test: ${error.message}`), { passed: 0, failed: 1, skipped: 0 }));
   return [{ suite: 'features (cri)', passed: result.passed, failed: result.failed, skipped: result.skipped }];
 }

@@ -39,6 +39,11 @@ export interface GrpcCriOptions {
    * names none, so the pods' cgroups live under one parent the host can remove afterwards.
    */
   cgroupParent?: string;
+  /**
+   * Called with the image reference before every ImageStatus: where the host provides images on
+   * demand (a local import instead of a registry), the kubelet's lookup finds them present.
+   */
+  beforeImageLookup?: (image: string) => void;
 }
 
 export class GrpcCriRuntime implements CriRuntime {
@@ -195,6 +200,7 @@ export class GrpcCriRuntime implements CriRuntime {
   }
 
   imageStatus(req: { image: { image: string } }) {
+    this.opts.beforeImageLookup?.(req.image.image);
     return this.call<any>('ImageService', 'ImageStatus', req);
   }
 

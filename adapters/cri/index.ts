@@ -29,6 +29,7 @@ import { createPollingWaiter } from '../polling-waiter.ts';
 import { GrpcCriRuntime } from './grpc-client.ts';
 import { cgroupParentOf, containerdUnavailable, containerdVersion, ContainerdHost, ctr } from './host/containerd.ts';
 import { criLogLines } from './logs.ts';
+import { isNodeBinaryImage } from './host/images.ts';
 
 export { containerdUnavailable };
 
@@ -114,7 +115,11 @@ async function openSession(seed: number, tags: readonly string[], hostFor: (key:
   const clients: GrpcCriRuntime[] = [];
   let spare = 0;
   const client = (host: ContainerdHost) => {
-    const c = new GrpcCriRuntime({ endpoint: host.endpoint, now_ms: () => clock.now_ms(), cgroupParent: cgroupParentOf(host.state) });
+    // The node-binary images (~100 MB) are built and imported on the host the first time a kubelet looks one up.
+    const beforeImageLookup = (image: string) => {
+      if (isNodeBinaryImage(image)) host.importGrpcHealthImages();
+    };
+    const c = new GrpcCriRuntime({ endpoint: host.endpoint, now_ms: () => clock.now_ms(), cgroupParent: cgroupParentOf(host.state), beforeImageLookup });
     clients.push(c);
     return c;
   };
@@ -125,7 +130,6 @@ async function openSession(seed: number, tags: readonly string[], hostFor: (key:
     const runtime = host ? client(host) : new GrpcCriRuntime({ endpoint: endpoint!, now_ms: () => clock.now_ms() });
     if (!host) clients.push(runtime);
     if (host) usedHosts.add(host);
-    if (host && (tags.includes('@requires:kubelet.probes.grpc') || tags.includes('@requires:kubelet.eviction'))) host.importGrpcHealthImages();
     const podLogsDir = host ? path.join(host.dir, 'pods') : undefined;
     const memory = host && config.memory ? { capacity: { cpu: '4', memory: config.memory, pods: '110' }, machineMemory: () => host.memoryWorkingSet() } : {};
     await cluster.addKubeletOn(name, { runtime, network: realProbeNetwork(), readLog: (id) => criLogLines(runtime.logPathOf(id)), ...(podLogsDir ? { podLogsDir } : {}), ...memory, eviction: evictionConfigOf(config) });

@@ -186,7 +186,13 @@ process.on('SIGTERM', () => process.exit(143));
 `;
 
 /** The sizes the features name (PRACTICE-PRIORITY-EVICTION-ORDER); the fake runtime takes any. */
-export const ALLOC_IMAGES = ['64Mi', '200Mi', '400Mi'].map((s) => `docker.io/kubespec/alloc:${s}`);
+export const ALLOC_IMAGES = ['64Mi', '200Mi', '256Mi', '400Mi'].map((s) => `docker.io/kubespec/alloc:${s}`);
+
+/** Whether `image` (as a pod spec names it) is one of the node-binary images (gRPC health, alloc), imported on first need. */
+export function isNodeBinaryImage(image: string): boolean {
+  const full = /^[^/]+[.:][^/]*\//.test(image) ? image : `docker.io/${image}`;
+  return GRPC_HEALTH_IMAGES.includes(full) || ALLOC_IMAGES.includes(full);
+}
 
 /** The node binary, its loader and libraries (as ldd lists them), the script: one layer. */
 function buildNodeLayer(work: string): Buffer {
