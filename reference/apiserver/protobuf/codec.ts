@@ -13,13 +13,14 @@
 import protobuf from 'protobufjs';
 import { CORE_V1_PROTO, META_V1_PROTO, RBAC_V1_PROTO, RUNTIME_PROTO } from './schema.ts';
 import { APPS_V1_PROTO, BATCH_V1_PROTO, CORE_V1_WORKLOAD_PROTO, INTSTR_PROTO, RESOURCE_PROTO } from './schema-workloads.ts';
+import * as CLUSTER from './schema-cluster.ts';
 import { rfc3339 } from '../../timestamps.ts';
 
 export const PROTOBUF_MEDIA_TYPE = 'application/vnd.kubernetes.protobuf';
 const MAGIC = Uint8Array.of(0x6b, 0x38, 0x73, 0x00);
 
 const root = new protobuf.Root();
-const PROTOS = [RUNTIME_PROTO, META_V1_PROTO, RESOURCE_PROTO, INTSTR_PROTO, RBAC_V1_PROTO, CORE_V1_PROTO, CORE_V1_WORKLOAD_PROTO, APPS_V1_PROTO, BATCH_V1_PROTO];
+const PROTOS = [RUNTIME_PROTO, META_V1_PROTO, RESOURCE_PROTO, INTSTR_PROTO, RBAC_V1_PROTO, CORE_V1_PROTO, CORE_V1_WORKLOAD_PROTO, APPS_V1_PROTO, BATCH_V1_PROTO, ...Object.values(CLUSTER)];
 for (const text of PROTOS) protobuf.parse(text, root, { keepCase: true });
 root.resolveAll();
 
@@ -38,8 +39,19 @@ for (const kind of ['Role', 'ClusterRole', 'RoleBinding', 'ClusterRoleBinding'])
 }
 const GROUP_KINDS: [apiVersion: string, pkg: string, kinds: string[]][] = [
   ['v1', 'k8s.io.api.core.v1', ['ConfigMap', 'Secret', 'Namespace', 'ServiceAccount', 'Pod', 'Service', 'PersistentVolumeClaim']],
+  ['v1', 'k8s.io.api.core.v1', ['Node', 'Event', 'Endpoints', 'ReplicationController', 'ResourceQuota', 'LimitRange', 'PersistentVolume']],
   ['apps/v1', 'k8s.io.api.apps.v1', ['Deployment', 'ReplicaSet', 'DaemonSet', 'StatefulSet']],
   ['batch/v1', 'k8s.io.api.batch.v1', ['Job', 'CronJob']],
+  ['coordination.k8s.io/v1', 'k8s.io.api.coordination.v1', ['Lease']],
+  ['discovery.k8s.io/v1', 'k8s.io.api.discovery.v1', ['EndpointSlice']],
+  ['events.k8s.io/v1', 'k8s.io.api.events.v1', ['Event']],
+  ['policy/v1', 'k8s.io.api.policy.v1', ['PodDisruptionBudget']],
+  ['scheduling.k8s.io/v1', 'k8s.io.api.scheduling.v1', ['PriorityClass']],
+  ['autoscaling/v2', 'k8s.io.api.autoscaling.v2', ['HorizontalPodAutoscaler']],
+  ['networking.k8s.io/v1', 'k8s.io.api.networking.v1', ['Ingress', 'NetworkPolicy']],
+  ['storage.k8s.io/v1', 'k8s.io.api.storage.v1', ['StorageClass']],
+  ['certificates.k8s.io/v1', 'k8s.io.api.certificates.v1', ['CertificateSigningRequest']],
+  ['admissionregistration.k8s.io/v1', 'k8s.io.api.admissionregistration.v1', ['MutatingWebhookConfiguration', 'ValidatingWebhookConfiguration']],
 ];
 for (const [apiVersion, pkg, kinds] of GROUP_KINDS) {
   for (const kind of kinds) {
@@ -47,6 +59,15 @@ for (const [apiVersion, pkg, kinds] of GROUP_KINDS) {
     KIND_MESSAGES[`${apiVersion}/${kind}List`] = `${pkg}.${kind}List`;
   }
 }
+/** Kinds only a verb or a subresource speaks: they have no List. */
+const SINGLE_KINDS: [apiVersion: string, pkg: string, kinds: string[]][] = [
+  ['v1', 'k8s.io.api.core.v1', ['Binding']],
+  ['policy/v1', 'k8s.io.api.policy.v1', ['Eviction']],
+  ['autoscaling/v1', 'k8s.io.api.autoscaling.v1', ['Scale']],
+  ['authentication.k8s.io/v1', 'k8s.io.api.authentication.v1', ['TokenRequest', 'TokenReview', 'SelfSubjectReview']],
+  ['authorization.k8s.io/v1', 'k8s.io.api.authorization.v1', ['SubjectAccessReview', 'SelfSubjectAccessReview', 'SelfSubjectRulesReview']],
+];
+for (const [apiVersion, pkg, kinds] of SINGLE_KINDS) for (const kind of kinds) KIND_MESSAGES[`${apiVersion}/${kind}`] = `${pkg}.${kind}`;
 
 /**
  * Fields Go embeds in the parent struct (`json:""` in k8s.io/api core/v1 types.go): on the wire
@@ -59,6 +80,21 @@ const INLINE_FIELDS = new Set([
   ...['ConfigMapKeySelector', 'SecretKeySelector', 'ConfigMapEnvSource', 'SecretEnvSource', 'ConfigMapVolumeSource', 'ConfigMapProjection', 'SecretProjection'].map(
     (parent) => `${parent}.localObjectReference`,
   ),
+  'PersistentVolumeSpec.persistentVolumeSource',
+  'IngressRule.ingressRuleValue',
+  'RuleWithOperations.rule',
+]);
+
+/**
+ * Messages that are a []string in Go and JSON (`+protobuf.nullable=true` in k8s.io/api
+ * authentication/v1, authorization/v1 and certificates/v1 generated.proto): on the wire the list
+ * sits in their one field, `items` (1).
+ */
+const STRING_LISTS = new Set([
+  'k8s.io.api.authentication.v1.ExtraValue',
+  'k8s.io.api.authentication.v1.AttestationValue',
+  'k8s.io.api.authorization.v1.ExtraValue',
+  'k8s.io.api.certificates.v1.ExtraValue',
 ]);
 
 export class ProtobufError extends Error {
@@ -71,7 +107,7 @@ const typeOfKind = new Map<string, protobuf.Type | undefined>();
 function messageFor(apiVersion: string, kind: string): protobuf.Type | undefined {
   const key = `${apiVersion}/${kind}`;
   if (!typeOfKind.has(key)) {
-    const name = KIND_MESSAGES[key];
+    const name = messageName(apiVersion, kind);
     typeOfKind.set(key, name ? root.lookupType(name) : undefined);
   }
   return typeOfKind.get(key);
@@ -86,9 +122,19 @@ function typeName(type: protobuf.Type): string {
   return name;
 }
 
+/**
+ * The message of an apiVersion/kind. DeleteOptions is registered in every group version
+ * (apimachinery pkg/apis/meta/v1/register.go AddToGroupVersion: optionsTypes), so client-go's
+ * DELETE body names the resource's own group version, e.g. coordination.k8s.io/v1 DeleteOptions.
+ */
+function messageName(apiVersion: string, kind: string): string | undefined {
+  if (kind === 'DeleteOptions' && apiVersion !== '') return `${META}.DeleteOptions`;
+  return KIND_MESSAGES[`${apiVersion}/${kind}`];
+}
+
 /** Whether objects of this apiVersion/kind have a protobuf form here. */
 export function hasProtobuf(apiVersion: string, kind: string): boolean {
-  return KIND_MESSAGES[`${apiVersion}/${kind}`] !== undefined;
+  return messageName(apiVersion, kind) !== undefined;
 }
 
 export function isProtobufEnvelope(body: Uint8Array): boolean {
@@ -189,7 +235,9 @@ const TYPE_META_KEYS = new Set(['apiVersion', 'kind']);
 
 /** Rewrites a JSON-form value for protobufjs' fromObject, following the message type. */
 function toPlain(type: protobuf.Type, json: any, losses: Losses, embedded = false, topLevel = false): any {
-  switch (typeName(type)) {
+  const name = typeName(type);
+  if (STRING_LISTS.has(name)) return stringListToPlain(json, losses);
+  switch (name) {
     case TIME:
     case MICRO_TIME:
       return timeToProto(json);
@@ -221,10 +269,28 @@ function toPlain(type: protobuf.Type, json: any, losses: Losses, embedded = fals
     }
     const v = json[field.name];
     if (v === undefined || v === null) continue;
+    if (isDroppedZero(field, v)) losses.lost = true;
     out[field.name] = fieldToPlain(field, sub, v, losses);
     if (out[field.name] === undefined) delete out[field.name];
   }
   return out;
+}
+
+/**
+ * The values fromMessage leaves out (an empty string, list or map: Go writes them for unset
+ * fields too, so a reader cannot tell them from absent). Written as JSON they would not come
+ * back — e.g. a Node's `nodeInfo.kernelVersion: ""`, an EndpointSlice's `endpoints: []` — so a
+ * lossless encoding refuses them and the store keeps that object as JSON.
+ */
+function isDroppedZero(field: protobuf.Field, v: unknown): boolean {
+  if (field.map) return typeof v === 'object' && Object.keys(v as object).length === 0;
+  if (field.repeated) return Array.isArray(v) && v.length === 0;
+  return v === '';
+}
+
+function stringListToPlain(json: unknown, losses: Losses): { items: string[] } | undefined {
+  if (!Array.isArray(json) || !json.every((x) => typeof x === 'string')) return (losses.lost = true), undefined;
+  return { items: json };
 }
 
 function fieldToPlain(field: protobuf.Field, sub: protobuf.Type | undefined, v: any, losses: Losses): unknown {
@@ -262,7 +328,9 @@ function valueToPlain(field: protobuf.Field, sub: protobuf.Type | undefined, x: 
  * set or not) and the zero Time (JSON null). Empty lists and maps have no wire form at all.
  */
 function fromMessage(type: protobuf.Type, msg: any): any {
-  switch (typeName(type)) {
+  const name = typeName(type);
+  if (STRING_LISTS.has(name)) return [...(msg.items ?? [])];
+  switch (name) {
     case TIME:
       return timeFromProto({ seconds: toNumber(msg.seconds), nanos: msg.nanos }, false);
     case MICRO_TIME:
