@@ -297,13 +297,22 @@ function fieldToPlain(field: protobuf.Field, sub: protobuf.Type | undefined, v: 
   if (field.map) {
     if (typeof v !== 'object' || Array.isArray(v)) return (losses.lost = true), undefined;
     const out: Record<string, unknown> = {};
-    for (const k in v) out[k] = valueToPlain(field, sub, v[k], losses);
+    // A value that has no wire form (already counted as lost) is left out: the encoder cannot write it.
+    for (const k in v) {
+      const x = valueToPlain(field, sub, v[k], losses);
+      if (x !== undefined) out[k] = x;
+    }
     return out;
   }
   if (field.repeated) {
     if (!Array.isArray(v)) return (losses.lost = true), undefined;
     const out = new Array<unknown>(v.length);
-    for (let i = 0; i < v.length; i++) out[i] = valueToPlain(field, sub, v[i], losses);
+    let n = 0;
+    for (let i = 0; i < v.length; i++) {
+      const x = valueToPlain(field, sub, v[i], losses);
+      if (x !== undefined) out[n++] = x;
+    }
+    out.length = n;
     return out;
   }
   return valueToPlain(field, sub, v, losses);
