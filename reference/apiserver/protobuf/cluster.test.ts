@@ -40,13 +40,17 @@ test('every built-in kind the server serves has a protobuf form, but APIService 
   assert.equal(hasProtobuf('v1', 'BindingList'), false, 'Binding is only created, never listed');
 });
 
-test('an empty string, list or map (which the decoder leaves out) makes an object lossy, so the store keeps it as JSON', () => {
-  const nodeInfo = { ...F.node.status.nodeInfo, kernelVersion: '' };
-  assert.equal(encodeObject({ ...F.node, status: { ...F.node.status, nodeInfo } }, { lossless: true }), undefined);
+test('an empty list or map (no wire form) makes an object lossy, so the store keeps it as JSON; served, it is left out', () => {
   assert.equal(encodeObject({ ...F.endpointSlice, endpoints: [] }, { lossless: true }), undefined);
   assert.equal(encodeObject({ ...F.node, metadata: { ...F.node.metadata, annotations: {} } }, { lossless: true }), undefined);
-  // Served (not lossless), they are dropped, as upstream's Go-written bytes could not tell them from unset.
   assert.deepEqual(decodeObject(encodeObject({ ...F.endpointSlice, endpoints: [] })!).endpoints, undefined);
+});
+
+test('an empty string is on the wire: the store\'s reader keeps it (the kubelet\'s nodeInfo.kernelVersion ""), a client\'s body reads as unset', () => {
+  const withEmpty = { ...F.node, status: { ...F.node.status, nodeInfo: { ...F.node.status.nodeInfo, kernelVersion: '' } } };
+  const bytes = encodeObject(withEmpty, { lossless: true }) ?? assert.fail('an empty string is not a loss');
+  assert.deepEqual(decodeObject(bytes, { keepEmptyStrings: true }), withEmpty);
+  assert.equal('kernelVersion' in decodeObject(bytes).status.nodeInfo, false, 'Go writes "" for every unset string: a client body\'s "" is unset');
 });
 
 test('ExtraValue and AttestationValue are a list of strings in JSON and {items} on the wire', () => {

@@ -277,15 +277,15 @@ function toPlain(type: protobuf.Type, json: any, losses: Losses, embedded = fals
 }
 
 /**
- * The values fromMessage leaves out (an empty string, list or map: Go writes them for unset
- * fields too, so a reader cannot tell them from absent). Written as JSON they would not come
- * back — e.g. a Node's `nodeInfo.kernelVersion: ""`, an EndpointSlice's `endpoints: []` — so a
- * lossless encoding refuses them and the store keeps that object as JSON.
+ * The values that have no wire form: an empty list or map (e.g. an EndpointSlice's
+ * `endpoints: []`, which upstream's JSON shows as `null`). They would not come back, so a lossless
+ * encoding refuses them and the store keeps that object as JSON. (An empty string is on the wire;
+ * the store's reader keeps it: decodeObject's keepEmptyStrings.)
  */
 function isDroppedZero(field: protobuf.Field, v: unknown): boolean {
   if (field.map) return typeof v === 'object' && Object.keys(v as object).length === 0;
   if (field.repeated) return Array.isArray(v) && v.length === 0;
-  return v === '';
+  return false;
 }
 
 function stringListToPlain(json: unknown, losses: Losses): { items: string[] } | undefined {
@@ -336,7 +336,7 @@ function valueToPlain(field: protobuf.Field, sub: protobuf.Type | undefined, x: 
  * JSON's `omitempty` does: the empty string (upstream's Go writes every non-pointer string field,
  * set or not) and the zero Time (JSON null). Empty lists and maps have no wire form at all.
  */
-function fromMessage(type: protobuf.Type, msg: any): any {
+function fromMessage(type: protobuf.Type, msg: any, keepEmpty: boolean): any {
   const name = typeName(type);
   if (STRING_LISTS.has(name)) return [...(msg.items ?? [])];
   switch (name) {
@@ -356,15 +356,15 @@ function fromMessage(type: protobuf.Type, msg: any): any {
   for (const field of fieldsOf(type)) {
     if (!hasOwn(msg, field.name)) continue;
     const v = msg[field.name];
-    if (v === undefined || v === null || v === '') continue;
+    if (v === undefined || v === null || (v === '' && !keepEmpty)) continue;
     const sub = field.sub;
     let converted: unknown;
-    if (field.map) converted = mapFromMessage(field, v);
-    else if (field.repeated) converted = (v as unknown[]).map((x) => (sub ? fromMessage(sub, x) : scalarFromMessage(field, x)));
+    if (field.map) converted = mapFromMessage(field, v, keepEmpty);
+    else if (field.repeated) converted = (v as unknown[]).map((x) => (sub ? fromMessage(sub, x, keepEmpty) : scalarFromMessage(field, x)));
     else if (sub && field.inline) {
-      Object.assign(out, fromMessage(sub, v));
+      Object.assign(out, fromMessage(sub, v, keepEmpty));
       continue;
-    } else converted = sub ? fromMessage(sub, v) : scalarFromMessage(field, v);
+    } else converted = sub ? fromMessage(sub, v, keepEmpty) : scalarFromMessage(field, v);
     if (converted === undefined || (Array.isArray(converted) && converted.length === 0)) continue;
     out[field.name] = converted;
   }
@@ -372,9 +372,9 @@ function fromMessage(type: protobuf.Type, msg: any): any {
 }
 
 /** A map field; an empty one (protobufjs' constructor gives every map field one) is left out. */
-function mapFromMessage(field: FieldPlan, v: Record<string, unknown>): Record<string, unknown> | undefined {
+function mapFromMessage(field: FieldPlan, v: Record<string, unknown>, keepEmpty: boolean): Record<string, unknown> | undefined {
   let out: Record<string, unknown> | undefined;
-  for (const k in v) (out ??= {})[k] = field.sub ? fromMessage(field.sub, v[k]) : scalarFromMessage(field, v[k]);
+  for (const k in v) (out ??= {})[k] = field.sub ? fromMessage(field.sub, v[k], keepEmpty) : scalarFromMessage(field, v[k]);
   return out;
 }
 
@@ -429,8 +429,8 @@ function encodeMessage(type: protobuf.Type, object: unknown, losses: Losses): Ui
   return type.encode(toPlain(type, object, losses, false, true)).finish();
 }
 
-function decodeMessage(type: protobuf.Type, bytes: Uint8Array): any {
-  return fromMessage(type, type.decode(bytes));
+function decodeMessage(type: protobuf.Type, bytes: Uint8Array, keepEmpty: boolean): any {
+  return fromMessage(type, type.decode(bytes), keepEmpty);
 }
 
 // ---- envelopes --------------------------------------------------------------------------------
@@ -457,8 +457,12 @@ export function encodeObject(obj: any, options: { lossless?: boolean } = {}): Ui
   return out;
 }
 
-/** An enveloped body to the JSON form (apiVersion and kind from the envelope). Throws ProtobufError. */
-export function decodeObject(body: Uint8Array): any {
+/**
+ * An enveloped body to the JSON form (apiVersion and kind from the envelope). Throws ProtobufError.
+ * `keepEmptyStrings` is for bytes this codec wrote itself (the store's): there an empty string on
+ * the wire was an empty string in the JSON form, not Go's unset field, and comes back.
+ */
+export function decodeObject(body: Uint8Array, options: { keepEmptyStrings?: boolean } = {}): any {
   if (!isProtobufEnvelope(body)) throw new ProtobufError('provided data does not appear to be a protobuf message, expected prefix [107 56 115 0]');
   let unk: any;
   try {
@@ -472,7 +476,7 @@ export function decodeObject(body: Uint8Array): any {
   const type = messageFor(apiVersion, kind);
   if (!type) throw new ProtobufError(`no kind "${kind}" is registered for version "${apiVersion}"`);
   try {
-    return { apiVersion, kind, ...decodeMessage(type, unk.raw ?? new Uint8Array()) };
+    return { apiVersion, kind, ...decodeMessage(type, unk.raw ?? new Uint8Array(), options.keepEmptyStrings === true) };
   } catch (e) {
     throw new ProtobufError((e as Error).message);
   }

@@ -165,3 +165,20 @@ test('a protobuf client of a kind with no protobuf form here still gets JSON whe
   const yamlOnly = await raw(h, 'POST', '/apis/coordination.k8s.io/v1/namespaces/default/leases', Buffer.from('x'), { 'content-type': 'application/cbor', accept: PROTOBUF_MEDIA_TYPE });
   assert.deepEqual([yamlOnly.status, yamlOnly.obj.kind, yamlOnly.obj.reason], [415, 'Status', 'UnsupportedMediaType']);
 });
+
+test('the kubelet\'s Node (nodeInfo with empty strings) and Lease are stored as protobuf and read back as written; an empty endpoints list stays JSON', async () => {
+  const h = await harness();
+  const nodeInfo = { ...F.node.status.nodeInfo, kernelVersion: '', kubeProxyVersion: '' };
+  const node = { ...toCreate(F.node), status: { ...F.node.status, nodeInfo } };
+  assert.equal((await h.call('POST', '/api/v1/nodes', node)).status, 201);
+  // The harness' backend is the reference store itself: get answers the KeyValue.
+  const stored = (await h.backend.get('/registry/minions/node-1')) ?? assert.fail('no node stored');
+  assert.equal(stored.value.slice(0, 4), 'k8s\u0000', 'stored as the protobuf envelope');
+  assert.deepEqual((await h.call('GET', '/api/v1/nodes/node-1')).json.status.nodeInfo, nodeInfo);
+  await h.call('POST', '/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'kube-node-lease' } });
+  assert.equal((await h.call('POST', '/apis/coordination.k8s.io/v1/namespaces/kube-node-lease/leases', toCreate(F.lease))).status, 201);
+  assert.equal((await h.backend.get('/registry/leases/kube-node-lease/node-1'))?.value.slice(0, 4), 'k8s\u0000');
+  const slice = { ...toCreate(F.endpointSlice), endpoints: [] };
+  assert.equal((await h.call('POST', '/apis/discovery.k8s.io/v1/namespaces/default/endpointslices', slice)).status, 201);
+  assert.deepEqual((await h.call('GET', '/apis/discovery.k8s.io/v1/namespaces/default/endpointslices/web-x7k2p')).json.endpoints, []);
+});
