@@ -10,6 +10,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { decodeObject, encodeObject, hasProtobuf } from './codec.ts';
 import * as F from './cluster-fixtures.ts';
+import { apiVersionOf, RESOURCES } from '../resources/registry.ts';
 
 const roundTrip = (obj: unknown) => decodeObject(encodeObject(obj, { lossless: true }) ?? assert.fail('lossy or no protobuf form'));
 const hex = (bytes: Uint8Array | undefined) => Buffer.from(bytes ?? assert.fail('no protobuf form')).toString('hex');
@@ -38,6 +39,21 @@ test('every built-in kind the server serves has a protobuf form, but APIService 
   ]) assert.equal(hasProtobuf(apiVersion!, kind!), true, `${apiVersion} ${kind}`);
   assert.equal(hasProtobuf('apiregistration.k8s.io/v1', 'APIService'), false);
   assert.equal(hasProtobuf('v1', 'BindingList'), false, 'Binding is only created, never listed');
+});
+
+test('every kind the registry serves (and each subresource speaks) has a protobuf form, but APIService and CustomResourceDefinition', () => {
+  const WITHOUT = new Set(['apiregistration.k8s.io/v1/APIService', 'apiextensions.k8s.io/v1/CustomResourceDefinition']);
+  const missing: string[] = [];
+  for (const def of RESOURCES) {
+    const apiVersion = apiVersionOf(def);
+    const kinds = def.virtual ? [def.kind] : [def.kind, `${def.kind}List`];
+    for (const kind of kinds) if (!hasProtobuf(apiVersion, kind) && !WITHOUT.has(`${apiVersion}/${def.kind}`)) missing.push(`${apiVersion}/${kind}`);
+    for (const sub of def.subresources) {
+      const subVersion = apiVersionOf({ group: sub.group ?? def.group, version: sub.version ?? def.version });
+      if (!hasProtobuf(subVersion, sub.kind) && !WITHOUT.has(`${subVersion}/${sub.kind}`)) missing.push(`${subVersion}/${sub.kind} (${def.resource}/${sub.name})`);
+    }
+  }
+  assert.deepEqual(missing, []);
 });
 
 test('an empty list or map (no wire form) makes an object lossy, so the store keeps it as JSON; served, it is left out', () => {
