@@ -64,7 +64,7 @@ test('an unknown body media type is 415, an Accept with neither JSON nor protobu
   assert.equal(p.status, 415);
   const x = await h.call('GET', PODS, undefined, { accept: 'application/xml' });
   isStatus(x.json, 406, 'NotAcceptable');
-  const n = await h.call('GET', '/api/v1/namespaces/default/endpoints', undefined, { accept: 'application/vnd.kubernetes.protobuf' });
+  const n = await h.call('GET', '/apis/apiregistration.k8s.io/v1/apiservices', undefined, { accept: 'application/vnd.kubernetes.protobuf' });
   assert.equal(n.status, 406);
 });
 

@@ -37,12 +37,24 @@ function manifest(kind: string, name: string, namespace: string): { path: string
       const template = { metadata: { labels }, spec: { containers: [{ name: 'c', image: 'registry.k8s.io/pause:3.9' }] } };
       return { path: `/apis/apps/v1/namespaces/${namespace}/deployments`, body: { apiVersion: 'apps/v1', kind, metadata: meta, spec: { replicas: 0, selector: { matchLabels: labels }, template } } };
     }
+    case 'Node':
+      return { path: '/api/v1/nodes', body: { apiVersion: 'v1', kind, metadata: { name, labels: { 'kubernetes.io/hostname': name } } } };
+    case 'Lease':
+      return { path: `/apis/coordination.k8s.io/v1/namespaces/${namespace}/leases`, body: { apiVersion: 'coordination.k8s.io/v1', kind, metadata: meta, spec: { holderIdentity: name, leaseDurationSeconds: 40 } } };
+    case 'Event': {
+      const involvedObject = { apiVersion: 'v1', kind: 'Pod', namespace, name: 'p' };
+      return { path: `/api/v1/namespaces/${namespace}/events`, body: { apiVersion: 'v1', kind, metadata: meta, involvedObject, reason: 'Tested', message: 'm', type: 'Normal', source: { component: 'kubespec' } } };
+    }
+    case 'EndpointSlice': {
+      const endpoints = [{ addresses: ['10.0.0.1'], conditions: { ready: true } }];
+      return { path: `/apis/discovery.k8s.io/v1/namespaces/${namespace}/endpointslices`, body: { apiVersion: 'discovery.k8s.io/v1', kind, metadata: meta, addressType: 'IPv4', endpoints, ports: [{ port: 80 }] } };
+    }
     default:
       throw new Error(`no manifest for kind ${kind}`);
   }
 }
 
-When(/^(Secret|Pod|Namespace|Service|Deployment) "([^"]*)" is created$/, async function (this: KubespecWorld, kind: string, rawName: string) {
+When(/^(Secret|Pod|Namespace|Service|Deployment|Node|Lease|Event|EndpointSlice) "([^"]*)" is created$/, async function (this: KubespecWorld, kind: string, rawName: string) {
   const { path, body } = manifest(kind, expand(this, rawName), this.kube().namespace);
   expectSuccess(await this.kube().request({ method: 'POST', path, body }), `create ${kind} "${rawName}"`);
 });

@@ -33,8 +33,10 @@ test('Secret data (bytes) round-trips as base64, and the zero values upstream wr
 });
 
 test('kinds without a protobuf form here are reported as such', () => {
-  assert.equal(hasProtobuf('v1', 'Endpoints'), false);
-  assert.equal(encodeObject({ apiVersion: 'v1', kind: 'Endpoints' }), undefined);
+  assert.equal(hasProtobuf('apiregistration.k8s.io/v1', 'APIService'), false);
+  assert.equal(encodeObject({ apiVersion: 'apiregistration.k8s.io/v1', kind: 'APIService' }), undefined);
+  assert.equal(hasProtobuf('stable.example.com/v1', 'CronTab'), false);
+  assert.equal(hasProtobuf('v1', 'Endpoints'), true);
   assert.equal(hasProtobuf('v1', 'Pod'), true);
   assert.equal(hasProtobuf('rbac.authorization.k8s.io/v1', 'ClusterRoleBindingList'), true);
 });

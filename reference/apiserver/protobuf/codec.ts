@@ -13,13 +13,14 @@
 import protobuf from 'protobufjs';
 import { CORE_V1_PROTO, META_V1_PROTO, RBAC_V1_PROTO, RUNTIME_PROTO } from './schema.ts';
 import { APPS_V1_PROTO, BATCH_V1_PROTO, CORE_V1_WORKLOAD_PROTO, INTSTR_PROTO, RESOURCE_PROTO } from './schema-workloads.ts';
+import * as CLUSTER from './schema-cluster.ts';
 import { rfc3339 } from '../../timestamps.ts';
 
 export const PROTOBUF_MEDIA_TYPE = 'application/vnd.kubernetes.protobuf';
 const MAGIC = Uint8Array.of(0x6b, 0x38, 0x73, 0x00);
 
 const root = new protobuf.Root();
-const PROTOS = [RUNTIME_PROTO, META_V1_PROTO, RESOURCE_PROTO, INTSTR_PROTO, RBAC_V1_PROTO, CORE_V1_PROTO, CORE_V1_WORKLOAD_PROTO, APPS_V1_PROTO, BATCH_V1_PROTO];
+const PROTOS = [RUNTIME_PROTO, META_V1_PROTO, RESOURCE_PROTO, INTSTR_PROTO, RBAC_V1_PROTO, CORE_V1_PROTO, CORE_V1_WORKLOAD_PROTO, APPS_V1_PROTO, BATCH_V1_PROTO, ...Object.values(CLUSTER)];
 for (const text of PROTOS) protobuf.parse(text, root, { keepCase: true });
 root.resolveAll();
 
@@ -38,8 +39,19 @@ for (const kind of ['Role', 'ClusterRole', 'RoleBinding', 'ClusterRoleBinding'])
 }
 const GROUP_KINDS: [apiVersion: string, pkg: string, kinds: string[]][] = [
   ['v1', 'k8s.io.api.core.v1', ['ConfigMap', 'Secret', 'Namespace', 'ServiceAccount', 'Pod', 'Service', 'PersistentVolumeClaim']],
+  ['v1', 'k8s.io.api.core.v1', ['Node', 'Event', 'Endpoints', 'ReplicationController', 'ResourceQuota', 'LimitRange', 'PersistentVolume']],
   ['apps/v1', 'k8s.io.api.apps.v1', ['Deployment', 'ReplicaSet', 'DaemonSet', 'StatefulSet']],
   ['batch/v1', 'k8s.io.api.batch.v1', ['Job', 'CronJob']],
+  ['coordination.k8s.io/v1', 'k8s.io.api.coordination.v1', ['Lease']],
+  ['discovery.k8s.io/v1', 'k8s.io.api.discovery.v1', ['EndpointSlice']],
+  ['events.k8s.io/v1', 'k8s.io.api.events.v1', ['Event']],
+  ['policy/v1', 'k8s.io.api.policy.v1', ['PodDisruptionBudget']],
+  ['scheduling.k8s.io/v1', 'k8s.io.api.scheduling.v1', ['PriorityClass']],
+  ['autoscaling/v2', 'k8s.io.api.autoscaling.v2', ['HorizontalPodAutoscaler']],
+  ['networking.k8s.io/v1', 'k8s.io.api.networking.v1', ['Ingress', 'NetworkPolicy']],
+  ['storage.k8s.io/v1', 'k8s.io.api.storage.v1', ['StorageClass']],
+  ['certificates.k8s.io/v1', 'k8s.io.api.certificates.v1', ['CertificateSigningRequest']],
+  ['admissionregistration.k8s.io/v1', 'k8s.io.api.admissionregistration.v1', ['MutatingWebhookConfiguration', 'ValidatingWebhookConfiguration']],
 ];
 for (const [apiVersion, pkg, kinds] of GROUP_KINDS) {
   for (const kind of kinds) {
@@ -47,6 +59,15 @@ for (const [apiVersion, pkg, kinds] of GROUP_KINDS) {
     KIND_MESSAGES[`${apiVersion}/${kind}List`] = `${pkg}.${kind}List`;
   }
 }
+/** Kinds only a verb or a subresource speaks: they have no List. */
+const SINGLE_KINDS: [apiVersion: string, pkg: string, kinds: string[]][] = [
+  ['v1', 'k8s.io.api.core.v1', ['Binding']],
+  ['policy/v1', 'k8s.io.api.policy.v1', ['Eviction']],
+  ['autoscaling/v1', 'k8s.io.api.autoscaling.v1', ['Scale']],
+  ['authentication.k8s.io/v1', 'k8s.io.api.authentication.v1', ['TokenRequest', 'TokenReview', 'SelfSubjectReview']],
+  ['authorization.k8s.io/v1', 'k8s.io.api.authorization.v1', ['SubjectAccessReview', 'SelfSubjectAccessReview', 'SelfSubjectRulesReview']],
+];
+for (const [apiVersion, pkg, kinds] of SINGLE_KINDS) for (const kind of kinds) KIND_MESSAGES[`${apiVersion}/${kind}`] = `${pkg}.${kind}`;
 
 /**
  * Fields Go embeds in the parent struct (`json:""` in k8s.io/api core/v1 types.go): on the wire
@@ -59,6 +80,21 @@ const INLINE_FIELDS = new Set([
   ...['ConfigMapKeySelector', 'SecretKeySelector', 'ConfigMapEnvSource', 'SecretEnvSource', 'ConfigMapVolumeSource', 'ConfigMapProjection', 'SecretProjection'].map(
     (parent) => `${parent}.localObjectReference`,
   ),
+  'PersistentVolumeSpec.persistentVolumeSource',
+  'IngressRule.ingressRuleValue',
+  'RuleWithOperations.rule',
+]);
+
+/**
+ * Messages that are a []string in Go and JSON (`+protobuf.nullable=true` in k8s.io/api
+ * authentication/v1, authorization/v1 and certificates/v1 generated.proto): on the wire the list
+ * sits in their one field, `items` (1).
+ */
+const STRING_LISTS = new Set([
+  'k8s.io.api.authentication.v1.ExtraValue',
+  'k8s.io.api.authentication.v1.AttestationValue',
+  'k8s.io.api.authorization.v1.ExtraValue',
+  'k8s.io.api.certificates.v1.ExtraValue',
 ]);
 
 export class ProtobufError extends Error {
@@ -71,7 +107,7 @@ const typeOfKind = new Map<string, protobuf.Type | undefined>();
 function messageFor(apiVersion: string, kind: string): protobuf.Type | undefined {
   const key = `${apiVersion}/${kind}`;
   if (!typeOfKind.has(key)) {
-    const name = KIND_MESSAGES[key];
+    const name = messageName(apiVersion, kind);
     typeOfKind.set(key, name ? root.lookupType(name) : undefined);
   }
   return typeOfKind.get(key);
@@ -86,9 +122,19 @@ function typeName(type: protobuf.Type): string {
   return name;
 }
 
+/**
+ * The message of an apiVersion/kind. DeleteOptions is registered in every group version
+ * (apimachinery pkg/apis/meta/v1/register.go AddToGroupVersion: optionsTypes), so client-go's
+ * DELETE body names the resource's own group version, e.g. coordination.k8s.io/v1 DeleteOptions.
+ */
+function messageName(apiVersion: string, kind: string): string | undefined {
+  if (kind === 'DeleteOptions' && apiVersion !== '') return `${META}.DeleteOptions`;
+  return KIND_MESSAGES[`${apiVersion}/${kind}`];
+}
+
 /** Whether objects of this apiVersion/kind have a protobuf form here. */
 export function hasProtobuf(apiVersion: string, kind: string): boolean {
-  return KIND_MESSAGES[`${apiVersion}/${kind}`] !== undefined;
+  return messageName(apiVersion, kind) !== undefined;
 }
 
 export function isProtobufEnvelope(body: Uint8Array): boolean {
@@ -189,7 +235,9 @@ const TYPE_META_KEYS = new Set(['apiVersion', 'kind']);
 
 /** Rewrites a JSON-form value for protobufjs' fromObject, following the message type. */
 function toPlain(type: protobuf.Type, json: any, losses: Losses, embedded = false, topLevel = false): any {
-  switch (typeName(type)) {
+  const name = typeName(type);
+  if (STRING_LISTS.has(name)) return stringListToPlain(json, losses);
+  switch (name) {
     case TIME:
     case MICRO_TIME:
       return timeToProto(json);
@@ -221,23 +269,50 @@ function toPlain(type: protobuf.Type, json: any, losses: Losses, embedded = fals
     }
     const v = json[field.name];
     if (v === undefined || v === null) continue;
+    if (isDroppedZero(field, v)) losses.lost = true;
     out[field.name] = fieldToPlain(field, sub, v, losses);
     if (out[field.name] === undefined) delete out[field.name];
   }
   return out;
 }
 
+/**
+ * The values that have no wire form: an empty list or map (e.g. an EndpointSlice's
+ * `endpoints: []`, which upstream's JSON shows as `null`). They would not come back, so a lossless
+ * encoding refuses them and the store keeps that object as JSON. (An empty string is on the wire;
+ * the store's reader keeps it: decodeObject's keepEmptyStrings.)
+ */
+function isDroppedZero(field: protobuf.Field, v: unknown): boolean {
+  if (field.map) return typeof v === 'object' && Object.keys(v as object).length === 0;
+  if (field.repeated) return Array.isArray(v) && v.length === 0;
+  return false;
+}
+
+function stringListToPlain(json: unknown, losses: Losses): { items: string[] } | undefined {
+  if (!Array.isArray(json) || !json.every((x) => typeof x === 'string')) return (losses.lost = true), undefined;
+  return { items: json };
+}
+
 function fieldToPlain(field: protobuf.Field, sub: protobuf.Type | undefined, v: any, losses: Losses): unknown {
   if (field.map) {
     if (typeof v !== 'object' || Array.isArray(v)) return (losses.lost = true), undefined;
     const out: Record<string, unknown> = {};
-    for (const k in v) out[k] = valueToPlain(field, sub, v[k], losses);
+    // A value that has no wire form (already counted as lost) is left out: the encoder cannot write it.
+    for (const k in v) {
+      const x = valueToPlain(field, sub, v[k], losses);
+      if (x !== undefined) out[k] = x;
+    }
     return out;
   }
   if (field.repeated) {
     if (!Array.isArray(v)) return (losses.lost = true), undefined;
     const out = new Array<unknown>(v.length);
-    for (let i = 0; i < v.length; i++) out[i] = valueToPlain(field, sub, v[i], losses);
+    let n = 0;
+    for (let i = 0; i < v.length; i++) {
+      const x = valueToPlain(field, sub, v[i], losses);
+      if (x !== undefined) out[n++] = x;
+    }
+    out.length = n;
     return out;
   }
   return valueToPlain(field, sub, v, losses);
@@ -261,8 +336,10 @@ function valueToPlain(field: protobuf.Field, sub: protobuf.Type | undefined, x: 
  * JSON's `omitempty` does: the empty string (upstream's Go writes every non-pointer string field,
  * set or not) and the zero Time (JSON null). Empty lists and maps have no wire form at all.
  */
-function fromMessage(type: protobuf.Type, msg: any): any {
-  switch (typeName(type)) {
+function fromMessage(type: protobuf.Type, msg: any, keepEmpty: boolean): any {
+  const name = typeName(type);
+  if (STRING_LISTS.has(name)) return [...(msg.items ?? [])];
+  switch (name) {
     case TIME:
       return timeFromProto({ seconds: toNumber(msg.seconds), nanos: msg.nanos }, false);
     case MICRO_TIME:
@@ -279,15 +356,15 @@ function fromMessage(type: protobuf.Type, msg: any): any {
   for (const field of fieldsOf(type)) {
     if (!hasOwn(msg, field.name)) continue;
     const v = msg[field.name];
-    if (v === undefined || v === null || v === '') continue;
+    if (v === undefined || v === null || (v === '' && !keepEmpty)) continue;
     const sub = field.sub;
     let converted: unknown;
-    if (field.map) converted = mapFromMessage(field, v);
-    else if (field.repeated) converted = (v as unknown[]).map((x) => (sub ? fromMessage(sub, x) : scalarFromMessage(field, x)));
+    if (field.map) converted = mapFromMessage(field, v, keepEmpty);
+    else if (field.repeated) converted = (v as unknown[]).map((x) => (sub ? fromMessage(sub, x, keepEmpty) : scalarFromMessage(field, x)));
     else if (sub && field.inline) {
-      Object.assign(out, fromMessage(sub, v));
+      Object.assign(out, fromMessage(sub, v, keepEmpty));
       continue;
-    } else converted = sub ? fromMessage(sub, v) : scalarFromMessage(field, v);
+    } else converted = sub ? fromMessage(sub, v, keepEmpty) : scalarFromMessage(field, v);
     if (converted === undefined || (Array.isArray(converted) && converted.length === 0)) continue;
     out[field.name] = converted;
   }
@@ -295,9 +372,9 @@ function fromMessage(type: protobuf.Type, msg: any): any {
 }
 
 /** A map field; an empty one (protobufjs' constructor gives every map field one) is left out. */
-function mapFromMessage(field: FieldPlan, v: Record<string, unknown>): Record<string, unknown> | undefined {
+function mapFromMessage(field: FieldPlan, v: Record<string, unknown>, keepEmpty: boolean): Record<string, unknown> | undefined {
   let out: Record<string, unknown> | undefined;
-  for (const k in v) (out ??= {})[k] = field.sub ? fromMessage(field.sub, v[k]) : scalarFromMessage(field, v[k]);
+  for (const k in v) (out ??= {})[k] = field.sub ? fromMessage(field.sub, v[k], keepEmpty) : scalarFromMessage(field, v[k]);
   return out;
 }
 
@@ -352,8 +429,8 @@ function encodeMessage(type: protobuf.Type, object: unknown, losses: Losses): Ui
   return type.encode(toPlain(type, object, losses, false, true)).finish();
 }
 
-function decodeMessage(type: protobuf.Type, bytes: Uint8Array): any {
-  return fromMessage(type, type.decode(bytes));
+function decodeMessage(type: protobuf.Type, bytes: Uint8Array, keepEmpty: boolean): any {
+  return fromMessage(type, type.decode(bytes), keepEmpty);
 }
 
 // ---- envelopes --------------------------------------------------------------------------------
@@ -380,8 +457,12 @@ export function encodeObject(obj: any, options: { lossless?: boolean } = {}): Ui
   return out;
 }
 
-/** An enveloped body to the JSON form (apiVersion and kind from the envelope). Throws ProtobufError. */
-export function decodeObject(body: Uint8Array): any {
+/**
+ * An enveloped body to the JSON form (apiVersion and kind from the envelope). Throws ProtobufError.
+ * `keepEmptyStrings` is for bytes this codec wrote itself (the store's): there an empty string on
+ * the wire was an empty string in the JSON form, not Go's unset field, and comes back.
+ */
+export function decodeObject(body: Uint8Array, options: { keepEmptyStrings?: boolean } = {}): any {
   if (!isProtobufEnvelope(body)) throw new ProtobufError('provided data does not appear to be a protobuf message, expected prefix [107 56 115 0]');
   let unk: any;
   try {
@@ -395,7 +476,7 @@ export function decodeObject(body: Uint8Array): any {
   const type = messageFor(apiVersion, kind);
   if (!type) throw new ProtobufError(`no kind "${kind}" is registered for version "${apiVersion}"`);
   try {
-    return { apiVersion, kind, ...decodeMessage(type, unk.raw ?? new Uint8Array()) };
+    return { apiVersion, kind, ...decodeMessage(type, unk.raw ?? new Uint8Array(), options.keepEmptyStrings === true) };
   } catch (e) {
     throw new ProtobufError((e as Error).message);
   }

@@ -5,7 +5,8 @@
  *   kubernetes/apimachinery pkg/apis/meta/v1/generated.proto       (ObjectMeta, ListMeta, Time, Condition, Status, WatchEvent, ...)
  *   kubernetes/api rbac/v1/generated.proto                          (Role, ClusterRole, RoleBinding, ClusterRoleBinding)
  *   kubernetes/api core/v1/generated.proto                          (ConfigMap, Secret, Namespace, ServiceAccount)
- * and, in ./schema-workloads.ts, Pod, Service, Deployment, ReplicaSet and Job.
+ * and, in ./schema-workloads.ts, Pod, Service, Deployment, ReplicaSet and Job; in ./schema-cluster.ts,
+ * Node, Lease, Event, EndpointSlice and the other built-in kinds served.
  * Field *names* here are the JSON names (upstream's proto names differ in a few places, e.g.
  * FieldsV1's `Raw`, kept), since names never reach the wire and the JSON form is what the
  * server works with. Only the kinds listed in ./codec.ts KIND_MESSAGES are served as protobuf;
@@ -98,6 +99,16 @@ message Condition {
   optional string reason = 5;
   optional string message = 6;
 }
+message Preconditions { optional string uid = 1; optional string resourceVersion = 2; }
+message DeleteOptions {
+  optional int64 gracePeriodSeconds = 1;
+  optional Preconditions preconditions = 2;
+  optional bool orphanDependents = 3;
+  optional string propagationPolicy = 4;
+  repeated string dryRun = 5;
+  optional bool ignoreStoreReadErrorWithClusterBreakingPotential = 6;
+}
+message FieldSelectorRequirement { optional string key = 1; optional string operator = 2; repeated string values = 3; }
 message WatchEvent { optional string type = 1; optional k8s.io.apimachinery.pkg.runtime.RawExtension object = 2; }
 `;
 

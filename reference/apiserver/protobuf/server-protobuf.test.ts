@@ -37,10 +37,10 @@ test('an error to a protobuf client is a protobuf Status; a kind with no protobu
   assert.equal(missing.status, 404);
   const status = decodeObject(missing.body as Uint8Array);
   assert.deepEqual([status.kind, status.reason, status.code, status.message], ['Status', 'NotFound', 404, 'rolebindings.rbac.authorization.k8s.io "nope" not found']);
-  const endpoints = await raw(h, 'GET', '/api/v1/namespaces/default/endpoints', new Uint8Array(), { accept: `${PROTOBUF_MEDIA_TYPE}, application/json` });
+  const endpoints = await raw(h, 'GET', '/apis/apiregistration.k8s.io/v1/apiservices', new Uint8Array(), { accept: `${PROTOBUF_MEDIA_TYPE}, application/json` });
   assert.equal(endpoints.status, 200);
-  assert.equal((endpoints.body as any).kind, 'EndpointsList');
-  const endpointsOnly = await raw(h, 'GET', '/api/v1/namespaces/default/endpoints', new Uint8Array(), { accept: PROTOBUF_MEDIA_TYPE });
+  assert.equal((endpoints.body as any).kind, 'APIServiceList');
+  const endpointsOnly = await raw(h, 'GET', '/apis/apiregistration.k8s.io/v1/apiservices', new Uint8Array(), { accept: PROTOBUF_MEDIA_TYPE });
   assert.equal(endpointsOnly.status, 406);
 });
 

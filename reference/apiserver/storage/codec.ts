@@ -34,7 +34,8 @@ function storedMeta(meta: Record<string, unknown>): Record<string, unknown> {
 
 /** A stored value back to the object's JSON form, whichever encoding it was written in. */
 export function parseStored(value: string): any {
-  if (value.startsWith(MAGIC)) return decodeEnvelope(Buffer.from(value, 'latin1'));
+  // The bytes are the store's own: an empty string in them was one in the object written.
+  if (value.startsWith(MAGIC)) return decodeEnvelope(Buffer.from(value, 'latin1'), { keepEmptyStrings: true });
   return JSON.parse(value);
 }
 
