@@ -138,7 +138,7 @@ test('kubectl auth can-i says yes to the admin and no to a user without bindings
 test('a RoleBinding grants the other user exactly what its Role allows', skip, async () => {
   const role = await k(['create', 'role', 'pod-reader', '--verb=get,list', '--resource=pods']);
   assert.equal(role.code, 0, role.stderr);
-  // Applied as YAML: `kubectl create rolebinding` sends protobuf, which the reference does not decode (415).
+  // Applied as YAML here; `kubectl create rolebinding` (protobuf on the wire) is e2e/api-surface.test.ts's.
   const binding = await k(['apply', '-f', '-'], `apiVersion: rbac.authorization.k8s.io/v1
 kind: RoleBinding
 metadata: {name: someone-reads}
