@@ -64,6 +64,12 @@ Given(/^a cluster with (?:only )?node "([^"]*)" tainted "([^"]*)"(?: and worker 
   for (const n of namesWithLabels(workers ?? '')) await createNode(this, n.name, '4', '8Gi');
 });
 
+// A node that registers after the pods were created: the scheduler's NodeAdd event, which moves
+// back the pods its plugins rejected (EventsToRegister in each plugin, scheduling_queue.go).
+When(/^Node "([^"]*)" with (\S+) CPU and (\S+) memory joins the cluster$/, async function (this: KubespecWorld, name: string, cpu: string, memory: string) {
+  await createNode(this, name, cpu, memory);
+});
+
 Given(/^Node "([^"]*)" (?:has|is given) label "([^"]*)"$/, async function (this: KubespecWorld, node: string, label: string) {
   await addLabel(this, node, label);
 });
