@@ -77,6 +77,59 @@ Feature: Scheduler — filter, score, bind
       Then after 10 s Pod "second" is still Pending
       And Pod "second" has condition PodScheduled=False with reason "Unschedulable" and a message starting "0/1 nodes are available: 1 Too many pods."
 
+    @requires:kube.api @requires:cluster.scheduler @requires:cluster.nodes
+    Scenario: memory is counted by requests as CPU is — a node whose memory is mostly requested admits no pod needing more than the rest
+      Given a cluster with node "n1" with 4 CPU and 8Gi memory
+      And Pod "a" is on Node "n1" requesting 100m CPU and 6Gi memory
+      When Pod "b" is created requesting 100m CPU and 4Gi memory
+      Then after 10 s Pod "b" is still Pending
+      And Pod "b" has condition PodScheduled=False with reason "Unschedulable" and a message starting "0/1 nodes are available: 1 Insufficient memory."
+
+    @requires:kube.api @requires:cluster.scheduler @requires:cluster.nodes
+    Scenario: a request equal to what is left fits, and the message names only the resources that do not
+      # noderesources/fit.go fitsRequest: a resource is insufficient when the request exceeds
+      # allocatable − requested, so an exact fit passes; "Too many pods" when the pods on the node plus
+      # this one exceed its allocatable pods.
+      Given a cluster with node "n1" with 2 CPU and 4Gi memory and room for 2 pods
+      And Pod "a" is on Node "n1" requesting 1500m CPU and 1Gi memory
+      When Pod "cpu-heavy" is created requesting 1 CPU and 3Gi memory
+      And Pod "mem-heavy" is created requesting 500m CPU and 4Gi memory
+      Then after 10 s Pod "cpu-heavy" is still Pending
+      And Pod "cpu-heavy" has condition PodScheduled=False with reason "Unschedulable" and a message starting "0/1 nodes are available: 1 Insufficient cpu."
+      And Pod "mem-heavy" is still Pending
+      And Pod "mem-heavy" has condition PodScheduled=False with reason "Unschedulable" and a message starting "0/1 nodes are available: 1 Insufficient memory."
+      When Pod "exact" is created requesting 500m CPU and 3Gi memory
+      Then within 10 s Pod "exact" is on Node "n1"
+
+    @requires:kube.api @requires:cluster.scheduler @requires:cluster.nodes
+    Scenario: a pod that requests no CPU or memory fits even a node whose requests already exceed what it has
+      # fit.go fitsRequest checks a resource only when the pod requests some of it; a pod bound by
+      # spec.nodeName never went through the filter, so a node can be overcommitted.
+      Given a cluster with node "n1" with 1 CPU and 1Gi memory
+      And Pod "hog" is on Node "n1" requesting 1500m CPU and 2Gi memory
+      When Pod "tiny" is created with label "app=tiny"
+      Then within 10 s Pod "tiny" is on Node "n1"
+
+    @requires:kube.api @requires:cluster.scheduler @requires:cluster.nodes
+    Scenario: a pod waiting for room is placed as soon as the pod holding it is deleted
+      # NodeResourcesFit registers for assigned-pod deletion and Node add/allocatable changes
+      # (fit.go EventsToRegister): the waiting pod is retried at once, not after the 5-minute flush.
+      Given a cluster with node "n1" with 2 CPU and 8Gi memory
+      And Pod "a" is on Node "n1" requesting 1500m CPU
+      When Pod "b" is created requesting 1 CPU
+      Then after 10 s Pod "b" is still Pending
+      When Pod "a" is deleted
+      Then within 10 s Pod "b" is on Node "n1"
+
+    @requires:kube.api @requires:cluster.scheduler @requires:cluster.nodes
+    Scenario: a pod waiting for room is placed as soon as a node with room joins
+      Given a cluster with node "n1" with 2 CPU and 8Gi memory
+      And Pod "a" is on Node "n1" requesting 1500m CPU
+      When Pod "b" is created requesting 1 CPU
+      Then after 10 s Pod "b" is still Pending
+      When Node "n2" with 2 CPU and 8Gi memory joins the cluster
+      Then within 10 s Pod "b" is on Node "n2"
+
   Rule: SCHED-FILTER-NODESELECTOR — a node whose labels do not match the pod's nodeSelector is filtered out
     Source: 000_1662d8c5cea2447f.txt § 控制平面 / Scheduler / 调度流程
     Claim: Filtering removes nodes whose labels do not match the pod's NodeSelector.
@@ -96,6 +149,15 @@ Feature: Scheduler — filter, score, bind
       Then after 10 s Pod "db" is still Pending
       When Node "n1" is given label "disk=ssd"
       Then within 30 s Pod "db" is on Node "n1"
+
+    @requires:kube.api @requires:cluster.scheduler @requires:cluster.nodes
+    Scenario: no matching node — the pod waits, and is placed as soon as a labelled node joins
+      # NodeAffinity registers for Node add and label changes (node_affinity.go EventsToRegister).
+      Given a cluster with node "n1" with 4 CPU and 8Gi memory
+      When Pod "db" is created with nodeSelector "disk=ssd"
+      Then after 10 s Pod "db" is still Pending
+      When Node "n2" with 4 CPU and 8Gi memory, labelled "disk=ssd", joins the cluster
+      Then within 10 s Pod "db" is on Node "n2"
 
   Rule: SCHED-FILTER-TAINT — a node with a NoSchedule taint the pod does not tolerate is filtered out
     Source: 000_1662d8c5cea2447f.txt § 控制平面 / Scheduler / 调度流程
@@ -157,6 +219,34 @@ Feature: Scheduler — filter, score, bind
       When 10 pods are created, one at a time, each requesting 200m CPU and 256Mi memory
       Then within 30 s all 10 pods are bound
       And no node holds more than 4 of them and none fewer than 3
+
+    @requires:kube.api @requires:cluster.scheduler @requires:cluster.nodes
+    Scenario: free memory counts as free CPU does — a node whose memory is mostly taken loses to one with more of both left
+      # LeastAllocated (noderesources/least_allocated.go) averages the free share of CPU and of memory.
+      Given a cluster with nodes "n1" and "n2", each with 4 CPU and 8Gi memory
+      And pods requesting a total of 100m CPU and 6Gi memory are on Node "n1"
+      And pods requesting a total of 1 CPU and 1Gi memory are on Node "n2"
+      When Pod "web" is created requesting 100m CPU and 100Mi memory
+      Then within 10 s Pod "web" is on Node "n2"
+
+    @requires:kube.api @requires:cluster.scheduler @requires:cluster.nodes
+    Scenario: the free share is counted with the pod on the node — a small empty node it would half fill loses to a big node with more left
+      # LeastAllocated scores (allocatable − requested − the pod's request) / allocatable: "small" keeps
+      # 50 % free, "big" 62 % (least_allocated.go leastRequestedScore).
+      Given a cluster with node "small" with 2 CPU and 2Gi memory and node "big" with 8 CPU and 8Gi memory
+      And pods requesting a total of 2 CPU and 2Gi memory are on Node "big"
+      When Pod "web" is created requesting 1 CPU and 1Gi memory
+      Then within 10 s Pod "web" is on Node "big"
+
+    @requires:kube.api @requires:cluster.scheduler @requires:cluster.nodes
+    Scenario: nodes that score the same are chosen among at random — twenty small pods on two huge nodes land on both
+      # On nodes this large a 100m pod moves no score, so every pod sees a tie; upstream picks uniformly
+      # among the best (schedule_one.go selectHost, reservoir sampling), so all twenty on one node
+      # has a chance of 2^-19.
+      Given a cluster with nodes "n1" and "n2", each with 1000 CPU and 4000Gi memory
+      When 20 pods are created, one at a time, each requesting 100m CPU and 100Mi memory
+      Then within 10 s all 20 pods are bound
+      And each of Nodes "n1" and "n2" holds at least one of them
 
   @erratum
   Rule: SCHED-SCORE-LOCALITY — the default scoring prefers nodes that already have the pod's container images

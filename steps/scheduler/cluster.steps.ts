@@ -66,8 +66,9 @@ Given(/^a cluster with (?:only )?node "([^"]*)" tainted "([^"]*)"(?: and worker 
 
 // A node that registers after the pods were created: the scheduler's NodeAdd event, which moves
 // back the pods its plugins rejected (EventsToRegister in each plugin, scheduling_queue.go).
-When(/^Node "([^"]*)" with (\S+) CPU and (\S+) memory joins the cluster$/, async function (this: KubespecWorld, name: string, cpu: string, memory: string) {
-  await createNode(this, name, cpu, memory);
+When(/^Node "([^"]*)" with (\S+) CPU and (\S+) memory(?:, labelled "([^"]*)",)? joins the cluster$/, async function (this: KubespecWorld, name: string, cpu: string, memory: string, label?: string) {
+  const [key, value = ''] = label ? label.split('=') : [];
+  await createNode(this, name, cpu, memory, key ? { [key]: value } : {});
 });
 
 Given(/^Node "([^"]*)" (?:has|is given) label "([^"]*)"$/, async function (this: KubespecWorld, node: string, label: string) {

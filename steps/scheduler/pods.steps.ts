@@ -159,6 +159,20 @@ Then(/^once Pod "([^"]*)" is gone, within (\d+) s Pod "([^"]*)" is on Node "([^"
   assert.equal(await boundNode(this, name, Number(seconds)), node);
 });
 
+/** Deleted through the API; on a node with no kubelet the test finishes the deletion in its place. */
+When(/^Pod "([^"]*)" is deleted$/, async function (this: KubespecWorld, name: string) {
+  const res = await this.kube().request({ method: 'DELETE', path: podPath(this, name) });
+  assert.ok(res.status < 300, `delete Pod "${name}": ${res.status} ${res.text.slice(0, 200)}`);
+  await finishDeletionWithoutKubelet(this, podPath(this, name));
+  await this.eventually(`Pod "${name}" gone`, async () => !(await getPod(this, name)), 60_000);
+});
+
+/** After "N pods are created, one at a time": every named node took at least one of them. */
+Then(/^each of Nodes ((?:"[^"]*"(?:, | and )?)+) holds at least one of them$/, function (this: KubespecWorld, list: string) {
+  const placed = this.recall<string[]>('spread nodes');
+  for (const [, node] of list.matchAll(/"([^"]*)"/g)) assert.ok(placed.includes(node!), `no pod on Node "${node}": ${JSON.stringify(placed)}`);
+});
+
 // ---- the request trace ----------------------------------------------------------------------
 
 Then(/^the request trace holds no binding for Pod "([^"]*)"$/, async function (this: KubespecWorld, name: string) {
