@@ -239,6 +239,16 @@ Feature: Scheduler — filter, score, bind
       Then within 10 s Pod "web" is on Node "big"
 
     @requires:kube.api @requires:cluster.scheduler @requires:cluster.nodes
+    Scenario: the least-allocated score outweighs a slightly better balance — the empty node wins over a busier, perfectly balanced one
+      # NodeResourcesFit (LeastAllocated, weight 1): n1 72, n2 86; NodeResourcesBalancedAllocation
+      # (weight 1, balanced_allocation.go: 100 × (1 − |cpu share − memory share| / 2)): n1 99, n2 88.
+      # n2 wins 174 to 171: both scores count, neither alone decides.
+      Given a cluster with nodes "n1" and "n2", each with 4 CPU and 8Gi memory
+      And pods requesting a total of 100m CPU and 2150Mi memory are on Node "n1"
+      When Pod "web" is created requesting 1 CPU and 100Mi memory
+      Then within 10 s Pod "web" is on Node "n2"
+
+    @requires:kube.api @requires:cluster.scheduler @requires:cluster.nodes
     Scenario: nodes that score the same are chosen among at random — twenty small pods on two huge nodes land on both
       # On nodes this large a 100m pod moves no score, so every pod sees a tie; upstream picks uniformly
       # among the best (schedule_one.go selectHost, reservoir sampling), so all twenty on one node
@@ -265,6 +275,17 @@ Feature: Scheduler — filter, score, bind
       And Node "n2" reports image "registry.example/big:1" of 800Mi in its status
       When Pod "web" is created with image "registry.example/big:1" requesting 100m CPU
       Then within 10 s Pod "web" is on Node "n2"
+
+    @requires:kube.api @requires:cluster.scheduler @requires:cluster.nodes
+    Scenario: the image is worth more than a modest difference in load — the node holding it wins over an emptier one
+      # ImageLocality (image_locality.go): 800Mi on one node of two counts 400Mi, scaled between 23 MB
+      # and 1000 MB: 38. LeastAllocated gives the emptier node 97 against 72, balance is even, so the
+      # image node wins 209 to 196.
+      Given a cluster with nodes "n1" and "n2", each with 4 CPU and 8Gi memory
+      And Node "n1" reports image "registry.example/big:1" of 800Mi in its status
+      And pods requesting a total of 1 CPU and 2Gi memory are on Node "n1"
+      When Pod "web" is created with image "registry.example/big:1" requesting 100m CPU
+      Then within 10 s Pod "web" is on Node "n1"
 
   Rule: SCHED-BIND-NODENAME — binding writes the chosen node into the pod's spec.nodeName
     Source: 000_1662d8c5cea2447f.txt § 控制平面 / Scheduler / 调度流程
