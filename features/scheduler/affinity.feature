@@ -60,6 +60,13 @@ Feature: Scheduler — affinity and anti-affinity
       And after 10 s Pod "ha-4" is still Pending
       And Pod "ha-4" has condition PodScheduled=False with reason "Unschedulable" and a message containing "didn't match pod anti-affinity rules"
 
+    @requires:kube.api @requires:cluster.scheduler @requires:cluster.nodes
+    Scenario: anti-affinity combines with a nodeSelector — the pod goes to the one node that satisfies both
+      Given a cluster with nodes "n1" and "n2" labelled "disk=ssd" and "n3", each with 4 CPU and 8Gi memory
+      And Pod "app" with label "app=shop" is on Node "n1"
+      When Pod "web" is created with nodeSelector "disk=ssd" with required anti-affinity to "app=shop" on "kubernetes.io/hostname"
+      Then within 10 s Pod "web" is on Node "n2"
+
     @requires:kube.api @requires:cluster.scheduler @requires:cluster.nodes @requires:cluster.controllers
     Scenario: three replicas with required anti-affinity on hostname land on three nodes
       Given a cluster with nodes "n1", "n2" and "n3", each with 4 CPU and 8Gi memory

@@ -130,6 +130,15 @@ Feature: Scheduler — filter, score, bind
       When Node "n2" with 2 CPU and 8Gi memory joins the cluster
       Then within 10 s Pod "b" is on Node "n2"
 
+    @requires:kube.api @requires:cluster.scheduler @requires:cluster.nodes
+    Scenario: a pod waiting for room is placed as soon as its node reports more allocatable
+      Given a cluster with node "n1" with 2 CPU and 8Gi memory
+      And Pod "a" is on Node "n1" requesting 1500m CPU
+      When Pod "b" is created requesting 1 CPU
+      Then after 10 s Pod "b" is still Pending
+      When Node "n1" reports 4 CPU and 8Gi memory allocatable
+      Then within 10 s Pod "b" is on Node "n1"
+
   Rule: SCHED-FILTER-NODESELECTOR — a node whose labels do not match the pod's nodeSelector is filtered out
     Source: 000_1662d8c5cea2447f.txt § 控制平面 / Scheduler / 调度流程
     Claim: Filtering removes nodes whose labels do not match the pod's NodeSelector.
@@ -247,6 +256,16 @@ Feature: Scheduler — filter, score, bind
       And pods requesting a total of 100m CPU and 2150Mi memory are on Node "n1"
       When Pod "web" is created requesting 1 CPU and 100Mi memory
       Then within 10 s Pod "web" is on Node "n2"
+
+    @requires:kube.api @requires:cluster.scheduler @requires:cluster.nodes
+    Scenario: a pod with no requests is scored as if it asked for 100m CPU and 200Mi memory
+      # NodeResourcesFit scores with the non-zero requests (pkg/scheduler/util/pod_resources.go:
+      # DefaultMilliCPURequest 100, DefaultMemoryRequest 200 MB): on "small" the pod would take 10 %
+      # of the CPU and 20 % of the memory, so "big" wins 186 to 180; counted as zero, "small" would.
+      Given a cluster with node "small" with 1 CPU and 1Gi memory and node "big" with 8 CPU and 8Gi memory
+      And pods requesting a total of 800m CPU and 800Mi memory are on Node "big"
+      When Pod "web" is created with label "app=web"
+      Then within 10 s Pod "web" is on Node "big"
 
     @requires:kube.api @requires:cluster.scheduler @requires:cluster.nodes
     Scenario: nodes that score the same are chosen among at random — twenty small pods on two huge nodes land on both

@@ -71,6 +71,15 @@ When(/^Node "([^"]*)" with (\S+) CPU and (\S+) memory(?:, labelled "([^"]*)",)? 
   await createNode(this, name, cpu, memory, key ? { [key]: value } : {});
 });
 
+// The kubelet reports a new allocatable (e.g. after its reserved resources were lowered): a
+// status patch, as the kubelet's node status update writes it.
+When(/^Node "([^"]*)" reports (\S+) CPU and (\S+) memory allocatable$/, async function (this: KubespecWorld, node: string, cpu: string, memory: string) {
+  const current = await getNode(this, node);
+  const allocatable = { ...(current.status?.allocatable ?? {}), cpu, memory };
+  const res = await this.kube().request({ method: 'PATCH', path: `/api/v1/nodes/${node}/status`, body: { status: { capacity: allocatable, allocatable } }, headers: { 'content-type': 'application/merge-patch+json' } });
+  expectSuccess(res, `report the allocatable of Node "${node}"`);
+});
+
 Given(/^Node "([^"]*)" (?:has|is given) label "([^"]*)"$/, async function (this: KubespecWorld, node: string, label: string) {
   await addLabel(this, node, label);
 });
