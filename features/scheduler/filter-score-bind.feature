@@ -203,6 +203,15 @@ Feature: Scheduler — filter, score, bind
       Then after 10 s Pod "huge" is still Pending
       And Pod "huge" has condition PodScheduled=False with reason "Unschedulable" and a message starting "0/2 nodes are available: 1 Insufficient cpu, 1 node(s) had untolerated taint {maintenance: true}. preemption: "
 
+    @requires:kube.api @requires:cluster.scheduler @requires:cluster.nodes
+    Scenario: with no node at all there is nothing to filter — the pod waits with upstream's "no nodes available to schedule pods"
+      # schedule_one.go schedulePod returns ErrNoNodesAvailable before running any plugin when the
+      # snapshot has no node.
+      Given a cluster with no node registered
+      When Pod "early" is created requesting 100m CPU
+      Then after 10 s Pod "early" is still Pending
+      And Pod "early" has condition PodScheduled=False with reason "Unschedulable" and a message containing "no nodes available to schedule pods"
+
   @untestable
   Rule: SCHED-TWO-PHASE-EXTENSIBLE — separating the two phases lets each be extended and plugged independently
     Source: 000_1662d8c5cea2447f.txt § 控制平面 / Scheduler / 为什么是 Filter + Score 两阶段？

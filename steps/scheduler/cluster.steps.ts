@@ -35,6 +35,11 @@ Given(/^a cluster with the controllers running and (nodes? .+)$/, async function
   else for (const n of namesWithLabels(many![1]!)) await createNode(this, n.name, many![2]!, many![3]!, n.labels);
 });
 
+Given('a cluster with no node registered', async function (this: KubespecWorld) {
+  const nodes = expectSuccess(await this.kube().request({ method: 'GET', path: '/api/v1/nodes' }), 'list Nodes');
+  assert.deepEqual((nodes.items ?? []).map((n: any) => n.metadata.name), [], 'this cluster already has nodes');
+});
+
 Given(/^a cluster with nodes (.+), each with (\S+) CPU and (\S+) memory$/, async function (this: KubespecWorld, names: string, cpu: string, memory: string) {
   for (const n of namesWithLabels(names)) await createNode(this, n.name, cpu, memory, n.labels);
 });
