@@ -40,6 +40,10 @@ Given('a cluster with no node registered', async function (this: KubespecWorld) 
   assert.deepEqual((nodes.items ?? []).map((n: any) => n.metadata.name), [], 'this cluster already has nodes');
 });
 
+Given(/^a cluster with (\d+) nodes "([^"]*)-1" to "\2-\1", each with (\S+) CPU and (\S+) memory, registered in that order$/, async function (this: KubespecWorld, count: string, prefix: string, cpu: string, memory: string) {
+  for (let i = 1; i <= Number(count); i++) await createNode(this, `${prefix}-${i}`, cpu, memory);
+});
+
 Given(/^a cluster with nodes (.+), each with (\S+) CPU and (\S+) memory$/, async function (this: KubespecWorld, names: string, cpu: string, memory: string) {
   for (const n of namesWithLabels(names)) await createNode(this, n.name, cpu, memory, n.labels);
 });

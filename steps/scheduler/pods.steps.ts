@@ -32,6 +32,20 @@ When(/^(\d+) pods are created, one at a time, each requesting (\S+) CPU and (\S+
   }
 });
 
+When(/^(\d+) pods are created, one at a time, each (with .+)$/, async function (this: KubespecWorld, count: string, words: string) {
+  const nodes: string[] = [];
+  for (let i = 1; i <= Number(count); i++) {
+    await createPod(this, `spread-${i}`, words);
+    nodes.push(await boundNode(this, `spread-${i}`, 10));
+  }
+  this.note('spread nodes', nodes);
+});
+
+Then(/^exactly (\d+) of them (?:is|are) on Node "([^"]*)"$/, function (this: KubespecWorld, count: string, node: string) {
+  const placed = this.recall<string[]>('spread nodes');
+  assert.equal(placed.filter((n) => n === node).length, Number(count), `placed: ${JSON.stringify(placed)}`);
+});
+
 When(/^I create (\d+) pods with no tolerations$/, async function (this: KubespecWorld, count: string) {
   for (let i = 1; i <= Number(count); i++) await createPod(this, `biz-${i}`, 'requesting 100m CPU');
 });
