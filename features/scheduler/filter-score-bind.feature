@@ -204,16 +204,16 @@ Feature: Scheduler — filter, score, bind
       And Pod "huge" has condition PodScheduled=False with reason "Unschedulable" and a message starting "0/2 nodes are available: 1 Insufficient cpu, 1 node(s) had untolerated taint {maintenance: true}. preemption: "
 
     @requires:kube.api @requires:cluster.scheduler @requires:cluster.nodes
-    Scenario: in a cluster of 150 nodes a cycle stops filtering at 100 feasible nodes, so the best node is among those scored only two times in three
+    Scenario: in a cluster of 250 nodes a cycle stops filtering at 120 feasible nodes, so the best node is scored by 12 pods in 25
       # Upstream scores a sample of the feasible nodes in clusters of 100 nodes or more
-      # (schedule_one.go numFeasibleNodesToFind: 50 − 150/125 = 48 % of 150 is 72, raised to the
-      # minimum of 100), and each cycle starts where the previous one stopped (nextStartNodeIndex).
-      # Three cycles of 100 over 150 nodes leave each node out of exactly one of them, so exactly one
-      # of three pods does not see "best", wherever the scan starts.
-      Given a cluster with 149 nodes "w-1" to "w-149", each with 4 CPU and 8Gi memory, registered in that order
+      # (schedule_one.go numFeasibleNodesToFind: 50 − 250/125 = 48 % of 250 is 120, above the minimum
+      # of 100), and each cycle starts where the previous one stopped (nextStartNodeIndex). 25 cycles
+      # of 120 over 250 nodes go round exactly 12 times, so every node, "best" too, is in the sample of
+      # exactly 12 of them, wherever the scan starts; the preferred node wins each time it is seen.
+      Given a cluster with 249 nodes "w-1" to "w-249", each with 4 CPU and 8Gi memory, registered in that order
       And Node "best" with 4 CPU and 8Gi memory, labelled "disk=ssd", joins the cluster
-      When 3 pods are created, one at a time, each with preferred node affinity "disk In (ssd)" of weight 100
-      Then exactly 2 of them are on Node "best"
+      When 25 pods are created, one at a time, each with preferred node affinity "disk In (ssd)" of weight 100
+      Then exactly 12 of them are on Node "best"
 
     @requires:kube.api @requires:cluster.scheduler @requires:cluster.nodes
     Scenario: with no node at all there is nothing to filter — the pod waits with upstream's "no nodes available to schedule pods"
