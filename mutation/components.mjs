@@ -21,11 +21,12 @@ export const COMPONENTS = {
   // ImageLocality, NodeUnschedulable, InterPodAffinity, DefaultPreemption, PodTopologySpread.
   scheduler: {
     mutate: ['reference/scheduler/cycle.ts', 'reference/scheduler/plugins/noderesources/index.ts', 'reference/scheduler/plugins/nodeaffinity/index.ts'],
-    // Not priority-preemption.feature (it reaches the cycle only through preemption, which is not
-    // mutated here); and not the eviction scenarios (tolerationSeconds, NoExecute with a kubelet):
+    // priority-preemption.feature too: the cycle hands PostFilter's nomination and victims to the
+    // scheduler, and only a preemption that happens shows that. Not the eviction scenarios
+    // (tolerationSeconds, NoExecute with a kubelet):
     // they are about the taint eviction controller and cost seconds each. A narrower set can
     // only lower the score.
-    features: ['features/scheduler/filter-score-bind.feature', 'features/scheduler/affinity.feature', 'features/scheduler/taints.feature', 'features/scheduler/framework.feature'],
+    features: ['features/scheduler/filter-score-bind.feature', 'features/scheduler/affinity.feature', 'features/scheduler/taints.feature', 'features/scheduler/framework.feature', 'features/scheduler/priority-preemption.feature'],
     tags: 'not @requires:controllers.tainteviction and not @requires:kubelet',
   },
   'proxy-iptables': {

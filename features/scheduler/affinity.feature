@@ -60,6 +60,13 @@ Feature: Scheduler — affinity and anti-affinity
       And after 10 s Pod "ha-4" is still Pending
       And Pod "ha-4" has condition PodScheduled=False with reason "Unschedulable" and a message containing "didn't match pod anti-affinity rules"
 
+    @requires:kube.api @requires:cluster.scheduler @requires:cluster.nodes
+    Scenario: anti-affinity combines with a nodeSelector — the pod goes to the one node that satisfies both
+      Given a cluster with nodes "n1" and "n2" labelled "disk=ssd" and "n3", each with 4 CPU and 8Gi memory
+      And Pod "app" with label "app=shop" is on Node "n1"
+      When Pod "web" is created with nodeSelector "disk=ssd" with required anti-affinity to "app=shop" on "kubernetes.io/hostname"
+      Then within 10 s Pod "web" is on Node "n2"
+
     @requires:kube.api @requires:cluster.scheduler @requires:cluster.nodes @requires:cluster.controllers
     Scenario: three replicas with required anti-affinity on hostname land on three nodes
       Given a cluster with nodes "n1", "n2" and "n3", each with 4 CPU and 8Gi memory
@@ -86,6 +93,18 @@ Feature: Scheduler — affinity and anti-affinity
       Then after 10 s Pod "train" is still Pending
       And Pod "train" has condition PodScheduled=False with reason "Unschedulable"
 
+    @requires:kube.api @requires:cluster.scheduler @requires:cluster.nodes
+    Scenario: a high-priority pod whose required affinity no node meets preempts nobody — evicting pods cannot change a node's labels
+      # NodeAffinity's rejection is UnschedulableAndUnresolvable (node_affinity.go Filter), which
+      # preemption skips as "Preemption is not helpful for scheduling" (framework/preemption).
+      Given a cluster with node "n1" with 2 CPU and 8Gi memory
+      And PriorityClasses "low-{ns}" with value 10 and "high-{ns}" with value 1000000
+      And Pod "batch" with priorityClassName "low-{ns}" requesting 1500m CPU is on Node "n1"
+      When Pod "train" is created with priorityClassName "high-{ns}" requesting 1 CPU with required node affinity "accelerator In (a100)"
+      Then after 10 s Pod "train" is still Pending
+      And Pod "batch" is not marked for deletion
+      And Pod "train" has condition PodScheduled=False with reason "Unschedulable" and a message containing "0/1 nodes are available: 1 node(s) didn't match Pod's node affinity/selector. preemption: 0/1 nodes are available: 1 Preemption is not helpful for scheduling."
+
   Rule: AFFINITY-PREFERRED — a preferred rule steers the choice but never blocks scheduling
     Source: 000_1662d8c5cea2447f.txt § 控制平面 / Scheduler / 亲和性与反亲和性
     Claim: preferredDuringSchedulingIgnoredDuringExecution is a soft preference: satisfied when possible.
@@ -105,6 +124,16 @@ Feature: Scheduler — affinity and anti-affinity
       And pods requesting a total of 1 CPU and 2Gi memory are on Node "n2"
       When Pod "db" is created with preferred node affinity "disk In (ssd)" of weight 100
       Then within 10 s Pod "db" is on Node "n2"
+
+    @requires:kube.api @requires:cluster.scheduler @requires:cluster.nodes
+    Scenario: a term's weight is relative — a single term of weight 1 still steers the pod to the busier node
+      # NodeAffinity's NormalizeScore scales the best node's sum to 100 (helper.DefaultNormalizeScore),
+      # so with one term its weight does not matter: 100 × 2 outweighs the resource scores' difference.
+      Given a cluster with nodes "n1" and "n2", each with 4 CPU and 8Gi memory
+      And Node "n1" has label "disk=ssd"
+      And pods requesting a total of 1 CPU and 2Gi memory are on Node "n1"
+      When Pod "db" is created with preferred node affinity "disk In (ssd)" of weight 1
+      Then within 10 s Pod "db" is on Node "n1"
 
     @requires:kube.api @requires:cluster.scheduler @requires:cluster.nodes
     Scenario: no node matches the preference — the pod is scheduled anyway

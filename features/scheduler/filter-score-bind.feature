@@ -77,6 +77,68 @@ Feature: Scheduler — filter, score, bind
       Then after 10 s Pod "second" is still Pending
       And Pod "second" has condition PodScheduled=False with reason "Unschedulable" and a message starting "0/1 nodes are available: 1 Too many pods."
 
+    @requires:kube.api @requires:cluster.scheduler @requires:cluster.nodes
+    Scenario: memory is counted by requests as CPU is — a node whose memory is mostly requested admits no pod needing more than the rest
+      Given a cluster with node "n1" with 4 CPU and 8Gi memory
+      And Pod "a" is on Node "n1" requesting 100m CPU and 6Gi memory
+      When Pod "b" is created requesting 100m CPU and 4Gi memory
+      Then after 10 s Pod "b" is still Pending
+      And Pod "b" has condition PodScheduled=False with reason "Unschedulable" and a message starting "0/1 nodes are available: 1 Insufficient memory."
+
+    @requires:kube.api @requires:cluster.scheduler @requires:cluster.nodes
+    Scenario: a request equal to what is left fits, and the message names only the resources that do not
+      # noderesources/fit.go fitsRequest: a resource is insufficient when the request exceeds
+      # allocatable − requested, so an exact fit passes; "Too many pods" when the pods on the node plus
+      # this one exceed its allocatable pods.
+      Given a cluster with node "n1" with 2 CPU and 4Gi memory and room for 2 pods
+      And Pod "a" is on Node "n1" requesting 1500m CPU and 1Gi memory
+      When Pod "cpu-heavy" is created requesting 1 CPU and 3Gi memory
+      And Pod "mem-heavy" is created requesting 500m CPU and 4Gi memory
+      Then after 10 s Pod "cpu-heavy" is still Pending
+      And Pod "cpu-heavy" has condition PodScheduled=False with reason "Unschedulable" and a message starting "0/1 nodes are available: 1 Insufficient cpu."
+      And Pod "mem-heavy" is still Pending
+      And Pod "mem-heavy" has condition PodScheduled=False with reason "Unschedulable" and a message starting "0/1 nodes are available: 1 Insufficient memory."
+      When Pod "exact" is created requesting 500m CPU and 3Gi memory
+      Then within 10 s Pod "exact" is on Node "n1"
+
+    @requires:kube.api @requires:cluster.scheduler @requires:cluster.nodes
+    Scenario: a pod that requests no CPU or memory fits even a node whose requests already exceed what it has
+      # fit.go fitsRequest checks a resource only when the pod requests some of it; a pod bound by
+      # spec.nodeName never went through the filter, so a node can be overcommitted.
+      Given a cluster with node "n1" with 1 CPU and 1Gi memory
+      And Pod "hog" is on Node "n1" requesting 1500m CPU and 2Gi memory
+      When Pod "tiny" is created with label "app=tiny"
+      Then within 10 s Pod "tiny" is on Node "n1"
+
+    @requires:kube.api @requires:cluster.scheduler @requires:cluster.nodes
+    Scenario: a pod waiting for room is placed as soon as the pod holding it is deleted
+      # NodeResourcesFit registers for assigned-pod deletion and Node add/allocatable changes
+      # (fit.go EventsToRegister): the waiting pod is retried at once, not after the 5-minute flush.
+      Given a cluster with node "n1" with 2 CPU and 8Gi memory
+      And Pod "a" is on Node "n1" requesting 1500m CPU
+      When Pod "b" is created requesting 1 CPU
+      Then after 10 s Pod "b" is still Pending
+      When Pod "a" is deleted
+      Then within 10 s Pod "b" is on Node "n1"
+
+    @requires:kube.api @requires:cluster.scheduler @requires:cluster.nodes
+    Scenario: a pod waiting for room is placed as soon as a node with room joins
+      Given a cluster with node "n1" with 2 CPU and 8Gi memory
+      And Pod "a" is on Node "n1" requesting 1500m CPU
+      When Pod "b" is created requesting 1 CPU
+      Then after 10 s Pod "b" is still Pending
+      When Node "n2" with 2 CPU and 8Gi memory joins the cluster
+      Then within 10 s Pod "b" is on Node "n2"
+
+    @requires:kube.api @requires:cluster.scheduler @requires:cluster.nodes
+    Scenario: a pod waiting for room is placed as soon as its node reports more allocatable
+      Given a cluster with node "n1" with 2 CPU and 8Gi memory
+      And Pod "a" is on Node "n1" requesting 1500m CPU
+      When Pod "b" is created requesting 1 CPU
+      Then after 10 s Pod "b" is still Pending
+      When Node "n1" reports 4 CPU and 8Gi memory allocatable
+      Then within 10 s Pod "b" is on Node "n1"
+
   Rule: SCHED-FILTER-NODESELECTOR — a node whose labels do not match the pod's nodeSelector is filtered out
     Source: 000_1662d8c5cea2447f.txt § 控制平面 / Scheduler / 调度流程
     Claim: Filtering removes nodes whose labels do not match the pod's NodeSelector.
@@ -96,6 +158,15 @@ Feature: Scheduler — filter, score, bind
       Then after 10 s Pod "db" is still Pending
       When Node "n1" is given label "disk=ssd"
       Then within 30 s Pod "db" is on Node "n1"
+
+    @requires:kube.api @requires:cluster.scheduler @requires:cluster.nodes
+    Scenario: no matching node — the pod waits, and is placed as soon as a labelled node joins
+      # NodeAffinity registers for Node add and label changes (node_affinity.go EventsToRegister).
+      Given a cluster with node "n1" with 4 CPU and 8Gi memory
+      When Pod "db" is created with nodeSelector "disk=ssd"
+      Then after 10 s Pod "db" is still Pending
+      When Node "n2" with 4 CPU and 8Gi memory, labelled "disk=ssd", joins the cluster
+      Then within 10 s Pod "db" is on Node "n2"
 
   Rule: SCHED-FILTER-TAINT — a node with a NoSchedule taint the pod does not tolerate is filtered out
     Source: 000_1662d8c5cea2447f.txt § 控制平面 / Scheduler / 调度流程
@@ -132,6 +203,27 @@ Feature: Scheduler — filter, score, bind
       Then after 10 s Pod "huge" is still Pending
       And Pod "huge" has condition PodScheduled=False with reason "Unschedulable" and a message starting "0/2 nodes are available: 1 Insufficient cpu, 1 node(s) had untolerated taint {maintenance: true}. preemption: "
 
+    @requires:kube.api @requires:cluster.scheduler @requires:cluster.nodes
+    Scenario: in a cluster of 250 nodes a cycle stops filtering at 120 feasible nodes, so the best node is scored by 12 pods in 25
+      # Upstream scores a sample of the feasible nodes in clusters of 100 nodes or more
+      # (schedule_one.go numFeasibleNodesToFind: 50 − 250/125 = 48 % of 250 is 120, above the minimum
+      # of 100), and each cycle starts where the previous one stopped (nextStartNodeIndex). 25 cycles
+      # of 120 over 250 nodes go round exactly 12 times, so every node, "best" too, is in the sample of
+      # exactly 12 of them, wherever the scan starts; the preferred node wins each time it is seen.
+      Given a cluster with 249 nodes "w-1" to "w-249", each with 4 CPU and 8Gi memory, registered in that order
+      And Node "best" with 4 CPU and 8Gi memory, labelled "disk=ssd", joins the cluster
+      When 25 pods are created, one at a time, each with preferred node affinity "disk In (ssd)" of weight 100
+      Then exactly 12 of them are on Node "best"
+
+    @requires:kube.api @requires:cluster.scheduler @requires:cluster.nodes
+    Scenario: with no node at all there is nothing to filter — the pod waits with upstream's "no nodes available to schedule pods"
+      # schedule_one.go schedulePod returns ErrNoNodesAvailable before running any plugin when the
+      # snapshot has no node.
+      Given a cluster with no node registered
+      When Pod "early" is created requesting 100m CPU
+      Then after 10 s Pod "early" is still Pending
+      And Pod "early" has condition PodScheduled=False with reason "Unschedulable" and a message containing "no nodes available to schedule pods"
+
   @untestable
   Rule: SCHED-TWO-PHASE-EXTENSIBLE — separating the two phases lets each be extended and plugged independently
     Source: 000_1662d8c5cea2447f.txt § 控制平面 / Scheduler / 为什么是 Filter + Score 两阶段？
@@ -158,6 +250,54 @@ Feature: Scheduler — filter, score, bind
       Then within 30 s all 10 pods are bound
       And no node holds more than 4 of them and none fewer than 3
 
+    @requires:kube.api @requires:cluster.scheduler @requires:cluster.nodes
+    Scenario: free memory counts as free CPU does — a node whose memory is mostly taken loses to one with more of both left
+      # LeastAllocated (noderesources/least_allocated.go) averages the free share of CPU and of memory.
+      Given a cluster with nodes "n1" and "n2", each with 4 CPU and 8Gi memory
+      And pods requesting a total of 100m CPU and 6Gi memory are on Node "n1"
+      And pods requesting a total of 1 CPU and 1Gi memory are on Node "n2"
+      When Pod "web" is created requesting 100m CPU and 100Mi memory
+      Then within 10 s Pod "web" is on Node "n2"
+
+    @requires:kube.api @requires:cluster.scheduler @requires:cluster.nodes
+    Scenario: the free share is counted with the pod on the node — a small empty node it would half fill loses to a big node with more left
+      # LeastAllocated scores (allocatable − requested − the pod's request) / allocatable: "small" keeps
+      # 50 % free, "big" 62 % (least_allocated.go leastRequestedScore).
+      Given a cluster with node "small" with 2 CPU and 2Gi memory and node "big" with 8 CPU and 8Gi memory
+      And pods requesting a total of 2 CPU and 2Gi memory are on Node "big"
+      When Pod "web" is created requesting 1 CPU and 1Gi memory
+      Then within 10 s Pod "web" is on Node "big"
+
+    @requires:kube.api @requires:cluster.scheduler @requires:cluster.nodes
+    Scenario: the least-allocated score outweighs a slightly better balance — the empty node wins over a busier, perfectly balanced one
+      # NodeResourcesFit (LeastAllocated, weight 1): n1 72, n2 86; NodeResourcesBalancedAllocation
+      # (weight 1, balanced_allocation.go: 100 × (1 − |cpu share − memory share| / 2)): n1 99, n2 88.
+      # n2 wins 174 to 171: both scores count, neither alone decides.
+      Given a cluster with nodes "n1" and "n2", each with 4 CPU and 8Gi memory
+      And pods requesting a total of 100m CPU and 2150Mi memory are on Node "n1"
+      When Pod "web" is created requesting 1 CPU and 100Mi memory
+      Then within 10 s Pod "web" is on Node "n2"
+
+    @requires:kube.api @requires:cluster.scheduler @requires:cluster.nodes
+    Scenario: a pod with no requests is scored as if it asked for 100m CPU and 200Mi memory
+      # NodeResourcesFit scores with the non-zero requests (pkg/scheduler/util/pod_resources.go:
+      # DefaultMilliCPURequest 100, DefaultMemoryRequest 200 MB): on "small" the pod would take 10 %
+      # of the CPU and 20 % of the memory, so "big" wins 186 to 180; counted as zero, "small" would.
+      Given a cluster with node "small" with 1 CPU and 1Gi memory and node "big" with 8 CPU and 8Gi memory
+      And pods requesting a total of 800m CPU and 800Mi memory are on Node "big"
+      When Pod "web" is created with label "app=web"
+      Then within 10 s Pod "web" is on Node "big"
+
+    @requires:kube.api @requires:cluster.scheduler @requires:cluster.nodes
+    Scenario: nodes that score the same are chosen among at random — twenty small pods on two huge nodes land on both
+      # On nodes this large a 100m pod moves no score, so every pod sees a tie; upstream picks uniformly
+      # among the best (schedule_one.go selectHost, reservoir sampling), so all twenty on one node
+      # has a chance of 2^-19.
+      Given a cluster with nodes "n1" and "n2", each with 1000 CPU and 4000Gi memory
+      When 20 pods are created, one at a time, each requesting 100m CPU and 100Mi memory
+      Then within 10 s all 20 pods are bound
+      And each of Nodes "n1" and "n2" holds at least one of them
+
   @erratum
   Rule: SCHED-SCORE-LOCALITY — the default scoring prefers nodes that already have the pod's container images
     Source: 000_1662d8c5cea2447f.txt § 控制平面 / Scheduler / 调度流程
@@ -175,6 +315,17 @@ Feature: Scheduler — filter, score, bind
       And Node "n2" reports image "registry.example/big:1" of 800Mi in its status
       When Pod "web" is created with image "registry.example/big:1" requesting 100m CPU
       Then within 10 s Pod "web" is on Node "n2"
+
+    @requires:kube.api @requires:cluster.scheduler @requires:cluster.nodes
+    Scenario: the image is worth more than a modest difference in load — the node holding it wins over an emptier one
+      # ImageLocality (image_locality.go): 800Mi on one node of two counts 400Mi, scaled between 23 MB
+      # and 1000 MB: 38. LeastAllocated gives the emptier node 97 against 72, balance is even, so the
+      # image node wins 209 to 196.
+      Given a cluster with nodes "n1" and "n2", each with 4 CPU and 8Gi memory
+      And Node "n1" reports image "registry.example/big:1" of 800Mi in its status
+      And pods requesting a total of 1 CPU and 2Gi memory are on Node "n1"
+      When Pod "web" is created with image "registry.example/big:1" requesting 100m CPU
+      Then within 10 s Pod "web" is on Node "n1"
 
   Rule: SCHED-BIND-NODENAME — binding writes the chosen node into the pod's spec.nodeName
     Source: 000_1662d8c5cea2447f.txt § 控制平面 / Scheduler / 调度流程

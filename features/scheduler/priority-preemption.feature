@@ -53,6 +53,43 @@ Feature: Scheduler — priority and preemption
       And once Pod "batch" is gone, within 10 s Pod "urgent" is on Node "n1"
 
     @requires:kube.api @requires:cluster.scheduler @requires:cluster.nodes
+    Scenario Outline: the room made is kept for the preemptor — a pod of <which> priority <may> take it while the preemptor is nominated
+      # Pods nominated to a node count on it when a pod of equal or lower priority is filtered
+      # (schedule_one.go findNodesThatPassFilters → framework RunFilterPluginsWithNominatedPods). The
+      # nomination stays while "urgent" waits (a failed retry without a new candidate leaves
+      # status.nominatedNodeName as it is), so "late" (1500m) does not fit beside its 1 CPU.
+      Given a cluster with node "n1" with 2 CPU and 8Gi memory
+      And Node "n1" has label "pool=a"
+      And PriorityClasses "low-{ns}" with value 10 and "high-{ns}" with value 1000000
+      And PriorityClass "top-{ns}" exists with value 2000000 and globalDefault false
+      And Pod "batch" with priorityClassName "low-{ns}" requesting 1500m CPU is on Node "n1"
+      When Pod "urgent" is created with priorityClassName "high-{ns}" requesting 1 CPU with nodeSelector "pool=a"
+      Then within 10 s Pod "batch" is marked for deletion
+      And Pod "urgent" has status.nominatedNodeName "n1"
+      When the label "pool" is removed from Node "n1"
+      And Pod "batch" is deleted
+      And Pod "late" is created with priorityClassName "<class>" requesting 1500m CPU
+      Then after 10 s Pod "late" is <outcome>
+      And Pod "urgent" has status.nominatedNodeName "n1"
+
+      Examples:
+        | which     | may     | class     | outcome      |
+        | lower     | may not | low-{ns}  | still Pending |
+        | the same  | may not | high-{ns} | still Pending |
+        | higher    | may     | top-{ns}  | on Node "n1" |
+
+    @requires:kube.api @requires:cluster.scheduler @requires:cluster.nodes
+    Scenario: a preemptor that needs all the room it made gets it — its own nomination does not count against it
+      # RunFilterPluginsWithNominatedPods adds the nominated pods other than the pod itself.
+      Given a cluster with node "n1" with 2 CPU and 8Gi memory
+      And PriorityClasses "low-{ns}" with value 10 and "high-{ns}" with value 1000000
+      And Pod "batch" with priorityClassName "low-{ns}" requesting 1500m CPU is on Node "n1"
+      When Pod "urgent" is created with priorityClassName "high-{ns}" requesting 2 CPU
+      Then within 10 s Pod "batch" is marked for deletion
+      And Pod "urgent" has status.nominatedNodeName "n1"
+      And once Pod "batch" is gone, within 10 s Pod "urgent" is on Node "n1"
+
+    @requires:kube.api @requires:cluster.scheduler @requires:cluster.nodes
     Scenario: a pod never preempts pods of equal or higher priority
       Given a cluster with node "n1" with 2 CPU and 8Gi memory
       And PriorityClass "high-{ns}" with value 1000000

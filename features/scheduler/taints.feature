@@ -53,6 +53,42 @@ Feature: Scheduler — taints and tolerations
       And Pod "plain" is still Pending with reason "Unschedulable"
       And Pod "plain" has condition PodScheduled=False with reason "Unschedulable" and a message containing "node(s) had untolerated taint {dedicated: gpu}"
 
+    @requires:kube.api @requires:cluster.scheduler @requires:cluster.nodes
+    Scenario: a pod kept off the tainted node is placed as soon as an untainted node joins
+      # TaintToleration registers for Node add and taint-update events (taint_toleration.go
+      # EventsToRegister), so a new node moves the rejected pod back to the active queue at once,
+      # not after the 5-minute flush of unschedulable pods (scheduling_queue.go).
+      Given a cluster with node "n1" with 4 CPU and 8Gi memory
+      And Node "n1" has taint "dedicated=gpu:NoSchedule"
+      When Pod "web" is created requesting 100m CPU
+      Then after 10 s Pod "web" is still Pending
+      When Node "n2" with 4 CPU and 8Gi memory joins the cluster
+      Then within 10 s Pod "web" is on Node "n2"
+
+    @requires:kube.api @requires:cluster.scheduler @requires:cluster.nodes
+    Scenario: a tolerated NoSchedule taint costs the node nothing in scoring — the tolerant pod takes the emptier tainted node
+      # TaintToleration's Score counts only the PreferNoSchedule taints the pod does not tolerate
+      # (taint_toleration.go countIntolerableTaintsPreferNoSchedule), so the resource scores decide.
+      Given a cluster with nodes "n1" and "n2", each with 4 CPU and 8Gi memory
+      And Node "n1" has taint "dedicated=gpu:NoSchedule"
+      And pods requesting a total of 2 CPU and 4Gi memory are on Node "n2"
+      When Pod "web" is created requesting 100m CPU tolerating "dedicated=gpu:NoSchedule"
+      Then within 10 s Pod "web" is on Node "n1"
+
+    @requires:kube.api @requires:cluster.scheduler @requires:cluster.nodes
+    Scenario: evicting pods cannot remove a taint — a high-priority pod that does not tolerate it preempts nobody
+      # The taint's rejection is UnschedulableAndUnresolvable, and preemption skips such nodes as
+      # "Preemption is not helpful for scheduling" (framework/preemption/preemption.go
+      # nodesWherePreemptionMightHelp); the message is upstream's FitError text.
+      Given a cluster with node "n1" with 2 CPU and 8Gi memory
+      And Node "n1" has taint "dedicated=gpu:NoSchedule"
+      And PriorityClasses "low-{ns}" with value 10 and "high-{ns}" with value 1000000
+      And Pod "batch" with priorityClassName "low-{ns}" requesting 1500m CPU tolerating "dedicated=gpu:NoSchedule" is on Node "n1"
+      When Pod "urgent" is created with priorityClassName "high-{ns}" requesting 1 CPU
+      Then after 10 s Pod "urgent" is still Pending
+      And Pod "batch" is not marked for deletion
+      And Pod "urgent" has condition PodScheduled=False with reason "Unschedulable" and a message containing "0/1 nodes are available: 1 node(s) had untolerated taint {dedicated: gpu}. preemption: 0/1 nodes are available: 1 Preemption is not helpful for scheduling."
+
   Rule: TAINT-NOSCHEDULE-KEEPS-RUNNING — adding a NoSchedule taint leaves pods already on the node alone
     Source: 000_1662d8c5cea2447f.txt § 控制平面 / Scheduler / Taint / Toleration
     Claim: NoSchedule does not affect pods already running on the node.
@@ -100,7 +136,7 @@ Feature: Scheduler — taints and tolerations
       Then within 10 s Pod "web" is on Node "n2"
 
     @requires:kube.api @requires:cluster.scheduler @requires:cluster.nodes
-    Scenario Outline: a pod that tolerates the PreferNoSchedule taint is not steered away; a toleration of another effect does not count
+    Scenario Outline: a pod that tolerates the PreferNoSchedule taint (naming its effect or no effect) is not steered away; a toleration of another effect does not count
       # TaintToleration scores only the PreferNoSchedule taints a pod does not tolerate, counting
       # only its tolerations with effect PreferNoSchedule or none (plugins/tainttoleration).
       Given a cluster with nodes "n1" and "n2", each with 4 CPU and 8Gi memory
@@ -112,7 +148,21 @@ Feature: Scheduler — taints and tolerations
       Examples:
         | toleration                                                     | node |
         | tolerating "spare=true:PreferNoSchedule"                        | n1   |
+        | with toleration key "spare" operator Exists                     | n1   |
         | with toleration key "spare" operator Exists effect "NoSchedule" | n2   |
+
+    @requires:kube.api @requires:cluster.scheduler @requires:cluster.nodes
+    Scenario: the steering is relative to the most tainted feasible node — one taint where another node has two costs half, and a preferred node affinity outweighs it
+      # TaintToleration's NormalizeScore (helper.DefaultNormalizeScore, reversed): 100 − 100 × count / max
+      # over the feasible nodes, weight 3: n1 50 × 3 + NodeAffinity 100 × 2 = 350 beats n2's 100 × 3 = 300.
+      # Without n3 the count on n1 would be the maximum and n1 would lose (0 + 200 against 300).
+      Given a cluster with nodes "n1", "n2" and "n3", each with 4 CPU and 8Gi memory
+      And Node "n1" has label "disk=ssd"
+      And Node "n1" has taint "spare=true:PreferNoSchedule"
+      And Node "n3" has taint "spare=true:PreferNoSchedule"
+      And Node "n3" has taint "old=true:PreferNoSchedule"
+      When Pod "web" is created requesting 100m CPU with preferred node affinity "disk In (ssd)" of weight 1
+      Then within 10 s Pod "web" is on Node "n1"
 
   Rule: TAINT-TOLERATION-WILDCARDS — a toleration with no key and operator Exists tolerates every taint; one with no effect matches every effect
     Source: 000_1662d8c5cea2447f.txt § 控制平面 / Scheduler / Taint / Toleration
@@ -235,6 +285,15 @@ Feature: Scheduler — taints and tolerations
       And Node "cp1" has taint "node-role.kubernetes.io/control-plane:NoSchedule"
       When Pod "node-exporter" is created with nodeSelector "node-role.kubernetes.io/control-plane=" and toleration key "node-role.kubernetes.io/control-plane" operator Exists effect "NoSchedule"
       Then within 10 s Pod "node-exporter" is on Node "cp1"
+
+    @requires:kube.api @requires:cluster.scheduler @requires:cluster.nodes
+    Scenario: without the toleration a pod stays off the control plane, and the message names the taint, which has no value
+      # Filter's reason is "node(s) had untolerated taint {key: value}" with the taint's value, empty here
+      # (taint_toleration.go Filter).
+      Given a cluster with only node "cp1" tainted "node-role.kubernetes.io/control-plane:NoSchedule"
+      When Pod "web" is created requesting 100m CPU
+      Then after 10 s Pod "web" is still Pending
+      And Pod "web" has condition PodScheduled=False with reason "Unschedulable" and a message containing "1 node(s) had untolerated taint {node-role.kubernetes.io/control-plane: }"
 
   Rule: TAINT-CORDON — kubectl cordon marks the node unschedulable, which keeps new pods off it and gives it the taint node.kubernetes.io/unschedulable:NoSchedule
     Source: 000_1662d8c5cea2447f.txt § 控制平面 / Scheduler / Taint / Toleration

@@ -35,6 +35,15 @@ Given(/^a cluster with the controllers running and (nodes? .+)$/, async function
   else for (const n of namesWithLabels(many![1]!)) await createNode(this, n.name, many![2]!, many![3]!, n.labels);
 });
 
+Given('a cluster with no node registered', async function (this: KubespecWorld) {
+  const nodes = expectSuccess(await this.kube().request({ method: 'GET', path: '/api/v1/nodes' }), 'list Nodes');
+  assert.deepEqual((nodes.items ?? []).map((n: any) => n.metadata.name), [], 'this cluster already has nodes');
+});
+
+Given(/^a cluster with (\d+) nodes "([^"]*)-1" to "\2-\1", each with (\S+) CPU and (\S+) memory, registered in that order$/, async function (this: KubespecWorld, count: string, prefix: string, cpu: string, memory: string) {
+  for (let i = 1; i <= Number(count); i++) await createNode(this, `${prefix}-${i}`, cpu, memory);
+});
+
 Given(/^a cluster with nodes (.+), each with (\S+) CPU and (\S+) memory$/, async function (this: KubespecWorld, names: string, cpu: string, memory: string) {
   for (const n of namesWithLabels(names)) await createNode(this, n.name, cpu, memory, n.labels);
 });
@@ -62,6 +71,22 @@ Given(/^a cluster with (?:only )?node "([^"]*)" tainted "([^"]*)"(?: and worker 
   await createNode(this, master, '4', '8Gi', { 'node-role.kubernetes.io/control-plane': '' });
   await addTaint(this, master, taint);
   for (const n of namesWithLabels(workers ?? '')) await createNode(this, n.name, '4', '8Gi');
+});
+
+// A node that registers after the pods were created: the scheduler's NodeAdd event, which moves
+// back the pods its plugins rejected (EventsToRegister in each plugin, scheduling_queue.go).
+When(/^Node "([^"]*)" with (\S+) CPU and (\S+) memory(?:, labelled "([^"]*)",)? joins the cluster$/, async function (this: KubespecWorld, name: string, cpu: string, memory: string, label?: string) {
+  const [key, value = ''] = label ? label.split('=') : [];
+  await createNode(this, name, cpu, memory, key ? { [key]: value } : {});
+});
+
+// The kubelet reports a new allocatable (e.g. after its reserved resources were lowered): a
+// status patch, as the kubelet's node status update writes it.
+When(/^Node "([^"]*)" reports (\S+) CPU and (\S+) memory allocatable$/, async function (this: KubespecWorld, node: string, cpu: string, memory: string) {
+  const current = await getNode(this, node);
+  const allocatable = { ...(current.status?.allocatable ?? {}), cpu, memory };
+  const res = await this.kube().request({ method: 'PATCH', path: `/api/v1/nodes/${node}/status`, body: { status: { capacity: allocatable, allocatable } }, headers: { 'content-type': 'application/merge-patch+json' } });
+  expectSuccess(res, `report the allocatable of Node "${node}"`);
 });
 
 Given(/^Node "([^"]*)" (?:has|is given) label "([^"]*)"$/, async function (this: KubespecWorld, node: string, label: string) {

@@ -32,6 +32,20 @@ When(/^(\d+) pods are created, one at a time, each requesting (\S+) CPU and (\S+
   }
 });
 
+When(/^(\d+) pods are created, one at a time, each (with .+)$/, async function (this: KubespecWorld, count: string, words: string) {
+  const nodes: string[] = [];
+  for (let i = 1; i <= Number(count); i++) {
+    await createPod(this, `spread-${i}`, words);
+    nodes.push(await boundNode(this, `spread-${i}`, 10));
+  }
+  this.note('spread nodes', nodes);
+});
+
+Then(/^exactly (\d+) of them (?:is|are) on Node "([^"]*)"$/, function (this: KubespecWorld, count: string, node: string) {
+  const placed = this.recall<string[]>('spread nodes');
+  assert.equal(placed.filter((n) => n === node).length, Number(count), `placed: ${JSON.stringify(placed)}`);
+});
+
 When(/^I create (\d+) pods with no tolerations$/, async function (this: KubespecWorld, count: string) {
   for (let i = 1; i <= Number(count); i++) await createPod(this, `biz-${i}`, 'requesting 100m CPU');
 });
@@ -157,6 +171,20 @@ Then(/^once Pod "([^"]*)" is gone, within (\d+) s Pod "([^"]*)" is on Node "([^"
   await finishDeletionWithoutKubelet(this, podPath(this, victim));
   await this.eventually(`Pod "${victim}" gone`, async () => !(await getPod(this, victim)), 60_000);
   assert.equal(await boundNode(this, name, Number(seconds)), node);
+});
+
+/** Deleted through the API; on a node with no kubelet the test finishes the deletion in its place. */
+When(/^Pod "([^"]*)" is deleted$/, async function (this: KubespecWorld, name: string) {
+  const res = await this.kube().request({ method: 'DELETE', path: podPath(this, name) });
+  assert.ok(res.status < 300, `delete Pod "${name}": ${res.status} ${res.text.slice(0, 200)}`);
+  await finishDeletionWithoutKubelet(this, podPath(this, name));
+  await this.eventually(`Pod "${name}" gone`, async () => !(await getPod(this, name)), 60_000);
+});
+
+/** After "N pods are created, one at a time": every named node took at least one of them. */
+Then(/^each of Nodes ((?:"[^"]*"(?:, | and )?)+) holds at least one of them$/, function (this: KubespecWorld, list: string) {
+  const placed = this.recall<string[]>('spread nodes');
+  for (const [, node] of list.matchAll(/"([^"]*)"/g)) assert.ok(placed.includes(node!), `no pod on Node "${node}": ${JSON.stringify(placed)}`);
 });
 
 // ---- the request trace ----------------------------------------------------------------------
