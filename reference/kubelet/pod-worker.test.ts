@@ -69,3 +69,18 @@ test('an evicted pod is Failed at once; a container that ignores SIGTERM runs ou
   const since = last.conditions.find((c: any) => c.type === 'DisruptionTarget').lastTransitionTime;
   assert.equal(Date.parse(last.containerStatuses[0].state.terminated.finishedAt) - Date.parse(since), 20_000, 'DisruptionTarget dates from the eviction, not from the last report');
 });
+
+test('a change of the pod status alone starts no sync (a reconcile, config.go podsDifferSemantically); a change of its spec or labels does', async () => {
+  const { w, runtime } = workerWithClock(setImmediate);
+  w.update(pod);
+  await settle();
+  const syncs = () => runtime.calls.filter((c) => c.method.endsWith('ListPodSandbox')).length;
+  const before = syncs();
+  w.update({ ...pod, metadata: { ...pod.metadata, resourceVersion: '7' }, status: { phase: 'Running' } });
+  await settle();
+  assert.equal(syncs(), before, 'the echo of a status write is not a reason to sync');
+  assert.equal(w.pod.status.phase, 'Running', 'the worker still holds the newest pod');
+  w.update({ ...pod, metadata: { ...pod.metadata, labels: { app: 'x' } }, status: { phase: 'Running' } });
+  await settle();
+  assert.ok(syncs() > before, 'a label change is an update');
+});

@@ -53,6 +53,8 @@ interface RuntimePod {
 export class PodWorker {
   /** The pod as the API last showed it; undefined once it is gone from the API. */
   pod: any;
+  /** semanticKey of `pod`. */
+  private podKey?: string;
   private lastPod: any;
   private running = false;
   private dirty = false;
@@ -82,10 +84,21 @@ export class PodWorker {
     private readonly deps: PodWorkerDeps,
   ) {}
 
+  /**
+   * The pod as the API now shows it. A change of its status alone (the echo of the kubelet's own
+   * write, most often) is recorded but starts no sync: upstream's pod config calls it a reconcile,
+   * not an update (pkg/kubelet/config/config.go checkAndUpdatePod, podsDifferSemantically: spec,
+   * labels, annotations, deletionTimestamp, deletionGracePeriodSeconds), and HandlePodReconcile
+   * (pkg/kubelet/kubelet.go) syncs only to fix readiness gates, which this kubelet does not have.
+   * Runtime changes still reach the pod through PLEG (relist) and the worker's own timers.
+   */
   update(pod: any | undefined): void {
+    const key = pod ? semanticKey(pod) : undefined;
+    const reconcile = !!this.pod && key !== undefined && key === this.podKey;
+    this.podKey = key;
     this.pod = pod;
     if (pod) this.lastPod = pod;
-    this.kick();
+    if (!reconcile) this.kick();
   }
 
   kick(): void {
@@ -512,6 +525,12 @@ function probeSpecs(spec: any): [ProbeKind, ProbeSpec][] {
   if (spec.livenessProbe) out.push(['liveness', spec.livenessProbe]);
   if (spec.readinessProbe) out.push(['readiness', spec.readinessProbe]);
   return out;
+}
+
+/** What of a pod makes a change of it an update for the kubelet (config.go podsDifferSemantically). */
+function semanticKey(pod: any): string {
+  const m = pod.metadata ?? {};
+  return JSON.stringify([pod.spec, m.labels, m.annotations, m.deletionTimestamp, m.deletionGracePeriodSeconds]);
 }
 
 function capitalised(s: string): string {
