@@ -191,6 +191,16 @@ Feature: API Server — the watch stream
       When a client watches ConfigMaps labelled "set=ks" from resourceVersion "r1" with "sendInitialEvents=true&allowWatchBookmarks=true&resourceVersionMatch=NotOlderThan"
       Then within 5 s the watch delivers ADDED for "a" and "b" in any order, then a BOOKMARK
 
+    @requires:kube.api @requires:kube.watch
+    Scenario: a watch with no resourceVersion and sendInitialEvents=false skips the current objects and delivers only the changes
+      # ListOptions.sendInitialEvents "defaults to true if resourceVersion="" or resourceVersion="0"
+      # (for backward compatibility reasons) and to false otherwise" (API reference, watch query
+      # parameters; KEP-3157): set to false it opts the watch out of the synthetic ADDED events.
+      Given ConfigMaps "a" and "b" labelled "set=ks"
+      When a client watches ConfigMaps labelled "set=ks" with "sendInitialEvents=false&resourceVersionMatch=NotOlderThan"
+      And ConfigMaps "c" labelled "set=ks"
+      Then within 5 s the watch delivers exactly: ADDED "c"
+
   Rule: WATCH-TIMEOUT — the server ends a watch when the client's timeoutSeconds have passed, and not before
     Source: 000_1662d8c5cea2447f.txt § 控制平面 / API Server / Watch 机制
     Claim: A watch is a long poll ("长轮询"): it stays open while nothing happens, and the client bounds
