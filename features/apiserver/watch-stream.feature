@@ -84,6 +84,16 @@ Feature: API Server — the watch stream
       Then within 5 s the watch "node-a" delivers exactly: ADDED "mine", DELETED "mine"
 
     @requires:kube.api @requires:kube.watch
+    Scenario: a watch of one pod by name (what kubectl get pod NAME --watch sends: fieldSelector metadata.name=NAME) gets that pod's changes only
+      # cli-runtime's resource Helper.WatchSingle (staging/src/k8s.io/cli-runtime/pkg/resource/helper.go)
+      # watches one object as its collection with fieldSelector metadata.name=NAME.
+      Given a client watches pods with field selector "metadata.name=mine" from the current resourceVersion, kept as "one pod"
+      When pod "mine" is created bound to node "node-a"
+      And pod "other" is created bound to node "node-a"
+      And the client deletes pod "mine" at once
+      Then within 5 s the watch "one pod" delivers exactly: ADDED "mine", DELETED "mine"
+
+    @requires:kube.api @requires:kube.watch
     Scenario: when a pod is bound, it leaves the watch of unscheduled pods (spec.nodeName=) as DELETED and enters its node's watch as ADDED
       # A scheduler watches the pods with no node yet; the write of the binding
       # (pods/binding) takes the pod out of that selection and into the node's.
