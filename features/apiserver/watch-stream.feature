@@ -71,6 +71,40 @@ Feature: API Server — the watch stream
       Then within 5 s the watch "web" delivers exactly: ADDED "x", DELETED "x"
       And within 5 s the watch "all" delivers exactly: MODIFIED "x", MODIFIED "x"
 
+    @requires:kube.api @requires:kube.watch
+    Scenario: a kubelet's watch of the pods bound to its node (spec.nodeName=node-a) gets their creation and deletion, and nothing of the pods on other nodes
+      # The kubelet's pod source watches with fieldSelector spec.nodeName=<its node>
+      # (pkg/kubelet/config/apiserver.go, NewSourceApiserver); pods index that field for such watches
+      # (pkg/registry/core/pod/storage/storage.go, TriggerFunc on spec.nodeName).
+      Given a client watches pods with field selector "spec.nodeName=node-a" from the current resourceVersion, kept as "node-a"
+      When pod "mine" is created bound to node "node-a"
+      And pod "theirs" is created bound to node "node-b"
+      And the client deletes pod "theirs" at once
+      And the client deletes pod "mine" at once
+      Then within 5 s the watch "node-a" delivers exactly: ADDED "mine", DELETED "mine"
+
+    @requires:kube.api @requires:kube.watch
+    Scenario: a watch of one pod by name (what kubectl get pod NAME --watch sends: fieldSelector metadata.name=NAME) gets that pod's changes only
+      # cli-runtime's resource Helper.WatchSingle (staging/src/k8s.io/cli-runtime/pkg/resource/helper.go)
+      # watches one object as its collection with fieldSelector metadata.name=NAME.
+      Given a client watches pods with field selector "metadata.name=mine" from the current resourceVersion, kept as "one pod"
+      When pod "mine" is created bound to node "node-a"
+      And pod "other" is created bound to node "node-a"
+      And the client deletes pod "mine" at once
+      Then within 5 s the watch "one pod" delivers exactly: ADDED "mine", DELETED "mine"
+
+    @requires:kube.api @requires:kube.watch
+    Scenario: when a pod is bound, it leaves the watch of unscheduled pods (spec.nodeName=) as DELETED and enters its node's watch as ADDED
+      # A scheduler watches the pods with no node yet; the write of the binding
+      # (pods/binding) takes the pod out of that selection and into the node's.
+      Given a client watches pods with field selector "spec.nodeName=" from the current resourceVersion, kept as "unscheduled"
+      And a client watches pods with field selector "spec.nodeName=node-a" from the current resourceVersion, kept as "node-a"
+      When pod "p" is created unbound, for a scheduler named "kubespec-none"
+      And pod "p" is bound to node "node-a"
+      And the client deletes pod "p" at once
+      Then within 5 s the watch "unscheduled" delivers exactly: ADDED "p", DELETED "p"
+      And within 5 s the watch "node-a" delivers exactly: ADDED "p", DELETED "p"
+
   Rule: WATCH-EVENT-ORDER — events arrive in the order of their resourceVersions, which strictly increase
     Source: 000_1662d8c5cea2447f.txt § 控制平面 / API Server / Watch 机制
     Claim: The API server takes change events from etcd's watch stream, so each watch sees the changes in
@@ -104,11 +138,14 @@ Feature: API Server — the watch stream
       or an HTTP/2 stream, one response for many events.
     Quote: "经序列化后通过 HTTP chunked transfer / HTTP/2 stream 推送给客户端。"
 
+    # The media type is the serializer's (JSON here): endpoints/handlers/watch.go, WatchServer.HandleHTTP
+    # sets Content-Type to it and Transfer-Encoding to chunked before the first event.
     @requires:kube.api @requires:kube.watch
     Scenario: a watch over HTTP/1.1 is a chunked response of {"type","object"} lines
       When the client opens GET "/api/v1/namespaces/{ns}/configmaps?watch=true" over HTTP/1.1
       And ConfigMaps "x" and "y" are created
       Then the watch response status is 200 with header "Transfer-Encoding: chunked"
+      And the watch response status is 200 with header "Content-Type: application/json"
       And within 5 s the response body holds a line for each of them, every line a JSON object with keys "type" and "object"
       And the response has not ended
 
@@ -130,8 +167,9 @@ Feature: API Server — the watch stream
     Quote: "客户端发送 GET /api/v1/pods?watch=true&resourceVersion=12345。"
 
     @requires:kube.api @requires:kube.watch
-    Scenario Outline: a watch <from> starts with one ADDED per existing object, then the changes
+    Scenario Outline: a watch <from> starts with one ADDED per existing object it selects, then the changes
       Given ConfigMaps "a" and "b" labelled "set=ks"
+      And ConfigMaps "other" labelled "set=other"
       And the ConfigMap "a" is updated 2 times
       When a client watches ConfigMaps labelled "set=ks" <from>
       And ConfigMaps "c" labelled "set=ks"
@@ -162,6 +200,16 @@ Feature: API Server — the watch stream
       And the ConfigMap "a" is updated 2 times
       When a client watches ConfigMaps labelled "set=ks" from resourceVersion "r1" with "sendInitialEvents=true&allowWatchBookmarks=true&resourceVersionMatch=NotOlderThan"
       Then within 5 s the watch delivers ADDED for "a" and "b" in any order, then a BOOKMARK
+
+    @requires:kube.api @requires:kube.watch
+    Scenario: a watch with no resourceVersion and sendInitialEvents=false skips the current objects and delivers only the changes
+      # ListOptions.sendInitialEvents "defaults to true if resourceVersion="" or resourceVersion="0"
+      # (for backward compatibility reasons) and to false otherwise" (API reference, watch query
+      # parameters; KEP-3157): set to false it opts the watch out of the synthetic ADDED events.
+      Given ConfigMaps "a" and "b" labelled "set=ks"
+      When a client watches ConfigMaps labelled "set=ks" with "sendInitialEvents=false&resourceVersionMatch=NotOlderThan"
+      And ConfigMaps "c" labelled "set=ks"
+      Then within 5 s the watch delivers exactly: ADDED "c"
 
   Rule: WATCH-TIMEOUT — the server ends a watch when the client's timeoutSeconds have passed, and not before
     Source: 000_1662d8c5cea2447f.txt § 控制平面 / API Server / Watch 机制
@@ -196,11 +244,20 @@ Feature: API Server — the watch stream
       And the watch "zero" has not ended
 
     @requires:kube.api @requires:kube.watch
-    Scenario: a timeoutSeconds that is not a number of seconds is refused with 400 BadRequest
+    Scenario Outline: a timeoutSeconds of "<value>", not a whole number of seconds, is refused with 400 BadRequest
       # The query is decoded into ListOptions first; a value that does not decode is a BadRequest
-      # (staging/src/k8s.io/apiserver/pkg/endpoints/handlers/get.go: errors.NewBadRequest).
-      When a client watches ConfigMaps labelled "set=ks" with "timeoutSeconds=soon"
+      # (staging/src/k8s.io/apiserver/pkg/endpoints/handlers/get.go: errors.NewBadRequest). A
+      # timeoutSeconds present in the query is parsed with strconv.ParseInt(value, 10, 64), the empty
+      # value too (apimachinery/pkg/runtime/conversion.go, Convert_Slice_string_To_Pointer_int64).
+      When a client watches ConfigMaps labelled "set=ks" with "timeoutSeconds=<value>"
       Then the watch is answered with code 400 and reason "BadRequest"
+
+      Examples:
+        | value |
+        | soon  |
+        | 30s   |
+        | 1.5   |
+        |       |
 
   Rule: WATCH-BOOKMARKS — a client that allows bookmarks may get BOOKMARK events that carry only a resourceVersion; one that does not gets none
     Source: 000_1662d8c5cea2447f.txt § 控制平面 / API Server / Watch 机制
@@ -237,3 +294,22 @@ Feature: API Server — the watch stream
       And ConfigMaps "db" labelled "set=ks,tier=db"
       When 2 minutes of virtual time pass
       Then the watch "web" has delivered only BOOKMARKs, the last at a resourceVersion at least that of ConfigMap "db"
+
+    @requires:kube.api @requires:kube.watch
+    Scenario: a watch with no resourceVersion that does not allow bookmarks gets its initial ADDED events and no BOOKMARK
+      # The initial-events-end bookmark belongs to sendInitialEvents=true (KEP-3157); a plain
+      # "Get State and Start at Most Recent" watch without allowWatchBookmarks gets none.
+      Given ConfigMaps "a" and "b" labelled "set=ks"
+      When a client watches ConfigMaps labelled "set=ks" with no resourceVersion
+      And ConfigMaps "c" labelled "set=ks"
+      Then within 5 s the watch delivers ADDED for "a" and "b" in any order, then exactly: ADDED "c"
+      And the watch has delivered no BOOKMARK
+
+    @requires:kube.api @requires:kube.watch @requires:clock.virtual
+    Scenario: a kubelet's watch with bookmarks moves past the writes to pods on other nodes
+      # The pod trigger (spec.nodeName) spares a node's watch the other nodes' changes, but the
+      # cacher's bookmark still carries the last resourceVersion it processed (cacher.go dispatchEvents).
+      Given a client watches pods with field selector "spec.nodeName=node-a" from the current resourceVersion with "allowWatchBookmarks=true", kept as "node-a"
+      And pod "theirs" is created bound to node "node-b"
+      When 2 minutes of virtual time pass
+      Then the watch "node-a" has delivered only BOOKMARKs, the last at a resourceVersion at least that of pod "theirs" at its creation

@@ -25,6 +25,7 @@ Feature: API Server — watching instead of polling, and what happens when histo
       When the API server's store is compacted
       And a client watches ConfigMaps from resourceVersion "before"
       Then the watch is answered with code 410 and reason "Expired"
+      And the watch ends with that answer, and nothing follows it
 
     @requires:kube.api @requires:kube.watch
     Scenario: a watch from a resourceVersion that is still retained replays every later change instead
@@ -33,6 +34,21 @@ Feature: API Server — watching instead of polling, and what happens when histo
       And the ConfigMap "settings" is updated 3 times
       When a client watches ConfigMaps from resourceVersion "before"
       Then the watch delivers 3 MODIFIED events for "settings" with increasing resourceVersions
+      And the watch is not answered with code 410
+
+    # Compacting at the newest revision keeps that revision: a watch from the one before it asks
+    # only for changes the store still has (a watch starts at resourceVersion + 1, and etcd
+    # refuses only a start below the compact revision: etcd server/storage/mvcc/watchable_store.go;
+    # the API server asks for resourceVersion + 1: apiserver/pkg/storage/etcd3/watcher.go), so it is not 410.
+    @requires:kube.api @requires:kube.watch @requires:kube.compaction
+    Scenario: a watch from the resourceVersion just before the compaction point is still served
+      Given a ConfigMap "settings" exists
+      And the ConfigMap "settings" is updated 2 times
+      And the resourceVersion of ConfigMap "settings" is noted as "before"
+      And the ConfigMap "settings" is updated 1 times
+      When the API server's store is compacted
+      And a client watches ConfigMaps from resourceVersion "before"
+      Then within 5 s the watch delivers exactly: MODIFIED "settings"
       And the watch is not answered with code 410
 
     # What the server owes the client that re-lists after a 410 — not what a client library does with it:

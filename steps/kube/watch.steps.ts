@@ -1,9 +1,9 @@
 /** Steps for the watch mechanism (features/apiserver/watch.feature). */
 import assert from 'node:assert/strict';
 import { Given, Then, When } from '@cucumber/cucumber';
-import type { KubeWatch } from '../../contract/contract.ts';
+import type { KubeFacet, KubeWatch } from '../../contract/contract.ts';
 import type { KubespecWorld } from '../support/world.ts';
-import { configMapsPath, createConfigMap, expectSuccess, getConfigMap } from './api.ts';
+import { collectionPath, configMapsPath, createConfigMap, expectSuccess, getConfigMap } from './api.ts';
 
 Given('a ConfigMap {string} exists', async function (this: KubespecWorld, name: string) {
   await createConfigMap(this.kube(), name);
@@ -235,10 +235,81 @@ Then(/^the watch "([^"]*)" (has|has not) ended$/, function (this: KubespecWorld,
   assert.equal(watch.ended, has === 'has', `watch "${name}" ${watch.ended ? 'ended' : 'is still open'}; events: ${shownEvents(watch)}`);
 });
 
-Then('the watch {string} has delivered only BOOKMARKs, the last at a resourceVersion at least that of ConfigMap {string}', async function (this: KubespecWorld, name: string, other: string) {
+Then(/^the watch "([^"]*)" has delivered only BOOKMARKs, the last at a resourceVersion at least that of (ConfigMap|pod) "([^"]*)"(?: at its creation)?$/, async function (this: KubespecWorld, name: string, kind: string, other: string) {
   const watch = this.recall<KubeWatch>(`watch ${name}`);
   assert.ok(watch.events.length > 0 && watch.events.every((e) => e.type === 'BOOKMARK'), `events: ${shownEvents(watch)}`);
-  const rv = BigInt((await getConfigMap(this.kube(), other)).metadata.resourceVersion);
+  // A pod bound to a node that does not exist may be gone by now (the pod garbage collector's
+  // orphan sweep): its creation's resourceVersion is the one the bookmark must have passed.
+  const rv = BigInt(kind === 'pod' ? this.recall<string>(`created pod ${other}`) : (await getConfigMap(this.kube(), other)).metadata.resourceVersion);
   const last = BigInt(watch.events.at(-1)!.object.metadata.resourceVersion);
   assert.ok(last >= rv, `the last BOOKMARK is at ${last}, behind ConfigMap "${other}" at ${rv}: a client resuming from it would replay (or lose, to a 410) what it has already been past`);
+});
+
+/**
+ * WATCH-410: upstream's errWatcher (staging/src/k8s.io/apiserver/pkg/storage/cacher/cacher.go,
+ * newErrWatcher) sends its one ERROR event and closes, and the handler ends the response when
+ * the result channel closes (endpoints/handlers/watch.go): nothing follows the 410.
+ */
+Then('the watch ends with that answer, and nothing follows it', async function (this: KubespecWorld) {
+  const watch = this.recall<KubeWatch>('watch');
+  await this.eventually('the watch to end', () => watch.ended);
+  assert.equal(watch.events.length, watch.status === 200 ? 1 : 0, `nothing may follow the 410: HTTP ${watch.status}; events: ${shownEvents(watch)}`);
+});
+
+Then('the watch has delivered no BOOKMARK', function (this: KubespecWorld) {
+  const watch = this.recall<KubeWatch>('watch');
+  assert.equal(watch.events.filter((e) => e.type === 'BOOKMARK').length, 0, `events: ${shownEvents(watch)}`);
+});
+
+// ---- pods by spec.nodeName: the kubelet's and the scheduler's watches (WATCH-SELECTOR) ----------
+
+function podsPath(kube: KubeFacet, name?: string): string {
+  const base = collectionPath('', 'pods', kube.namespace);
+  return name ? `${base}/${encodeURIComponent(name)}` : base;
+}
+
+/** A kubelet watches the pods bound to its node (spec.nodeName=<node>), the scheduler the unbound ones (spec.nodeName=). */
+Given(/^a client watches pods with field selector "([^"]*)" from the current resourceVersion(?: with "([^"]*)")?, kept as "([^"]*)"$/, async function (this: KubespecWorld, selector: string, query: string | undefined, name: string) {
+  const kube = this.kube();
+  const list = expectSuccess(await kube.request({ method: 'GET', path: `${podsPath(kube)}?fieldSelector=${encodeURIComponent(selector)}` }), 'list pods');
+  const q = new URLSearchParams(query ?? '');
+  q.set('watch', 'true');
+  q.set('fieldSelector', selector);
+  q.set('resourceVersion', list.metadata.resourceVersion);
+  const watch = await kube.watch(`${podsPath(kube)}?${q.toString()}`);
+  this.onCleanup(() => watch.close());
+  this.note(`watch ${name}`, watch);
+});
+
+function podBody(name: string, spec: Record<string, unknown>): unknown {
+  return { apiVersion: 'v1', kind: 'Pod', metadata: { name }, spec: { ...spec, containers: [{ name: 'c', image: 'registry.k8s.io/pause:3.9' }] } };
+}
+
+async function createPod(world: KubespecWorld, name: string, spec: Record<string, unknown>): Promise<void> {
+  const kube = world.kube();
+  const created = expectSuccess(await kube.request({ method: 'POST', path: podsPath(kube), body: podBody(name, spec) }), `create pod "${name}"`);
+  world.note(`created pod ${name}`, created.metadata.resourceVersion);
+  // No kubelet runs these pods: a deletion at once is what removes them.
+  world.onCleanup(() => kube.request({ method: 'DELETE', path: `${podsPath(kube, name)}?gracePeriodSeconds=0` }));
+}
+
+When(/^pods? "([^"]*)" (?:is|are) created bound to node "([^"]*)"$/, async function (this: KubespecWorld, name: string, node: string) {
+  await createPod(this, name, { nodeName: node });
+});
+
+// A scheduler name no scheduler answers to keeps the pod unbound on a real cluster too.
+When('pod {string} is created unbound, for a scheduler named {string}', async function (this: KubespecWorld, name: string, scheduler: string) {
+  await createPod(this, name, { schedulerName: scheduler });
+});
+
+/** What a scheduler does with its decision: POST the pod's binding subresource. */
+When('pod {string} is bound to node {string}', async function (this: KubespecWorld, name: string, node: string) {
+  const kube = this.kube();
+  const body = { apiVersion: 'v1', kind: 'Binding', metadata: { name }, target: { apiVersion: 'v1', kind: 'Node', name: node } };
+  expectSuccess(await kube.request({ method: 'POST', path: `${podsPath(kube, name)}/binding`, body }), `bind pod "${name}" to "${node}"`);
+});
+
+When('the client deletes pod {string} at once', async function (this: KubespecWorld, name: string) {
+  const kube = this.kube();
+  expectSuccess(await kube.request({ method: 'DELETE', path: `${podsPath(kube, name)}?gracePeriodSeconds=0` }), `delete pod "${name}"`);
 });

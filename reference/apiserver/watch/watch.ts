@@ -54,8 +54,13 @@ function bookmark(def: ResourceDef, revision: number, initialEnd = false): ApiWa
   return { type: 'BOOKMARK', object: { kind: def.kind, apiVersion: apiVersionOf(def), metadata } };
 }
 
+/**
+ * timeoutSeconds as apimachinery decodes it: absent is unset, but a present value, the empty one
+ * too, must be a decimal integer (runtime/conversion.go Convert_Slice_string_To_Pointer_int64 →
+ * strconv.ParseInt; a failure is 400 BadRequest, endpoints/handlers/get.go ListResource).
+ */
 function parseTimeout(raw: string | null): number {
-  if (raw === null || raw === '') return DEFAULT_WATCH_TIMEOUT_S;
+  if (raw === null) return DEFAULT_WATCH_TIMEOUT_S;
   if (!/^\d{1,9}$/.test(raw)) throw errors.badRequest(`invalid timeoutSeconds ${JSON.stringify(raw)}`);
   return Number(raw) || DEFAULT_WATCH_TIMEOUT_S;
 }
