@@ -26,9 +26,10 @@
  *
  * I/O lives here (a host/ folder); the session (../index.ts) decides what goes where.
  */
-import { execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { processAlive } from '../../../reference/host/processes.ts';
+import { kernelSupport, run } from '../../../reference/proxy/host/netns.ts';
 
 const PREFIX = 'ksk';
 export const OUTSIDE_ADDRESS = '172.18.0.254';
@@ -37,32 +38,15 @@ export const OUTSIDE_CLIENTS = '203.0.0.0/16';
 const SERVICE_CIDR = '10.96.0.0/12';
 const GATEWAY = '169.254.1.1';
 
-/** Root, `ip`, `iptables-restore`, `iptables-save`, `nft` — and a namespace can really be made. */
+/** Root, `ip`, `iptables-restore`, `iptables-save`, `nft`, `sysctl` — and a namespace can really be made. */
 export function kernelUnavailable(): string | undefined {
-  if (process.platform !== 'linux') return 'the kernel target needs Linux';
-  if (process.getuid?.() !== 0) return 'the kernel target needs root (network namespaces, iptables and nft)';
-  for (const tool of ['ip', 'iptables-restore', 'iptables-save', 'nft', 'sysctl']) {
-    if (spawnSync('sh', ['-c', `command -v ${tool}`]).status !== 0) return `${tool} is not installed: apt-get install iproute2 iptables nftables procps`;
-  }
-  const probe = `${PREFIX}${process.pid}probe`;
-  const made = spawnSync('ip', ['netns', 'add', probe]);
-  spawnSync('ip', ['netns', 'del', probe]);
-  if (made.status !== 0) return `cannot create a network namespace: ${made.stderr.toString().trim()}`;
-  return undefined;
+  const support = kernelSupport(['ip', 'iptables-restore', 'iptables-save', 'nft', 'sysctl']);
+  return support.ok ? undefined : `the kernel target cannot run here: ${support.reason}`;
 }
 
 /** Whether the kernel has IPVS: /proc/net/ip_vs exists once ip_vs is loaded (nothing is loaded here: the host is not ours to change). */
 export function kernelHasIpvs(): boolean {
   return spawnSync('test', ['-e', '/proc/net/ip_vs']).status === 0;
-}
-
-function run(cmd: string, args: string[], input?: string): string {
-  try {
-    return execFileSync(cmd, args, { input, stdio: ['pipe', 'pipe', 'pipe'] }).toString();
-  } catch (e) {
-    const err = e as { stderr?: Buffer; message: string };
-    throw new Error(`${cmd} ${args.join(' ')} failed: ${err.stderr?.toString().trim() || err.message}`);
-  }
 }
 
 /** `ip -n NS -batch -`: many ip commands in one process. */

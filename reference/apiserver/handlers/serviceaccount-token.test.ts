@@ -1,20 +1,12 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { serviceAccountTokens } from '../authn/serviceaccount.ts';
 import { decodeJwt } from '../authn/jwt.ts';
-import { harness, type Harness } from '../testing/harness.ts';
+import { harnessWithTokens, type Harness } from '../testing/harness.ts';
 
 const SA = '/api/v1/namespaces/default/serviceaccounts';
 
 async function server(): Promise<Harness> {
-  let h: Harness | undefined;
-  const tokens = serviceAccountTokens({
-    issuer: 'https://kubernetes.default.svc.cluster.local',
-    key: { alg: 'HS256', secret: Buffer.alloc(32, 1) },
-    clock: { now_ms: () => h!.clock.now_ms() },
-    getServiceAccount: () => undefined,
-  });
-  h = await harness({ serviceAccountTokens: { mint: (req) => tokens.mintToken(req) } });
+  const h = await harnessWithTokens();
   assert.equal((await h.call('POST', SA, { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'robot' } })).status, 201);
   return h;
 }

@@ -6,8 +6,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { serviceAccountTokens } from '../authn/serviceaccount.ts';
-import { harness, type Harness } from '../testing/harness.ts';
+import { harness, harnessWithTokens } from '../testing/harness.ts';
 import { decodeObject, encodeObject, PROTOBUF_MEDIA_TYPE } from './codec.ts';
 import * as F from './cluster-fixtures.ts';
 
@@ -73,21 +72,8 @@ test('a Node\'s status written in protobuf (PUT nodes/x/status) is what JSON rea
   assert.deepEqual((await h.call('GET', '/api/v1/nodes/node-1')).json.status, F.node.status);
 });
 
-/** A server that mints ServiceAccount tokens (as ../handlers/serviceaccount-token.test.ts sets one up). */
-async function withTokens(): Promise<Harness> {
-  let h: Harness | undefined;
-  const tokens = serviceAccountTokens({
-    issuer: 'https://kubernetes.default.svc.cluster.local',
-    key: { alg: 'HS256', secret: Buffer.alloc(32, 1) },
-    clock: { now_ms: () => h!.clock.now_ms() },
-    getServiceAccount: () => undefined,
-  });
-  h = await harness({ serviceAccountTokens: { mint: (req) => tokens.mintToken(req) } });
-  return h;
-}
-
 test('the scheduler\'s Binding, the kubelet\'s TokenRequest and a Scale, in protobuf', async () => {
-  const h = await withTokens();
+  const h = await harnessWithTokens();
   await h.call('POST', '/api/v1/nodes', toCreate(F.node));
   const pod = await h.call('POST', '/api/v1/namespaces/default/pods', { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'web-1' }, spec: { containers: [{ name: 'web', image: 'nginx' }] } });
   assert.equal(pod.status, 201);

@@ -7,6 +7,7 @@ import type { Backend } from '../../store/backend.ts';
 import { createApiServer, type ApiServer, type ApiServerOptions } from '../server.ts';
 import type { Timers, WatchSink } from '../types.ts';
 import { decodeWatchFrames } from '../protobuf/codec.ts';
+import { serviceAccountTokens } from '../authn/serviceaccount.ts';
 
 export interface TestClock {
   now_ms(): number;
@@ -95,4 +96,17 @@ export function deployment(name: string, replicas = 1): any {
       template: { metadata: { labels: { app: name } }, spec: { containers: [{ name: 'web', image: 'nginx:1.25', ports: [{ containerPort: 80 }] }] } },
     },
   };
+}
+
+/** A harness whose server mints ServiceAccount tokens (TokenRequest), signed with a fixed HS256 key on the harness's clock. */
+export async function harnessWithTokens(): Promise<Harness> {
+  let h: Harness | undefined;
+  const tokens = serviceAccountTokens({
+    issuer: 'https://kubernetes.default.svc.cluster.local',
+    key: { alg: 'HS256', secret: Buffer.alloc(32, 1) },
+    clock: { now_ms: () => h!.clock.now_ms() },
+    getServiceAccount: () => undefined,
+  });
+  h = await harness({ serviceAccountTokens: { mint: (req) => tokens.mintToken(req) } });
+  return h;
 }

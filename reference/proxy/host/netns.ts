@@ -22,7 +22,7 @@ export function kernelSupport(tools: string[] = ['ip', 'iptables-restore', 'nft'
   if (process.platform !== 'linux') return { ok: false, reason: 'not Linux' };
   if (process.getuid?.() !== 0) return { ok: false, reason: 'not running as root (network namespaces and iptables need it)' };
   for (const tool of tools) {
-    if (spawnSync('sh', ['-c', `command -v ${tool}`]).status !== 0) return { ok: false, reason: `${tool} is not installed (apt-get install iptables nftables iproute2)` };
+    if (spawnSync('sh', ['-c', `command -v ${tool}`]).status !== 0) return { ok: false, reason: `${tool} is not installed (apt-get install iproute2 iptables nftables procps)` };
   }
   const probe = `ks-probe-${process.pid}`;
   const made = spawnSync('ip', ['netns', 'add', probe]);
@@ -31,7 +31,8 @@ export function kernelSupport(tools: string[] = ['ip', 'iptables-restore', 'nft'
   return { ok: true };
 }
 
-function run(cmd: string, args: string[], input?: string): string {
+/** Runs a host command; a failure throws with the command line and its stderr. */
+export function run(cmd: string, args: string[], input?: string): string {
   try {
     return execFileSync(cmd, args, { input, stdio: ['pipe', 'pipe', 'pipe'] }).toString();
   } catch (e) {
