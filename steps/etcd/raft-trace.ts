@@ -134,6 +134,7 @@ export function electionSettled(trace: readonly string[]): boolean {
   const now = timeOf(trace.at(-1));
   if (now === undefined) return true;
   for (let i = trace.length - 1; i >= 0; i--) {
+    if (!trace[i]!.includes('Vote')) continue; // most lines are appends and heartbeats: skip the parse
     const line = parseLine(trace[i]!);
     if (line.kind === 'send' && ELECTION_MESSAGE.test(line.type ?? '')) return now - (timeOf(trace[i]) ?? now) >= ELECTION_TIMEOUT_MS;
   }
