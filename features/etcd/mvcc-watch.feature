@@ -24,6 +24,20 @@ Feature: etcd — revisions, history and watch
       And the events' modRevisions strictly increase, the first being r
 
     @requires:kv @requires:kv.watch
+    Scenario: a watch from the revision of the latest write replays that write, then goes live
+      The start revision is inclusive (etcd-io/etcd api/etcdserverpb/rpc.proto, WatchCreateRequest:
+      "start_revision is an optional revision to watch from (inclusive)"), the store's current
+      revision too: a client that read at r and watches from r misses nothing written at r.
+
+      Given a store
+      And key "/wl/a" is put with value "1"
+      And key "/wl/b" is put with value "2" at revision r
+      When a watch on prefix "/wl/" starts from revision r
+      And key "/wl/c" is put with value "3"
+      Then within 2 s the watch has delivered exactly: PUT "/wl/b"="2", PUT "/wl/c"="3"
+      And the events' modRevisions strictly increase, the first being r
+
+    @requires:kv @requires:kv.watch
     Scenario: a watch does not deliver changes to keys outside its prefix
       Given a store
       When a watch on prefix "/w/" starts from the next revision
@@ -86,6 +100,21 @@ Feature: etcd — revisions, history and watch
       Then within 2 s the watch has delivered exactly: PUT "/pv/k"="1", PUT "/pv/k"="2", DELETE "/pv/k", PUT "/pv/k"="3", PUT "/pv/k"="4", DELETE "/pv/k"
       And the watch's events carry as previous values: none, "1", "2", none, "3", "4"
 
+    @requires:kv @requires:kv.watch
+    Scenario: a DELETE event names the deleted key at the revision of the delete, with no value
+      etcd-io/etcd api/mvccpb/kv.proto, Event.kv: "A DELETE/EXPIRE event contains the deleted key
+      with its modification revision set to the revision of deletion." The key has no live version
+      there, so the event's own kv has version 0 and no value; what was deleted is in its previous
+      value.
+
+      Given a store
+      And key "/wd/k" is put with value "1"
+      When a watch on prefix "/wd/" starts from the next revision
+      And key "/wd/k" is deleted
+      Then within 2 s the watch has delivered exactly: DELETE "/wd/k"
+      And the DELETE event's modRevision is the store's revision, with version 0 and an empty value
+      And the watch's events carry as previous values: "1"
+
   Rule: MVCC-HISTORY — past versions stay readable at their revision until compacted
     Source: 000_1662d8c5cea2447f.txt § 控制平面 / etcd / Watch 特性
     Claim: etcd keeps historical versions with MVCC, so any retained revision can be read and replayed.
@@ -144,6 +173,16 @@ Feature: etcd — revisions, history and watch
       When the store is compacted at revision r2
       And a watch on prefix "/wc/" starts from revision r2
       Then within 2 s the watch has delivered exactly: PUT "/wc/k"="v2", PUT "/wc/k"="v3"
+
+    @requires:kv
+    Scenario: a get at the store's current revision, named explicitly, returns the latest value
+      Only a revision past the store's is a future one (etcd-io/etcd server/storage/mvcc/kvstore_txn.go,
+      rangeKeys: `rev > curRev` → ErrFutureRev); the current revision is a revision like any other.
+
+      Given a store
+      And key "/hn" is put with value "v1"
+      And key "/hn" is put with value "v2" at revision r
+      Then reading key "/hn" at revision r returns "v2"
 
     @requires:kv
     Scenario: a get at a revision the store has not reached fails as a future revision
@@ -274,3 +313,13 @@ Feature: etcd — revisions, history and watch
       Then a range over prefix "/r/" returns the keys "/r/a", "/r/a/10", "/r/a/2", "/r/b" and "/r/c"
       And a range over prefix "/r/a/" returns the keys "/r/a/10" and "/r/a/2"
       And a range over prefix "/r/" limited to 2 returns the keys "/r/a" and "/r/a/10"
+
+    @requires:kv
+    Scenario: a range limited to 0 returns every key of the prefix: 0 means no limit
+      etcd-io/etcd api/etcdserverpb/rpc.proto, RangeRequest.limit: "limit is a limit on the number
+      of keys returned for the request. When limit is set to 0, it is treated as no limit." A
+      Kubernetes list without `limit` reaches etcd so.
+
+      Given a store
+      When keys "/rz/b", "/rz/a" and "/rz/c" are put
+      Then a range over prefix "/rz/" limited to 0 returns the keys "/rz/a", "/rz/b" and "/rz/c"

@@ -134,6 +134,13 @@ Then(/^within (\d+) s the watch has delivered exactly: (.+)$/, async function (t
   assert.equal(describeEvents(watch.events), describeEvents(expected), 'the events the watch delivered');
 });
 
+Then("the DELETE event's modRevision is the store's revision, with version 0 and an empty value", async function (this: KubespecWorld) {
+  const deletes = this.recall<KvWatch>('watch').events.filter((e) => e.type === 'DELETE');
+  assert.equal(deletes.length, 1, 'one DELETE event');
+  const { modRevision, version, value } = deletes[0]!.kv;
+  assert.deepEqual({ modRevision, version, value }, { modRevision: await currentRevision(this.kv()), version: 0, value: '' }, "the DELETE event's kv");
+});
+
 Then("the events' modRevisions strictly increase, the first being {word}", function (this: KubespecWorld, label: string) {
   const revisions = this.recall<KvWatch>('watch').events.map((e) => e.kv.modRevision);
   assert.equal(revisions[0], rev(this, label), `first event's modRevision (all: ${revisions.join(', ')})`);
