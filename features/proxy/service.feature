@@ -330,6 +330,20 @@ Feature: kube-proxy — Services, their virtual IPs and types
       And both "10.244.1.10:8080" and "10.244.2.10:8080" received at least 1 connection
       And every connection was masqueraded
 
+    @requires:kube.api @requires:proxy.dataplane
+    Scenario: with internalTrafficPolicy Local as well, pods still reach every endpoint through the Local NodePort
+      # The short circuit for pods goes to the cluster-wide chain, which the Service keeps while it
+      # takes outside traffic, whatever its internal policy (kubernetes/kubernetes pkg/proxy/types
+      # UsesClusterEndpoints: "Even if the external traffic policy is Local, we need Cluster
+      # endpoints to implement short circuiting").
+      Given kube-proxy on nodes "n1", "n2" and "n3"
+      And a Service "web" of type NodePort port 80 targetPort 8080 with externalTrafficPolicy "Local" and internalTrafficPolicy "Local"
+      And an EndpointSlice for Service "web" with ready endpoints "10.244.1.10" on node "n1" and "10.244.2.10" on node "n2" on port 8080
+      When a pod on node "n1" opens 40 new connections to the nodePort of Service "web" on its node
+      Then every connection was answered by "10.244.1.10:8080" or "10.244.2.10:8080"
+      And both "10.244.1.10:8080" and "10.244.2.10:8080" received at least 1 connection
+      And no connection was masqueraded
+
   Rule: PROXY-INT-LOCAL — internalTrafficPolicy Local keeps ClusterIP traffic on the client's node
     Source: 000_1662d8c5cea2447f.txt § 数据平面 / kube-proxy / Service 实现原理
     Claim: Implied by "ServiceIP:Port is forwarded to a backend Pod": with internalTrafficPolicy

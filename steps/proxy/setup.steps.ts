@@ -73,8 +73,11 @@ Given(/^a Service "([^"]+)" with sessionAffinity "([^"]+)"(?: timeoutSeconds (\d
   await serviceWithEndpoints(this, name, Number(n), { sessionAffinity: affinity, ...(timeout ? { timeoutSeconds: Number(timeout) } : {}) });
 });
 
-Given(/^a Service "([^"]+)" of type NodePort(?: with nodePort (\d+))? port (\d+) targetPort (\d+)(?: with (external|internal)TrafficPolicy "([^"]+)")?$/, async function (this: KubespecWorld, name: string, nodePort: string | undefined, port: string, targetPort: string, which: string | undefined, policy: string | undefined) {
-  const o: ServiceOptions = { type: 'NodePort', port: Number(port), targetPort: Number(targetPort), ...(nodePort ? { nodePort: Number(nodePort) } : {}), ...(policy ? { [`${which}TrafficPolicy`]: policy } : {}) };
+Given(/^a Service "([^"]+)" of type NodePort(?: with nodePort (\d+))? port (\d+) targetPort (\d+)(?: with externalTrafficPolicy "([^"]+)")?(?: (?:with|and) internalTrafficPolicy "([^"]+)")?$/, async function (this: KubespecWorld, name: string, nodePort: string | undefined, port: string, targetPort: string, external: string | undefined, internal: string | undefined) {
+  const o: ServiceOptions = {
+    type: 'NodePort', port: Number(port), targetPort: Number(targetPort), ...(nodePort ? { nodePort: Number(nodePort) } : {}),
+    ...(external ? { externalTrafficPolicy: external } : {}), ...(internal ? { internalTrafficPolicy: internal } : {}),
+  };
   await createService(this, name, o);
 });
 
