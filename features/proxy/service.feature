@@ -141,15 +141,14 @@ Feature: kube-proxy — Services, their virtual IPs and types
     @requires:kube.api @requires:proxy.dataplane @requires:proxy.iptables
     Scenario: a pod's port that has a NodePort's number is still the pod's; NodePorts are on the node's own addresses
       # kube-proxy opens a NodePort on the node's addresses only: the jump to KUBE-NODEPORTS and
-      # the filter table's REJECT for a NodePort without endpoints both match
+      # the filter table's DROP for a Local NodePort without an endpoint on this node both match
       # "-m addrtype --dst-type LOCAL" (kubernetes/kubernetes pkg/proxy/iptables/proxier.go).
       Given kube-proxy in iptables mode on node "n2"
-      And a Service "web" of type NodePort with nodePort 30080 port 80 targetPort 8080
+      And a Service "web" of type NodePort with nodePort 30080 port 80 targetPort 8080 with externalTrafficPolicy "Local"
       And an EndpointSlice for Service "web" with ready endpoints "10.244.1.10" on node "n1" on port 8080
-      And a Service "idle" of type NodePort with nodePort 30081 port 80 targetPort 8080
-      When I open 1 new connection to "10.244.1.20:30080" from a pod on node "n2"
-      Then no connection was redirected by the proxy
-      When I open 1 new connection to "10.244.1.20:30081" from a pod on node "n2"
+      And a Service "app" with clusterIP "10.96.0.60" port 30080 targetPort 30080
+      And an EndpointSlice for Service "app" with ready endpoints "10.244.1.20" on node "n1" on port 30080
+      When I open 3 new connections to "10.244.1.20:30080" from a pod on node "n2"
       Then no connection was redirected by the proxy
 
   Rule: PROXY-EXTERNAL-ACCESS — kube-proxy lets traffic from outside reach a Service's Pods
