@@ -74,6 +74,26 @@ Feature: kube-proxy — iptables mode, IPVS mode and nftables mode
       And the filter table of node "n1" declares the built-in chains "INPUT", "FORWARD" and "OUTPUT" and kube-proxy's own chains "KUBE-SERVICES" and "KUBE-EXTERNAL-SERVICES"
       And every chain a rule of the nat or filter table of node "n1" jumps to is declared in its table
 
+    @requires:kube.api @requires:proxy.rules @requires:proxy.iptables
+    Scenario Outline: a <protocol> Service port takes the same path, matched and DNATed with its protocol
+      # A Service port is ClusterIP:Port with its protocol (TCP, UDP or SCTP): KUBE-SERVICES
+      # matches the protocol with the port, the chains are named after it, and the endpoint's DNAT
+      # carries it — iptables refuses a DNAT to a port without -p tcp, udp, sctp or dccp
+      # (kubernetes/kubernetes pkg/proxy/iptables/proxier.go, syncProxyRules: "-p", protocol on
+      # the service and endpoint rules).
+      Given kube-proxy in iptables mode on node "n1"
+      And a Service "<name>" with clusterIP "10.96.0.10" port <port>/<protocol> targetPort <target>
+      And an EndpointSlice for Service "<name>" with ready endpoints "10.244.1.10" on port <target>/<protocol>
+      Then within 10 seconds chain "KUBE-SERVICES" of the nat table of node "n1" has a rule matching "-d 10.96.0.10/32 -p <proto> --dport <port>" that jumps to a chain named like "KUBE-SVC-*"
+      And that KUBE-SVC chain is named after the hash of Service "<name>" port "" and protocol "<proto>"
+      And that KUBE-SVC chain jumps to exactly 1 chain named like "KUBE-SEP-*"
+      And one of those KUBE-SEP chains has a rule "-p <proto> -j DNAT --to-destination 10.244.1.10:<target>"
+
+      Examples:
+        | name | protocol | proto | port  | target |
+        | dns  | UDP      | udp   | 53    | 5353   |
+        | ngap | SCTP     | sctp  | 38412 | 38412  |
+
   Rule: IPT-RULES-LINEAR — iptables rules grow linearly with Services and endpoints
     Source: 000_1662d8c5cea2447f.txt § 数据平面 / kube-proxy / iptables 模式 vs IPVS 模式
     Claim: In iptables mode the number of rules grows linearly with the number of Services and
@@ -88,12 +108,19 @@ Feature: kube-proxy — iptables mode, IPVS mode and nftables mode
       And chain "KUBE-SERVICES" has 3 more rules than before the Services existed
 
     @requires:kube.api @requires:proxy.rules @requires:proxy.iptables
-    Scenario: each additional endpoint adds a KUBE-SEP chain and a rule in the KUBE-SVC chain
+    Scenario Outline: each additional endpoint of a <type> Service adds a KUBE-SEP chain and a rule in the KUBE-SVC chain
+      # A NodePort Service's KUBE-EXT chain jumps to the same KUBE-SVC chain as its ClusterIP:
+      # one spread over the endpoints, written once (kubernetes/kubernetes pkg/proxy/iptables/proxier.go).
       Given kube-proxy in iptables mode on node "n1"
-      And a Service "web" with 1 ready endpoint
+      And a Service "web" of type <type> with 1 ready endpoint
       When the Service "web" grows to 5 ready endpoints
       Then the KUBE-SVC chain of Service "web" has 5 jump rules to KUBE-SEP chains
       And there are 5 KUBE-SEP chains for Service "web"
+
+      Examples:
+        | type      |
+        | ClusterIP |
+        | NodePort  |
 
     @requires:kube.api @requires:proxy.dataplane @requires:proxy.iptables
     Scenario: KUBE-SERVICES holds one rule per Service, tried in turn

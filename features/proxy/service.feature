@@ -138,6 +138,19 @@ Feature: kube-proxy — Services, their virtual IPs and types
       When I open 1 new connection to "10.244.1.10:8080" from a pod on node "n2"
       Then no connection was redirected by the proxy
 
+    @requires:kube.api @requires:proxy.dataplane @requires:proxy.iptables
+    Scenario: a pod's port that has a NodePort's number is still the pod's; NodePorts are on the node's own addresses
+      # kube-proxy opens a NodePort on the node's addresses only: the jump to KUBE-NODEPORTS and
+      # the filter table's DROP for a Local NodePort without an endpoint on this node both match
+      # "-m addrtype --dst-type LOCAL" (kubernetes/kubernetes pkg/proxy/iptables/proxier.go).
+      Given kube-proxy in iptables mode on node "n2"
+      And a Service "web" of type NodePort with nodePort 30080 port 80 targetPort 8080 with externalTrafficPolicy "Local"
+      And an EndpointSlice for Service "web" with ready endpoints "10.244.1.10" on node "n1" on port 8080
+      And a Service "app" with clusterIP "10.96.0.60" port 30080 targetPort 30080
+      And an EndpointSlice for Service "app" with ready endpoints "10.244.1.20" on node "n1" on port 30080
+      When I open 3 new connections to "10.244.1.20:30080" from a pod on node "n2"
+      Then no connection was redirected by the proxy
+
   Rule: PROXY-EXTERNAL-ACCESS — kube-proxy lets traffic from outside reach a Service's Pods
     Source: 003_83c2ae260ce54bb3.txt § 节点组件 / kube-proxy
     Claim: kube-proxy provides access from outside the cluster to Services inside it
@@ -316,6 +329,20 @@ Feature: kube-proxy — Services, their virtual IPs and types
       And both "10.244.1.10:8080" and "10.244.2.10:8080" received at least 1 connection
       And every connection was masqueraded
 
+    @requires:kube.api @requires:proxy.dataplane
+    Scenario: with internalTrafficPolicy Local as well, pods still reach every endpoint through the Local NodePort
+      # The short circuit for pods goes to the cluster-wide chain, which the Service keeps while it
+      # takes outside traffic, whatever its internal policy (kubernetes/kubernetes pkg/proxy/types
+      # UsesClusterEndpoints: "Even if the external traffic policy is Local, we need Cluster
+      # endpoints to implement short circuiting").
+      Given kube-proxy on nodes "n1", "n2" and "n3"
+      And a Service "web" of type NodePort port 80 targetPort 8080 with externalTrafficPolicy "Local" and internalTrafficPolicy "Local"
+      And an EndpointSlice for Service "web" with ready endpoints "10.244.1.10" on node "n1" and "10.244.2.10" on node "n2" on port 8080
+      When a pod on node "n1" opens 40 new connections to the nodePort of Service "web" on its node
+      Then every connection was answered by "10.244.1.10:8080" or "10.244.2.10:8080"
+      And both "10.244.1.10:8080" and "10.244.2.10:8080" received at least 1 connection
+      And no connection was masqueraded
+
   Rule: PROXY-INT-LOCAL — internalTrafficPolicy Local keeps ClusterIP traffic on the client's node
     Source: 000_1662d8c5cea2447f.txt § 数据平面 / kube-proxy / Service 实现原理
     Claim: Implied by "ServiceIP:Port is forwarded to a backend Pod": with internalTrafficPolicy
@@ -333,6 +360,21 @@ Feature: kube-proxy — Services, their virtual IPs and types
       When I open 50 new connections to "10.96.0.50:80" from a pod on node "n2"
       Then every connection was answered by "10.244.2.10:8080"
       When I open 10 new connections to "10.96.0.50:80" from a pod on node "n3"
+      Then every connection was dropped
+
+    @requires:kube.api @requires:proxy.dataplane
+    Scenario: the policy is the ClusterIP's: outside clients of the Service's NodePort still reach an endpoint on another node
+      # internalTrafficPolicy governs traffic from internal sources to the ClusterIP; a NodePort
+      # follows externalTrafficPolicy, Cluster by default (kubernetes/website
+      # docs/reference/networking/virtual-ips.md § Traffic policies; pkg/proxy/iptables/proxier.go
+      # writes KUBE-SVC for the external traffic chain whatever the internal policy).
+      Given kube-proxy on nodes "n1" and "n3"
+      And a Service "web" of type NodePort port 80 targetPort 8080 with internalTrafficPolicy "Local"
+      And an EndpointSlice for Service "web" with ready endpoints "10.244.1.10" on node "n1" on port 8080
+      When 10 outside clients connect to node "n3" on the nodePort of Service "web"
+      Then every connection was answered by "10.244.1.10:8080"
+      And every connection was masqueraded
+      When I open 10 new connections to the clusterIP of Service "web" from a pod on node "n3"
       Then every connection was dropped
 
     @requires:kube.api @requires:proxy.dataplane
@@ -454,6 +496,33 @@ Feature: kube-proxy — Services, their virtual IPs and types
       When I open 10 new connections to Service "web" from node "n1"
       Then every connection was answered by "10.244.1.10:8080"
       And every connection was masqueraded
+
+      @requires:proxy.iptables
+      Examples:
+        | mode     |
+        | iptables |
+
+      @requires:proxy.nftables
+      Examples:
+        | mode     |
+        | nftables |
+
+    @requires:kube.api @requires:proxy.dataplane
+    Scenario Outline: in <mode> mode a pod reaching itself through its Service is masqueraded; another pod is not
+      # Hairpin: a backend whose connection to its Service lands on itself would see a packet from
+      # its own address and answer itself directly, past the node that rewrote the destination; the
+      # endpoint's chain masquerades a source equal to the endpoint ("-s 10.244.1.10/32 -j
+      # KUBE-MARK-MASQ"; kubernetes/kubernetes pkg/proxy/iptables/proxier.go, "Handle traffic that
+      # loops back to the originator with SNAT"; nftables: pkg/proxy/nftables/proxier.go).
+      Given kube-proxy in <mode> mode on node "n1"
+      And a Service "web" with clusterIP "10.96.0.50" port 80 targetPort 8080
+      And an EndpointSlice for Service "web" with ready endpoints "10.244.1.10" on node "n1" on port 8080
+      When the pod "10.244.1.10" on node "n1" opens 5 new connections to "10.96.0.50:80"
+      Then every connection was answered by "10.244.1.10:8080"
+      And every connection was masqueraded
+      When I open 5 new connections to "10.96.0.50:80" from a pod on node "n1"
+      Then every connection was answered by "10.244.1.10:8080"
+      And no connection was masqueraded
 
       @requires:proxy.iptables
       Examples:

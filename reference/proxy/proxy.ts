@@ -7,6 +7,7 @@
 import { buildState, type ProxyState, type ServicePort } from './model.ts';
 import { DEFAULT_CLUSTER_CIDR, iptablesRules, type IptablesFault, type IptablesRules } from './iptables/proxier.ts';
 import { renderTable, ruleCount } from './iptables/rules.ts';
+import { restoreRefusal } from './iptables/restore.ts';
 import { ipvsadmSave, ipvsRules, schedulerOf, type IpvsRules } from './ipvs/proxier.ts';
 import { NftablesProxier, keyOf, listTable } from './nftables/proxier.ts';
 import { IptablesDataplane } from './dataplane/iptables.ts';
@@ -60,10 +61,12 @@ export function startError(cfg: ProxyConfig): string | undefined {
 
 export class KubeProxy {
   private state: ProxyState;
-  private iptables?: { rules: IptablesRules; plane: IptablesDataplane };
+  private iptables?: { rules: IptablesRules; plane: IptablesDataplane; restoreInput: string };
   private ipvs?: { rules: IpvsRules; plane: IpvsDataplane };
   private readonly nft?: { proxier: NftablesProxier; plane: NftablesDataplane };
   private lastIds = new Map<string, string>();
+  /** Why the last sync failed (iptables-restore refused its rules), or undefined after a good one. */
+  syncError?: string;
   /** Statements in the last nftables transaction: what a partial sync cost. */
   lastTransaction: string[] = [];
   readonly clusterCIDR: string;
@@ -84,12 +87,21 @@ export class KubeProxy {
     this.sync([], []);
   }
 
-  /** A sync: the whole desired state from what the informers hold. */
-  sync(services: readonly any[], slices: readonly any[]): void {
+  /**
+   * A sync: the whole desired state from what the informers hold. False when it failed: in
+   * iptables mode, iptables-restore refused the rules, so the kernel (and this proxy's answers)
+   * keep the last loaded ones — upstream's syncProxyRules returns on a failed RestoreAll without
+   * marking the sync done, and retries later (kubernetes/kubernetes pkg/proxy/iptables/proxier.go).
+   */
+  sync(services: readonly any[], slices: readonly any[]): boolean {
     this.state = buildState(services, slices, this.config.nodeName, this.config.nodeIPs, this.faults);
+    this.syncError = undefined;
     if (this.config.mode === 'iptables') {
       const rules = iptablesRules(this.state, { clusterCIDR: this.clusterCIDR, ...(this.iptablesFault ? { fault: this.iptablesFault } : {}) });
-      this.iptables = { rules, plane: new IptablesDataplane(rules, this.config.nodeIPs, this.config.random, this.iptables?.plane.recent) };
+      const restoreInput = renderTable(rules.nat) + renderTable(rules.filter);
+      this.syncError = restoreRefusal(restoreInput);
+      if (this.syncError) return false;
+      this.iptables = { rules, plane: new IptablesDataplane(rules, this.config.nodeIPs, this.config.random, this.iptables?.plane.recent), restoreInput };
     } else if (this.config.mode === 'ipvs') {
       const rules = ipvsRules(this.state, { ...(this.config.ipvsScheduler ? { scheduler: this.config.ipvsScheduler } : {}), ...(this.faults.has('ipvs-persistence-ignored') ? { fault: 'persistence-ignored' as const } : {}) });
       // The IPVS connection table survives a resync; only a first sync builds it.
@@ -97,6 +109,7 @@ export class KubeProxy {
     } else {
       this.lastTransaction = this.nft!.proxier.sync(this.state, this.changedIds());
     }
+    return true;
   }
 
   /** Service ports whose desired state differs from the last sync, with their new state (the change tracker). */
@@ -126,7 +139,7 @@ export class KubeProxy {
    * kube-proxy writes them), for a host that loads the rules into a real kernel; '' in nftables mode.
    */
   iptablesRestoreInput(): string {
-    if (this.iptables) return renderTable(this.iptables.rules.nat) + renderTable(this.iptables.rules.filter);
+    if (this.iptables) return this.iptables.restoreInput;
     return this.ipvs ? renderTable(this.ipvs.rules.nat) : '';
   }
 
@@ -166,6 +179,8 @@ export class KubeProxy {
 
   connect(pkt: Packet, fromNode = false): Verdict {
     if (this.iptables) return this.iptables.plane.connect(pkt, fromNode);
+    // iptables mode whose every sync was refused: the kernel holds none of its rules.
+    if (this.config.mode === 'iptables') return { outcome: 'no-match', evaluations: 0, masquerade: false };
     if (this.ipvs) return this.ipvs.plane.connect(pkt);
     return this.nft!.plane.connect(pkt, fromNode);
   }

@@ -144,8 +144,11 @@ export class ProxyHost {
   private syncNode(n: NodeProxy): void {
     n.pending = undefined;
     if (!n.proxy || !this.informers || this.stopped) return;
-    n.proxy.sync(this.informers.services.list(), this.informers.slices.list());
+    const ok = n.proxy.sync(this.informers.services.list(), this.informers.slices.list());
     n.lastSync_ms = this.clock.now_ms();
+    // A failed sync (iptables-restore refused the rules) changed nothing on the node: the proxy
+    // has not caught up, and the periodic sync tries again (upstream: "Sync failed; retrying").
+    if (!ok) return;
     n.syncedAt = this.progress;
     this.onSync?.(n.proxy.config.nodeName, n.proxy);
   }

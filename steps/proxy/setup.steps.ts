@@ -6,7 +6,7 @@ import { Given, When } from '@cucumber/cucumber';
 import type { KubespecWorld } from '../support/world.ts';
 import {
   createService, deleteSlice, getService, modeOf, proxy, serviceWithEndpoints, writeSlice,
-  type EndpointSpec, type ServiceOptions,
+  type EndpointSpec, type Protocol, type ServiceOptions,
 } from './support.ts';
 
 async function startProxy(world: KubespecWorld, node: string, mode: string | undefined, scheduler?: string): Promise<void> {
@@ -46,7 +46,7 @@ Given('a node {string} whose kernel has no ip_vs module', function (this: Kubesp
 
 // ---- Services -------------------------------------------------------------------------------
 
-Given(/^a Service "([^"]+)" with clusterIP "([^"]+)" port (\d+)(?:\/(UDP|TCP))? targetPort (\d+)$/, async function (this: KubespecWorld, name: string, clusterIP: string, port: string, protocol: 'UDP' | 'TCP' | undefined, targetPort: string) {
+Given(/^a Service "([^"]+)" with clusterIP "([^"]+)" port (\d+)(?:\/(UDP|TCP|SCTP))? targetPort (\d+)$/, async function (this: KubespecWorld, name: string, clusterIP: string, port: string, protocol: Protocol | undefined, targetPort: string) {
   await createService(this, name, { clusterIP, port: Number(port), targetPort: Number(targetPort), ...(protocol ? { protocol } : {}) });
 });
 
@@ -73,9 +73,16 @@ Given(/^a Service "([^"]+)" with sessionAffinity "([^"]+)"(?: timeoutSeconds (\d
   await serviceWithEndpoints(this, name, Number(n), { sessionAffinity: affinity, ...(timeout ? { timeoutSeconds: Number(timeout) } : {}) });
 });
 
-Given(/^a Service "([^"]+)" of type NodePort(?: with nodePort (\d+))? port (\d+) targetPort (\d+)(?: with externalTrafficPolicy "([^"]+)")?$/, async function (this: KubespecWorld, name: string, nodePort: string | undefined, port: string, targetPort: string, policy: string | undefined) {
-  const o: ServiceOptions = { type: 'NodePort', port: Number(port), targetPort: Number(targetPort), ...(nodePort ? { nodePort: Number(nodePort) } : {}), ...(policy ? { externalTrafficPolicy: policy } : {}) };
+Given(/^a Service "([^"]+)" of type NodePort(?: with nodePort (\d+))? port (\d+) targetPort (\d+)(?: with externalTrafficPolicy "([^"]+)")?(?: (?:with|and) internalTrafficPolicy "([^"]+)")?$/, async function (this: KubespecWorld, name: string, nodePort: string | undefined, port: string, targetPort: string, external: string | undefined, internal: string | undefined) {
+  const o: ServiceOptions = {
+    type: 'NodePort', port: Number(port), targetPort: Number(targetPort), ...(nodePort ? { nodePort: Number(nodePort) } : {}),
+    ...(external ? { externalTrafficPolicy: external } : {}), ...(internal ? { internalTrafficPolicy: internal } : {}),
+  };
   await createService(this, name, o);
+});
+
+Given(/^a Service "([^"]+)" of type (ClusterIP|NodePort) with (\d+) ready endpoints?$/, async function (this: KubespecWorld, name: string, type: 'ClusterIP' | 'NodePort', n: string) {
+  await serviceWithEndpoints(this, name, Number(n), { type });
 });
 
 Given(/^(\d+) Services with (\d+) ready endpoints? each$/, async function (this: KubespecWorld, n: string, per: string) {
@@ -120,7 +127,7 @@ const CONDITIONS: Record<string, Partial<EndpointSpec>> = {
   'serving terminating': { ready: false, serving: true, terminating: true },
 };
 
-Given(/^an EndpointSlice for Service "([^"]+)" with (ready|serving terminating) endpoints (.+) on port (\d+)(?:\/(UDP|TCP))?(?: is written)?$/, async function (this: KubespecWorld, service: string, kind: string, list: string, port: string, protocol: 'UDP' | 'TCP' | undefined) {
+Given(/^an EndpointSlice for Service "([^"]+)" with (ready|serving terminating) endpoints (.+) on port (\d+)(?:\/(UDP|TCP|SCTP))?(?: is written)?$/, async function (this: KubespecWorld, service: string, kind: string, list: string, port: string, protocol: Protocol | undefined) {
   await writeSlice(this, service, Number(port), parseEndpoints(list, CONDITIONS[kind]!), protocol);
 });
 

@@ -24,6 +24,9 @@ export function proxyNode(world: KubespecWorld): string {
   return world.recall<string>('proxy node');
 }
 
+/** A Service port's protocol (core/v1 Protocol). */
+export type Protocol = 'TCP' | 'UDP' | 'SCTP';
+
 export interface ServiceOptions {
   clusterIP?: string;
   port?: number;
@@ -37,7 +40,7 @@ export interface ServiceOptions {
   /** Named ports instead of the one `port`/`targetPort`. */
   ports?: { name: string; port: number; targetPort: number }[];
   /** The one port's protocol (TCP by default). */
-  protocol?: 'TCP' | 'UDP';
+  protocol?: Protocol;
 }
 
 export function serviceBody(name: string, o: ServiceOptions): any {
@@ -105,11 +108,11 @@ export interface SlicePort {
   name: string;
   port: number;
   /** Matched with the Service port's protocol, as kube-proxy matches them (TCP by default). */
-  protocol?: 'TCP' | 'UDP';
+  protocol?: Protocol;
 }
 
 /** Creates or replaces the Service's one EndpointSlice; remembers what it lists. */
-export async function writeSlice(world: KubespecWorld, service: string, port: number | SlicePort[], eps: EndpointSpec[], protocol?: 'TCP' | 'UDP'): Promise<void> {
+export async function writeSlice(world: KubespecWorld, service: string, port: number | SlicePort[], eps: EndpointSpec[], protocol?: Protocol): Promise<void> {
   const kube = world.kube();
   const path = `${slicePath(world)}/${service}-kubespec`;
   const current = await kube.request({ method: 'GET', path });

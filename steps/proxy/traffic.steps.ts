@@ -70,6 +70,19 @@ When(/^I open (\d+) new (?:(UDP|TCP) )?connections? to "([\d.]+):(\d+)" from a p
   await send(this, node, ip, Number(port), Array(Number(n)).fill(podOn(node)), false, protocol);
 });
 
+When('I open {int} new connections to the clusterIP of Service {string} from a pod on node {string}', async function (this: KubespecWorld, n: number, service: string, node: string) {
+  await synced(this, node);
+  const { ip, port } = await clusterIPOf(this, service);
+  await send(this, node, ip, port, Array(n).fill(podOn(node)));
+});
+
+/** The pod behind an endpoint address, on its node: a backend calling its own Service. */
+When('the pod {string} on node {string} opens {int} new connections to {string}', async function (this: KubespecWorld, pod: string, node: string, n: number, target: string) {
+  await synced(this, node);
+  const [ip, port] = target.split(':');
+  await send(this, node, ip!, Number(port), Array(n).fill(pod));
+});
+
 When('a client outside the cluster connects to node {string} port {int}', async function (this: KubespecWorld, node: string, port: number) {
   await synced(this, node);
   await send(this, node, await proxy(this).nodeAddress(node), port, [outsideClient(1)]);

@@ -231,7 +231,8 @@ interface NodeNet {
   ns: string;
   address: string;
   /** `udp` holds the "ip:port" pairs with a UDP socket: every address on every port, as the TCP servers on 0.0.0.0 are. */
-  pods?: { ns: string; servers: LineProcess; addresses: Set<string>; ports: Set<number>; udp: Set<string> };
+  /** `agent`: a client inside the pods' namespace, for a backend calling out from its own address. */
+  pods?: { ns: string; servers: LineProcess; addresses: Set<string>; ports: Set<number>; udp: Set<string>; agent?: LineProcess };
   client?: { ns: string; agent: LineProcess; address?: string };
   agent?: LineProcess;
 }
@@ -370,6 +371,15 @@ export class KernelNetwork {
   /** The agent of a client pod on `node` with address `ip` (the pod is made on first use). */
   podClient(nodeName: string, ip: string): LineProcess {
     const node = this.nodes.get(nodeName)!;
+    // A backend's own address: the client is that pod (hairpin through its Service), so it runs
+    // where the address lives — moving the address to the client namespace would take it from the server.
+    if (node.pods?.addresses.has(ip)) {
+      if (!node.pods.agent) {
+        node.pods.agent = new LineProcess(node.pods.ns, AGENT);
+        this.helpers.push(node.pods.agent);
+      }
+      return node.pods.agent;
+    }
     if (!node.client) {
       const ns = this.attach(node, 'c');
       const agent = new LineProcess(ns, AGENT);
