@@ -122,6 +122,19 @@ Feature: Scheduler — filter, score, bind
       Then within 10 s Pod "b" is on Node "n1"
 
     @requires:kube.api @requires:cluster.scheduler @requires:cluster.nodes
+    Scenario: a pod that has finished holds no room — a pod waiting for it is placed once it has Succeeded
+      # kube-scheduler watches only pods that have not terminated (pkg/scheduler/scheduler.go
+      # newPodInformer, field selector status.phase!=Succeeded,status.phase!=Failed): a finished
+      # pod leaves its cache as a deleted one does, and its requests stop counting on the node.
+      # No kubelet runs on n1, so the test reports the phase in its place.
+      Given a cluster with node "n1" with 2 CPU and 8Gi memory
+      And Pod "a" is on Node "n1" requesting 1500m CPU
+      When Pod "b" is created requesting 1 CPU
+      Then after 10 s Pod "b" is still Pending
+      When Pod "a" reports phase Succeeded, as its kubelet would
+      Then within 10 s Pod "b" is on Node "n1"
+
+    @requires:kube.api @requires:cluster.scheduler @requires:cluster.nodes
     Scenario: a pod waiting for room is placed as soon as a node with room joins
       Given a cluster with node "n1" with 2 CPU and 8Gi memory
       And Pod "a" is on Node "n1" requesting 1500m CPU
