@@ -155,22 +155,22 @@ Feature: Scheduler — filter, score, bind
     @requires:kube.api @requires:cluster.scheduler @requires:cluster.nodes
     Scenario: a pod waiting for CPU is not retried on changes that cannot make room, so it is placed at once when room is made
       # Upstream moves an unschedulable pod back to the queue only on the cluster events the plugins
-      # that rejected it registered (noderesources/fit.go EventsToRegister: pod deletion, node add,
-      # allocatable change — not a node label; the queue's MoveAllToActiveOrBackoffQueue checks them
-      # against the pod's UnschedulablePlugins), and each failed attempt doubles its backoff from 1 s
-      # up to 10 s (podInitialBackoffDuration, podMaxBackoffDuration). A pod retried on each of these
-      # four label changes would be 10 s into a backoff when the room is made.
+      # that rejected it registered (noderesources/fit.go EventsToRegister: pod deletion or scale-down,
+      # node add or allocatable change — never a pod added; the queue's MoveAllToActiveOrBackoffQueue
+      # checks them against the pod's UnschedulablePlugins), and each failed attempt doubles its
+      # backoff from 1 s up to 10 s (podInitialBackoffDuration, podMaxBackoffDuration). A pod retried
+      # on each of these four pod additions would be 10 s into a backoff when the room is made.
       Given a cluster with node "n1" with 2 CPU and 8Gi memory
       And Pod "a" is on Node "n1" requesting 1500m CPU
       When Pod "b" is created requesting 1 CPU
       Then after 10 s Pod "b" is still Pending
-      When Node "n1" is given label "round=1"
+      When Pod "x1" is on Node "n1" with label "app=x"
       And 15 s pass
-      And Node "n1" is given label "round=2"
+      And Pod "x2" is on Node "n1" with label "app=x"
       And 15 s pass
-      And Node "n1" is given label "round=3"
+      And Pod "x3" is on Node "n1" with label "app=x"
       And 15 s pass
-      And Node "n1" is given label "round=4"
+      And Pod "x4" is on Node "n1" with label "app=x"
       And 1 s pass
       And Pod "a" is deleted
       Then within 3 s Pod "b" is on Node "n1"
@@ -206,9 +206,10 @@ Feature: Scheduler — filter, score, bind
 
     @requires:kube.api @requires:cluster.scheduler @requires:cluster.nodes
     Scenario: a pod waiting for a label is not retried when the node's allocatable changes, so it is placed at once when the label comes
-      # NodeAffinity registers only Node add and Node label updates (nodeaffinity/node_affinity.go
-      # EventsToRegister): an allocatable change cannot make a nodeSelector match, so the pod is not
-      # retried and its backoff stays at the first attempt's 1 s (see SCHED-FILTER-RESOURCES).
+      # NodeAffinity registers Node add and label updates (and taint updates where queueing hints are
+      # off), never an allocatable change (nodeaffinity/node_affinity.go EventsToRegister): that cannot
+      # make a nodeSelector match, so the pod is not retried and its backoff stays at the first
+      # attempt's 1 s (see SCHED-FILTER-RESOURCES).
       Given a cluster with node "n1" with 4 CPU and 8Gi memory
       When Pod "db" is created with nodeSelector "disk=ssd"
       Then after 10 s Pod "db" is still Pending
