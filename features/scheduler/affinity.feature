@@ -27,6 +27,23 @@ Feature: Scheduler — affinity and anti-affinity
       When Pod "web" is created with required node affinity "zone NotIn (a)"
       Then within 10 s Pod "web" is on Node "n2"
 
+    @requires:kube.api @requires:cluster.scheduler @requires:cluster.nodes
+    Scenario: a required term may name nodes (matchFields metadata.name) — requirements within a term are ANDed, terms ORed
+      # component-helpers nodeaffinity: a term matches when all its matchExpressions and matchFields
+      # do, the pod's required affinity when any term does; metadata.name is the one field a term may
+      # select on. NodeAffinity's PreFilter intersects a term's "metadata.name In" lists and skips
+      # the other operators (node_affinity.go PreFilter).
+      Given a cluster with nodes "n1", "n2" and "n3", each with 4 CPU and 8Gi memory
+      And Node "n1" has label "zone=a"
+      When Pod "both" is created with required node affinity terms "metadata.name In (n1, n2) and metadata.name In (n2, n3)"
+      Then within 10 s Pod "both" is on Node "n2"
+      When Pod "either" is created with required node affinity terms "metadata.name In (n1) and metadata.name In (n2)" or "metadata.name In (n3)"
+      Then within 10 s Pod "either" is on Node "n3"
+      When Pod "not-n2" is created with required node affinity terms "metadata.name In (n3) and metadata.name NotIn (n2)"
+      Then within 10 s Pod "not-n2" is on Node "n3"
+      When Pod "by-label" is created with required node affinity terms "metadata.name In (n2) and metadata.name In (n3)" or "zone In (a)"
+      Then within 10 s Pod "by-label" is on Node "n1"
+
   Rule: AFFINITY-POD — podAffinity places a pod in the same topology domain as the pods it selects
     Source: 000_1662d8c5cea2447f.txt § 控制平面 / Scheduler / 亲和性与反亲和性
     Claim: podAffinity (Pod → Pod) schedules related pods into the same topology domain, e.g. a log
@@ -104,6 +121,16 @@ Feature: Scheduler — affinity and anti-affinity
       Then after 10 s Pod "train" is still Pending
       And Pod "batch" is not marked for deletion
       And Pod "train" has condition PodScheduled=False with reason "Unschedulable" and a message containing "0/1 nodes are available: 1 node(s) didn't match Pod's node affinity/selector. preemption: 0/1 nodes are available: 1 Preemption is not helpful for scheduling."
+
+    @requires:kube.api @requires:cluster.scheduler @requires:cluster.nodes
+    Scenario: a required affinity whose terms name no node at all is refused before any node is looked at
+      # node_affinity.go PreFilter: every term names nodes and their intersection is empty, so no
+      # node can match — UnschedulableAndUnresolvable "pod affinity terms conflict", which FitError
+      # writes once, not counted per node (framework/types.go FitError.Error, PreFilterMsg).
+      Given a cluster with nodes "n1" and "n2", each with 4 CPU and 8Gi memory
+      When Pod "nowhere" is created with required node affinity terms "metadata.name In (n1) and metadata.name In (n2)" or "metadata.name In (n1, n3) and metadata.name In (n2)"
+      Then after 10 s Pod "nowhere" is still Pending
+      And Pod "nowhere" has condition PodScheduled=False with reason "Unschedulable" and a message starting "0/2 nodes are available: pod affinity terms conflict. preemption: 0/2 nodes are available: 2 Preemption is not helpful for scheduling."
 
   Rule: AFFINITY-PREFERRED — a preferred rule steers the choice but never blocks scheduling
     Source: 000_1662d8c5cea2447f.txt § 控制平面 / Scheduler / 亲和性与反亲和性

@@ -122,6 +122,19 @@ Feature: Scheduler — filter, score, bind
       Then within 10 s Pod "b" is on Node "n1"
 
     @requires:kube.api @requires:cluster.scheduler @requires:cluster.nodes
+    Scenario: a pod that has finished holds no room — a pod waiting for it is placed once it has Succeeded
+      # kube-scheduler watches only pods that have not terminated (pkg/scheduler/scheduler.go
+      # newPodInformer, field selector status.phase!=Succeeded,status.phase!=Failed): a finished
+      # pod leaves its cache as a deleted one does, and its requests stop counting on the node.
+      # No kubelet runs on n1, so the test reports the phase in its place.
+      Given a cluster with node "n1" with 2 CPU and 8Gi memory
+      And Pod "a" is on Node "n1" requesting 1500m CPU
+      When Pod "b" is created requesting 1 CPU
+      Then after 10 s Pod "b" is still Pending
+      When Pod "a" reports phase Succeeded, as its kubelet would
+      Then within 10 s Pod "b" is on Node "n1"
+
+    @requires:kube.api @requires:cluster.scheduler @requires:cluster.nodes
     Scenario: a pod waiting for room is placed as soon as a node with room joins
       Given a cluster with node "n1" with 2 CPU and 8Gi memory
       And Pod "a" is on Node "n1" requesting 1500m CPU
@@ -138,6 +151,29 @@ Feature: Scheduler — filter, score, bind
       Then after 10 s Pod "b" is still Pending
       When Node "n1" reports 4 CPU and 8Gi memory allocatable
       Then within 10 s Pod "b" is on Node "n1"
+
+    @requires:kube.api @requires:cluster.scheduler @requires:cluster.nodes
+    Scenario: a pod waiting for CPU is not retried on changes that cannot make room, so it is placed at once when room is made
+      # Upstream moves an unschedulable pod back to the queue only on the cluster events the plugins
+      # that rejected it registered (noderesources/fit.go EventsToRegister: pod deletion or scale-down,
+      # node add or allocatable change — never a pod added; the queue's MoveAllToActiveOrBackoffQueue
+      # checks them against the pod's UnschedulablePlugins), and each failed attempt doubles its
+      # backoff from 1 s up to 10 s (podInitialBackoffDuration, podMaxBackoffDuration). A pod retried
+      # on each of these four pod additions would be 10 s into a backoff when the room is made.
+      Given a cluster with node "n1" with 2 CPU and 8Gi memory
+      And Pod "a" is on Node "n1" requesting 1500m CPU
+      When Pod "b" is created requesting 1 CPU
+      Then after 10 s Pod "b" is still Pending
+      When Pod "x1" is on Node "n1" with label "app=x"
+      And 15 s pass
+      And Pod "x2" is on Node "n1" with label "app=x"
+      And 15 s pass
+      And Pod "x3" is on Node "n1" with label "app=x"
+      And 15 s pass
+      And Pod "x4" is on Node "n1" with label "app=x"
+      And 1 s pass
+      And Pod "a" is deleted
+      Then within 3 s Pod "b" is on Node "n1"
 
   Rule: SCHED-FILTER-NODESELECTOR — a node whose labels do not match the pod's nodeSelector is filtered out
     Source: 000_1662d8c5cea2447f.txt § 控制平面 / Scheduler / 调度流程
@@ -167,6 +203,26 @@ Feature: Scheduler — filter, score, bind
       Then after 10 s Pod "db" is still Pending
       When Node "n2" with 4 CPU and 8Gi memory, labelled "disk=ssd", joins the cluster
       Then within 10 s Pod "db" is on Node "n2"
+
+    @requires:kube.api @requires:cluster.scheduler @requires:cluster.nodes
+    Scenario: a pod waiting for a label is not retried when the node's allocatable changes, so it is placed at once when the label comes
+      # NodeAffinity registers Node add and label updates (and taint updates where queueing hints are
+      # off), never an allocatable change (nodeaffinity/node_affinity.go EventsToRegister): that cannot
+      # make a nodeSelector match, so the pod is not retried and its backoff stays at the first
+      # attempt's 1 s (see SCHED-FILTER-RESOURCES).
+      Given a cluster with node "n1" with 4 CPU and 8Gi memory
+      When Pod "db" is created with nodeSelector "disk=ssd"
+      Then after 10 s Pod "db" is still Pending
+      When Node "n1" reports 5 CPU and 8Gi memory allocatable
+      And 15 s pass
+      And Node "n1" reports 6 CPU and 8Gi memory allocatable
+      And 15 s pass
+      And Node "n1" reports 7 CPU and 8Gi memory allocatable
+      And 15 s pass
+      And Node "n1" reports 8 CPU and 8Gi memory allocatable
+      And 1 s pass
+      And Node "n1" is given label "disk=ssd"
+      Then within 3 s Pod "db" is on Node "n1"
 
   Rule: SCHED-FILTER-TAINT — a node with a NoSchedule taint the pod does not tolerate is filtered out
     Source: 000_1662d8c5cea2447f.txt § 控制平面 / Scheduler / 调度流程
@@ -297,6 +353,28 @@ Feature: Scheduler — filter, score, bind
       When 20 pods are created, one at a time, each requesting 100m CPU and 100Mi memory
       Then within 10 s all 20 pods are bound
       And each of Nodes "n1" and "n2" holds at least one of them
+
+    @requires:kube.api @requires:cluster.scheduler @requires:cluster.nodes
+    Scenario: among three nodes that score the same each is chosen about a third of the time — none is favoured by its place in the list
+      # selectHost keeps the i-th of k equal scores with chance 1/k (reservoir sampling,
+      # schedule_one.go), so each of three tied nodes takes a third of the pods: 20 of 60 on
+      # average, fewer than 8 or more than 32 with a chance below 1 in 1,000.
+      Given a cluster with nodes "n1", "n2" and "n3", each with 1000 CPU and 4000Gi memory
+      When 60 pods are created, one at a time, each requesting 100m CPU and 100Mi memory
+      Then within 10 s all 60 pods are bound
+      And no node holds more than 32 of them and none fewer than 8
+
+    @requires:kube.api @requires:cluster.scheduler @requires:cluster.nodes
+    Scenario: a resource requested beyond what a node has counts as fully used, not more — two overcommitted nodes are equally full
+      # least_allocated.go leastRequestedScore scores a resource 0 when its requests exceed the
+      # allocatable (and balanced_allocation.go caps each fraction at 1): a node three times
+      # overcommitted on CPU is no worse than one overcommitted by half, so pods that request nothing
+      # (and pass the filter, see SCHED-FILTER-RESOURCES) are spread over both at random.
+      Given a cluster with nodes "n1" and "n2", each with 1 CPU and 4000Gi memory
+      And Pod "hog-1" is on Node "n1" requesting 10 CPU
+      And Pod "hog-2" is on Node "n2" requesting 1500m CPU
+      When 20 pods are created, one at a time, each with label "app=web"
+      Then each of Nodes "n1" and "n2" holds at least one of them
 
   @erratum
   Rule: SCHED-SCORE-LOCALITY — the default scoring prefers nodes that already have the pod's container images

@@ -51,7 +51,7 @@ export function scheduleCycle(fw: Framework, snapshot: Snapshot, pod: Pod, opts:
   const pre = fw.runPreFilter(state, pod, snapshot);
   if (pre) {
     const statuses = new Map(nodes.map((n) => [n.name, pre] as const));
-    return { ...unschedulable(fw, state, pod, snapshot, statuses), nextStartIndex: opts.startIndex };
+    return { ...unschedulable(fw, state, pod, snapshot, statuses, pre.reasons.join(', ')), nextStartIndex: opts.startIndex };
   }
   const want = numFeasibleNodesToFind(nodes.length, opts.percentageOfNodesToScore ?? fw.profile.percentageOfNodesToScore);
   const feasible: NodeInfo[] = [];
@@ -101,20 +101,23 @@ export function selectHost(totals: readonly number[], random: () => number): num
   return best;
 }
 
-function unschedulable(fw: Framework, state: CycleState, pod: Pod, snapshot: Snapshot, statuses: Map<string, Status>) {
+function unschedulable(fw: Framework, state: CycleState, pod: Pod, snapshot: Snapshot, statuses: Map<string, Status>, preFilterMessage?: string) {
   const rejectors = new Set([...statuses.values()].map((s) => s.plugin).filter((p): p is string => Boolean(p)));
   const postFilter = fw.postFilter.length > 0 ? fw.runPostFilter(state, pod, snapshot, statuses) : undefined;
-  const message = fitErrorMessage(snapshot.nodes.length, statuses, postFilter?.message);
+  const message = fitErrorMessage(snapshot.nodes.length, statuses, postFilter?.message, preFilterMessage);
   return { kind: 'unschedulable' as const, state, statuses, message, rejectors, ...(postFilter ? { postFilter } : {}) };
 }
 
 /**
  * FitError.Error() (pkg/scheduler/framework/types.go): `0/N nodes are available: ` and the
  * reasons counted over nodes, each as "<count> <reason>", sorted as strings and joined by ", ",
- * then ".", then the PostFilter's message when it has one (`preemption: ...`).
+ * then ".", then the PostFilter's message when it has one (`preemption: ...`). A PreFilter
+ * rejection is every node's status, so upstream writes its message once instead of the
+ * histogram (Diagnosis.PreFilterMsg: "0/2 nodes are available: pod affinity terms conflict.").
  */
-export function fitErrorMessage(numAllNodes: number, statuses: ReadonlyMap<string, Status>, postFilterMessage?: string): string {
-  const msg = `0/${numAllNodes} nodes are available: ${histogram([...statuses.values()].flatMap((s) => s.reasons))}.`;
+export function fitErrorMessage(numAllNodes: number, statuses: ReadonlyMap<string, Status>, postFilterMessage?: string, preFilterMessage?: string): string {
+  const reasons = preFilterMessage ?? histogram([...statuses.values()].flatMap((s) => s.reasons));
+  const msg = `0/${numAllNodes} nodes are available: ${reasons}.`;
   return postFilterMessage ? `${msg} ${postFilterMessage}` : msg;
 }
 

@@ -120,7 +120,7 @@ export class SchedulerHost {
     const now = this.opts.clock.now_ms();
     const object = event.object as any;
     if (event.resource === 'nodes') this.core.onNode(event.type, object, now);
-    else if (event.resource === 'pods') this.core.onPod(event.type, object as Pod, now);
+    else if (event.resource === 'pods') this.core.onPod(isTerminal(object) ? 'DELETED' : event.type, object as Pod, now);
     else if (event.resource === 'poddisruptionbudgets') this.core.onPdb(event.type, object);
     else this.core.onWorkload(event.resource as WorkloadResource, event.type, object);
     this.kick();
@@ -249,4 +249,13 @@ export class SchedulerHost {
 
 function rfc3339(ms: number): string {
   return new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
+}
+
+/**
+ * kube-scheduler's pod informer watches only pods that have not terminated (pkg/scheduler/
+ * scheduler.go newPodInformer, field selector status.phase!=Succeeded,status.phase!=Failed): a pod
+ * that finishes leaves the cache as a deleted one does, so its requests stop counting on its node.
+ */
+function isTerminal(pod: any): boolean {
+  return pod?.status?.phase === 'Succeeded' || pod?.status?.phase === 'Failed';
 }

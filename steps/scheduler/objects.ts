@@ -75,6 +75,19 @@ export async function addLabel(world: KubespecWorld, node: string, text: string)
   await patchNode(world, node, { metadata: { labels: { [key!]: value } } });
 }
 
+/**
+ * "metadata.name In (n1) and zone In (a)" → a NodeSelectorTerm: requirements on "metadata.name"
+ * go to matchFields (the only field a term may select on), the others to matchExpressions.
+ */
+function nodeSelectorTerm(text: string): { matchExpressions?: any[]; matchFields?: any[] } {
+  const term: { matchExpressions?: any[]; matchFields?: any[] } = {};
+  for (const part of text.split(' and ')) {
+    const r = requirement(part);
+    (r.key === 'metadata.name' ? (term.matchFields ??= []) : (term.matchExpressions ??= [])).push(r);
+  }
+  return term;
+}
+
 /** "key In (a, b)", "key NotIn (a)", "key Exists" → a NodeSelectorRequirement. */
 function requirement(text: string): { key: string; operator: string; values?: string[] } {
   const m = /^(\S+) (In|NotIn|Exists|DoesNotExist)(?: \(([^)]*)\))?$/.exec(text.trim());
@@ -91,6 +104,8 @@ type Spec = Record<string, any>;
 /** The clauses a pod description may hold; each adds to the pod. The words must all be understood. */
 const CLAUSES: [RegExp, (m: RegExpExecArray, pod: { metadata: any; spec: Spec }, world: KubespecWorld) => void][] = [
   [/requesting (\S+) CPU(?: and (\S+) memory)?/, (m, p) => (p.spec.containers[0].resources = { requests: { cpu: m[1], ...(m[2] ? { memory: m[2] } : {}) } })],
+  // Several terms, ORed: with required node affinity terms "metadata.name In (n1) and zone In (a)" or "zone In (b)".
+  [/with required node affinity terms? ("[^"]*"(?: or "[^"]*")*)/, (m, p) => ((p.spec.affinity ??= {}).nodeAffinity = { requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms: [...m[1]!.matchAll(/"([^"]*)"/g)].map((t) => nodeSelectorTerm(t[1]!)) } })],
   [/with required node affinity "([^"]*)"/, (m, p) => ((p.spec.affinity ??= {}).nodeAffinity = { requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms: [{ matchExpressions: [requirement(m[1]!)] }] } })],
   // Each clause adds one preferred term, so a pod may carry several of different weights.
   [/with preferred node affinity "([^"]*)" of weight (\d+)/, (m, p) => (((p.spec.affinity ??= {}).nodeAffinity ??= {}).preferredDuringSchedulingIgnoredDuringExecution ??= []).push({ weight: Number(m[2]), preference: { matchExpressions: [requirement(m[1]!)] } })],

@@ -181,6 +181,18 @@ When(/^Pod "([^"]*)" is deleted$/, async function (this: KubespecWorld, name: st
   await this.eventually(`Pod "${name}" gone`, async () => !(await getPod(this, name)), 60_000);
 });
 
+/**
+ * The pod's phase written through pods/status, as the kubelet of its node reports a finished pod.
+ * Only for pods on nodes the test registered without a kubelet (the kubelet's stand-in, as
+ * finishDeletionWithoutKubelet is).
+ */
+When(/^Pod "([^"]*)" reports phase (Succeeded|Failed), as its kubelet would$/, async function (this: KubespecWorld, name: string, phase: string) {
+  const node: string | undefined = (await getPod(this, name))?.spec?.nodeName;
+  assert.ok(node && this.recallOr(`no kubelet on ${node}`, false), `Pod "${name}" is not on a node the test registered without a kubelet`);
+  const res = await this.kube().request({ method: 'PATCH', path: `${podPath(this, name)}/status`, body: { status: { phase } }, headers: { 'content-type': 'application/merge-patch+json' } });
+  assert.ok(res.status < 300, `report phase ${phase} of Pod "${name}": ${res.status} ${res.text.slice(0, 200)}`);
+});
+
 /** After "N pods are created, one at a time": every named node took at least one of them. */
 Then(/^each of Nodes ((?:"[^"]*"(?:, | and )?)+) holds at least one of them$/, function (this: KubespecWorld, list: string) {
   const placed = this.recall<string[]>('spread nodes');

@@ -1,6 +1,10 @@
 /**
  * NodeAffinity (plugins/nodeaffinity/node_affinity.go).
  *
+ * - PreFilter: when every required term names nodes (matchFields `metadata.name In`, ANDed
+ *   within a term) and no name is left, no node can match: `pod affinity terms conflict`,
+ *   UnschedulableAndUnresolvable, before any node is filtered. (Upstream also narrows the nodes
+ *   to the named ones, PreFilterResult.NodeNames; here Filter rejects the others.)
  * - Filter: the node's labels must match every entry of spec.nodeSelector and, when given, one
  *   of the requiredDuringSchedulingIgnoredDuringExecution node selector terms. Otherwise
  *   `node(s) didn't match Pod's node affinity/selector`, UnschedulableAndUnresolvable.
@@ -15,6 +19,26 @@ import { defaultNormalize } from '../tainttoleration/index.ts';
 
 export const NAME = 'NodeAffinity';
 export const ERR_REASON = "node(s) didn't match Pod's node affinity/selector";
+export const ERR_REASON_CONFLICT = 'pod affinity terms conflict';
+
+/**
+ * node_affinity.go PreFilter: a term's `metadata.name In` requirements allow the intersection of
+ * their names; terms are ORed, so a term without one allows every node. A conflict is every term
+ * naming nodes and none left.
+ */
+export function namedNodesConflict(terms: readonly any[]): boolean {
+  if (terms.length === 0) return false;
+  for (const term of terms) {
+    let names: Set<string> | undefined;
+    for (const r of term?.matchFields ?? []) {
+      if (r.key !== 'metadata.name' || r.operator !== 'In') continue;
+      const allowed = new Set<string>(r.values ?? []);
+      names = names ? new Set([...names].filter((n) => allowed.has(n))) : allowed;
+    }
+    if (!names || names.size > 0) return false;
+  }
+  return true;
+}
 
 export function requiredNodeAffinityMatches(pod: Pod, node: { metadata: { name: string; labels?: Record<string, string> } }): boolean {
   for (const [k, v] of Object.entries(pod.spec.nodeSelector ?? {})) {
@@ -30,8 +54,12 @@ export function nodeAffinity(): PreFilterPlugin & FilterPlugin & ScorePlugin {
     events: ['NodeAdd', 'NodeLabelChange'],
     preFilter(state, pod) {
       const hasRequired = Object.keys(pod.spec.nodeSelector ?? {}).length > 0 || pod.spec.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution;
-      if (!hasRequired) state.skipFilter.add(NAME);
-      return undefined;
+      if (!hasRequired) {
+        state.skipFilter.add(NAME);
+        return undefined;
+      }
+      const terms = pod.spec.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution?.nodeSelectorTerms ?? [];
+      return namedNodesConflict(terms) ? status('UnschedulableAndUnresolvable', ERR_REASON_CONFLICT) : undefined;
     },
     filter: (_s, pod, node) => (requiredNodeAffinityMatches(pod, node.node) ? undefined : status('UnschedulableAndUnresolvable', ERR_REASON)),
     score(_s, pod, node) {
