@@ -22,7 +22,12 @@ export default {
   testRunner: 'cucumber',
   plugins: ['@stryker-mutator/cucumber-runner'],
   cucumber: { profile: 'mutation', features: component.features, tags: ['not @pending and not @untestable', ...(component.tags ? [component.tags] : [])] },
-  coverageAnalysis: 'perTest',
+  // Per scenario by default: each mutant runs only the scenarios that reached it. A component
+  // whose code runs after the scenario that set it going (a watch's events, delivered from
+  // timers and queued promises) may be reached by a scenario Stryker does not credit with it;
+  // 'all' (component.coverageAnalysis, or KUBESPEC_MUTATION_COVERAGE) runs every scenario of
+  // the component's features on every mutant instead: slower, and no mutant goes untested.
+  coverageAnalysis: process.env.KUBESPEC_MUTATION_COVERAGE ?? component.coverageAnalysis ?? 'perTest',
   // The machine is shared: two mutants at a time.
   concurrency: Number(process.env.KUBESPEC_MUTATION_CONCURRENCY ?? 2),
   // KUBESPEC_MUTATION_TIMEOUT_MS lowers it for components whose scenarios are all on virtual time
