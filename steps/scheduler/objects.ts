@@ -104,9 +104,9 @@ type Spec = Record<string, any>;
 /** The clauses a pod description may hold; each adds to the pod. The words must all be understood. */
 const CLAUSES: [RegExp, (m: RegExpExecArray, pod: { metadata: any; spec: Spec }, world: KubespecWorld) => void][] = [
   [/requesting (\S+) CPU(?: and (\S+) memory)?/, (m, p) => (p.spec.containers[0].resources = { requests: { cpu: m[1], ...(m[2] ? { memory: m[2] } : {}) } })],
-  // Several terms, ORed: with required node affinity terms "metadata.name In (n1) and zone In (a)" or "zone In (b)".
-  [/with required node affinity terms? ("[^"]*"(?: or "[^"]*")*)/, (m, p) => ((p.spec.affinity ??= {}).nodeAffinity = { requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms: [...m[1]!.matchAll(/"([^"]*)"/g)].map((t) => nodeSelectorTerm(t[1]!)) } })],
-  [/with required node affinity "([^"]*)"/, (m, p) => ((p.spec.affinity ??= {}).nodeAffinity = { requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms: [{ matchExpressions: [requirement(m[1]!)] }] } })],
+  // One term or several, ORed: with required node affinity "zone In (a)", or
+  // with required node affinity terms "metadata.name In (n1) and zone In (a)" or "zone In (b)".
+  [/with required node affinity(?: terms?)? ("[^"]*"(?: or "[^"]*")*)/, (m, p) => ((p.spec.affinity ??= {}).nodeAffinity = { requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms: [...m[1]!.matchAll(/"([^"]*)"/g)].map((t) => nodeSelectorTerm(t[1]!)) } })],
   // Each clause adds one preferred term, so a pod may carry several of different weights.
   [/with preferred node affinity "([^"]*)" of weight (\d+)/, (m, p) => (((p.spec.affinity ??= {}).nodeAffinity ??= {}).preferredDuringSchedulingIgnoredDuringExecution ??= []).push({ weight: Number(m[2]), preference: { matchExpressions: [requirement(m[1]!)] } })],
   [/with required pod affinity to "([^"]*)" on topology key "([^"]*)"/, (m, p) => ((p.spec.affinity ??= {}).podAffinity = { requiredDuringSchedulingIgnoredDuringExecution: [{ labelSelector: labelSelector(m[1]!), topologyKey: m[2] }] })],
