@@ -66,7 +66,7 @@ const RUN_BUDGET_MS = 90_000;
 function runWithFault(fault: string, env: Record<string, string> = {}): Promise<{ code: number | null; output: string; reports: string; elapsed_ms: number }> {
   const reports = mkdtempSync(join(tmpdir(), 'kubespec-watchdog-'));
   const t0 = Date.now();
-  const child = spawn(process.execPath, [KUBESPEC_BIN, 'run', '--target', 'reference', '--no-coverage', '--name', SCENARIO], {
+  const child = spawn(process.execPath, [KUBESPEC_BIN, 'run', '--target', 'reference', '--name', SCENARIO], {
     cwd: PROJECT_DIR,
     env: { ...process.env, KUBESPEC_REFERENCE_FAULT: fault, KUBESPEC_REPORTS_DIR: reports, ...env },
   });
