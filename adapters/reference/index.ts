@@ -193,6 +193,9 @@ async function openSession(seed: number, tags: readonly string[]): Promise<Sessi
       // setting), so scenarios on virtual time do not wait out the 1 s batching between syncs.
       proxyMinSyncPeriod_ms: 0,
       scheduler,
+      // The cluster's components reach its API server in process (reference/wiring/in-process.ts):
+      // the whole pipeline, without loopback HTTP's CPU; the steps still speak HTTP to it.
+      inProcessComponents: true,
       // The CSR signer signs with the CA the session's TLS listener trusts for client certificates.
       clusterSigningCa: workerCa,
     });

@@ -7,6 +7,7 @@
  *
  * Pure core: the API, runtime, clock and probe network are injected (types.ts).
  */
+import { eventName } from '../event-name.ts';
 import { Informer } from '../controllers/informer.ts';
 import { LABEL_CONTAINER_NAME, LABEL_POD_NAME, LABEL_POD_NAMESPACE, LABEL_POD_UID } from '../../contract/cri.ts';
 import { CrashBackoff } from './backoff.ts';
@@ -190,7 +191,7 @@ export class Kubelet {
   private event(pod: any, type: string, reason: string, message: string, fieldPath?: string): void {
     const now = rfc3339(this.opts.clock.now_ms());
     const m = pod.metadata;
-    const name = `${m.name}.${(this.opts.clock.now_ms() * 1000 + (this.eventCount++ % 1000)).toString(16)}`;
+    const name = eventName(m.name, this.opts.clock.now_ms(), `kubelet/${this.nodeName}`, this.eventCount++);
     const event = {
       apiVersion: 'v1', kind: 'Event',
       metadata: { name, namespace: m.namespace },

@@ -15,6 +15,7 @@ import { ApiStatusError, type ListWatcher, type WatchOptions, type WatchStreamHa
 import type { KubeObject, ResourceRef } from '../controllers/types.ts';
 import { LineReader, parseJson, readAll } from './http-body.ts';
 import { keepAliveAgent } from './keep-alive.ts';
+import { InProcessConnection, type ApiHandle } from './in-process.ts';
 
 export interface ApiClientOptions {
   /** e.g. http://127.0.0.1:6443 */
@@ -24,6 +25,12 @@ export interface ApiClientOptions {
   /** CAs that may sign the serving certificate (https only). */
   ca?: string | Buffer;
   userAgent?: string;
+  /**
+   * The API server's own entry, for a component of the reference cluster on virtual time: its
+   * requests then go through the server's whole pipeline in process, not over loopback HTTP
+   * (in-process.ts). `server` is kept for what it names.
+   */
+  inProcess?: ApiHandle;
 }
 
 export interface CreateResult {
@@ -42,10 +49,12 @@ export function collectionPath(ref: ResourceRef, namespace?: string): string {
 export class ApiClient {
   private readonly url: URL;
   private readonly agent: http.Agent;
+  private readonly connection?: InProcessConnection;
 
   constructor(private readonly opts: ApiClientOptions) {
     this.url = new URL(opts.server);
     this.agent = this.tls ? keepAliveAgent(true, opts.ca ? { ca: opts.ca } : {}) : keepAliveAgent(false);
+    if (opts.inProcess) this.connection = new InProcessConnection(opts.inProcess);
   }
 
   /** list and watch of one resource across all namespaces. */
@@ -84,6 +93,7 @@ export class ApiClient {
   /** Ends every connection, open watches included. */
   close(): void {
     this.agent.destroy();
+    this.connection?.close();
   }
 
   private get tls(): boolean {
@@ -100,6 +110,7 @@ export class ApiClient {
   private request(method: string, path: string, body?: unknown, contentType = 'application/json'): Promise<{ status: number; body: any }> {
     const text = body === undefined ? undefined : JSON.stringify(body);
     const headers = text === undefined ? this.headers() : { ...this.headers(), 'content-type': contentType, 'content-length': String(Buffer.byteLength(text)) };
+    if (this.connection) return this.connection.request(method, path, headers, text).then((answer) => ({ status: answer.status, body: parseJson(answer.text) }));
     return new Promise((resolve, reject) => {
       const req = this.lib.request(new URL(path, this.url), { method, headers, agent: this.agent }, (res) => {
         readAll(res).then((answer) => resolve({ status: res.statusCode ?? 0, body: parseJson(answer) }), reject);
@@ -120,6 +131,26 @@ export class ApiClient {
       over = true;
       handlers.onEnd(error);
     };
+    if (this.connection) {
+      // The same lines, refusals and endings over the in-process connection.
+      const stop = this.connection.watch(path, this.headers(), {
+        onLine: (line) => {
+          if (over) return;
+          try {
+            handlers.onEvent(JSON.parse(line));
+          } catch (error) {
+            stop();
+            end(error as Error);
+          }
+        },
+        onRefused: (status, text) => end(statusError(status, parseJson(text), `watch ${path}`)),
+        onEnd: (error) => end(error),
+      });
+      return () => {
+        over = true;
+        stop();
+      };
+    }
     const req = this.lib.request(new URL(path, this.url), { method: 'GET', headers: this.headers(), agent: this.agent }, (res) => {
       if (res.statusCode !== 200) {
         readAll(res).then((text) => end(statusError(res.statusCode ?? 0, parseJson(text), `watch ${path}`)), end);

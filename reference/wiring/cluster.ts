@@ -44,6 +44,13 @@ export interface ReferenceClusterOptions {
    * start. On virtual time it is loaded up front, so no probe waits on real time (kubelet-network.ts).
    */
   lazyHttpInterceptor?: boolean;
+  /**
+   * The cluster's own components — the controller manager and its leader election, the
+   * scheduler, kube-proxy, token kubelets — reach the API server in process, through its whole
+   * pipeline but without loopback HTTP (in-process.ts). The suite's reference target asks for it;
+   * `kubespec serve` keeps real HTTP everywhere.
+   */
+  inProcessComponents?: boolean;
   seed: number;
   /** Virtual time for the suite, real time for `kubespec serve`. */
   clock: Scheduler;
@@ -205,13 +212,16 @@ export class ReferenceCluster {
     });
     await api.ready;
     const http = await listen(api.handler, { port: opts.port ?? 0, host: opts.host ?? '127.0.0.1', tls: opts.tls });
+    const inProcess = opts.inProcessComponents ? { inProcess: api.handle } : {};
     const client = new ApiClient({
+      ...inProcess,
       server: loopbackUrl(http, opts),
       userAgent: CONTROLLER_MANAGER_AGENT,
       ...(managerToken ? { token: managerToken } : {}),
       ...(opts.tls?.ca ? { ca: opts.tls.ca } : {}),
     });
     const schedulerClient = new ApiClient({
+      ...inProcess,
       server: loopbackUrl(http, opts),
       userAgent: SCHEDULER_AGENT,
       ...(schedulerToken ? { token: schedulerToken } : {}),
@@ -231,7 +241,7 @@ export class ReferenceCluster {
         return { controllers, stop: async () => controllers.stop() };
       }
       const process = await ControllerManagerProcess.start({
-        server: loopbackUrl(http, opts), clock: opts.clock, random: managerRandom, startControllers: () => startControllers(flag),
+        ...inProcess, server: loopbackUrl(http, opts), clock: opts.clock, random: managerRandom, startControllers: () => startControllers(flag),
         ...(managerToken ? { token: managerToken } : {}), ...(opts.tls?.ca ? { ca: opts.tls.ca } : {}), ...(opts.log ? { log: opts.log } : {}),
       });
       return { get controllers() { return process.controllers; }, stop: () => process.stop() };
@@ -250,6 +260,7 @@ export class ReferenceCluster {
       throw error;
     }
     const proxyClient = new ApiClient({
+      ...inProcess,
       server: loopbackUrl(http, opts),
       userAgent: KUBE_PROXY_AGENT,
       ...(proxyToken ? { token: proxyToken } : {}),
@@ -266,7 +277,7 @@ export class ReferenceCluster {
       proxyClient.close();
       schedulerClient.close();
     };
-    const kubeletContext = { hosts, external, clock: opts.clock, seed: opts.seed ^ 0x6b6c74, server: loopbackUrl(http, opts), ...(opts.tls?.ca ? { ca: opts.tls.ca } : {}), ...(liveTokens ? { tokens: liveTokens } : {}), ...(opts.log ? { log: opts.log } : {}), ...(opts.faults ? { faults: opts.faults } : {}) };
+    const kubeletContext = { ...inProcess, hosts, external, clock: opts.clock, seed: opts.seed ^ 0x6b6c74, server: loopbackUrl(http, opts), ...(opts.tls?.ca ? { ca: opts.tls.ca } : {}), ...(liveTokens ? { tokens: liveTokens } : {}), ...(opts.log ? { log: opts.log } : {}), ...(opts.faults ? { faults: opts.faults } : {}) };
     const cluster = new ReferenceCluster(backend, api, http, manager, shutdown, startManager, proxies, security, kubeletContext);
     for (const name of opts.kubelets ?? []) await cluster.addKubelet(name);
     cluster.controllerManagerCredentials = { ...(managerToken ? { token: managerToken } : {}), ...(opts.tls?.ca ? { ca: opts.tls.ca } : {}) };

@@ -14,6 +14,7 @@
  *
  * The identity is "<host>_<uuid>" like upstream's (hostname + "_" + uuid.NewUUID()).
  */
+import type { ApiHandle } from './in-process.ts';
 import { LeaderElector } from '../leaderelection/elector.ts';
 import { httpLeaseLock, JsonClient } from './lease-lock.ts';
 import { uuid, LEASE_NAMESPACE } from './elected.ts';
@@ -27,6 +28,8 @@ const RESTART_DELAY_MS = 1_000;
 
 export interface ControllerManagerProcessOptions {
   server: string;
+  /** The API server's own entry, for leader election in process (in-process.ts). */
+  inProcess?: ApiHandle;
   token?: string;
   ca?: string | Buffer;
   clock: Scheduler;
@@ -80,6 +83,7 @@ export class ControllerManagerProcess {
       ...(opts.ca ? { ca: opts.ca } : {}),
       userAgent: 'kube-controller-manager/v1.31.0 (linux/amd64) kubespec-reference/leader-election',
       timeout_ms: 10_000,
+      ...(opts.inProcess ? { inProcess: opts.inProcess } : {}),
     });
     const identity = `kubespec-reference_${uuid(opts.random)}`;
     const log = (line: string) => opts.log?.(`kube-controller-manager: ${line}`);

@@ -11,6 +11,7 @@ import { ApiStatusError, type ListWatcher } from '../controllers/informer.ts';
 import type { KubeletApi } from '../kubelet/types.ts';
 import { LineReader, parseJson, readAll } from './http-body.ts';
 import { keepAliveAgent } from './keep-alive.ts';
+import { InProcessConnection, type ApiHandle } from './in-process.ts';
 import type { Scheduler } from './virtual-clock.ts';
 
 /** client-go retries a 429 after its Retry-After, up to 10 times (rest/request.go maxRetries). */
@@ -24,6 +25,12 @@ export interface KubeletApiOptions {
   token?: string;
   nodeName: string;
   ca?: string | Buffer;
+  /**
+   * The API server's own entry, for a kubelet of the reference cluster on virtual time that
+   * authenticates with its token (in-process.ts); a kubelet with a client certificate always
+   * speaks TLS, where the certificate is verified.
+   */
+  inProcess?: ApiHandle;
 }
 
 export interface KubeletCertificateApi {
@@ -41,12 +48,16 @@ export function kubeletApi(opts: KubeletApiOptions & { clientCertificate?: { cer
   const newAgent = (pair?: { certPem: string; keyPem: string }) =>
     tls ? keepAliveAgent(true, { ...(opts.ca ? { ca: opts.ca } : {}), ...(pair ? { cert: pair.certPem, key: pair.keyPem } : {}) }) : keepAliveAgent(false);
   let agent: http.Agent = newAgent(opts.clientCertificate);
+  let connection = opts.inProcess && !opts.clientCertificate ? new InProcessConnection(opts.inProcess) : undefined;
   const lib = tls ? https : http;
   const headers = (contentType?: string): Record<string, string> => ({
     accept: 'application/json', ...(opts.token ? { authorization: `Bearer ${opts.token}` } : {}), 'user-agent': USER_AGENT, ...(contentType ? { 'content-type': contentType } : {}),
   });
   const once = (method: string, path: string, text: string | undefined, contentType: string): Promise<{ status: number; body?: any; retryAfter_s: number }> =>
-    new Promise((resolve, reject) => {
+    connection
+      ? connection.request(method, path, { ...headers(text === undefined ? undefined : contentType), ...(text === undefined ? {} : { 'content-length': String(Buffer.byteLength(text)) }) }, text)
+        .then((a) => ({ status: a.status, body: parseJson(a.text), retryAfter_s: Number(a.headers['retry-after'] ?? 1) || 1 }))
+      : new Promise((resolve, reject) => {
       const req = lib.request(new URL(path, url), { method, agent, headers: { ...headers(text === undefined ? undefined : contentType), ...(text === undefined ? {} : { 'content-length': String(Buffer.byteLength(text)) }) } }, (res) => {
         const retryAfter_s = Number(res.headers['retry-after'] ?? 1) || 1;
         readAll(res).then((answer) => resolve({ status: res.statusCode ?? 0, body: parseJson(answer), retryAfter_s }), reject);
@@ -77,6 +88,25 @@ export function kubeletApi(opts: KubeletApiOptions & { clientCertificate?: { cer
         handlers.onEnd(error);
       };
       const q = `${selector}&watch=true&resourceVersion=${encodeURIComponent(options.resourceVersion)}&timeoutSeconds=${options.timeoutSeconds}${options.allowWatchBookmarks ? '&allowWatchBookmarks=true' : ''}`;
+      if (connection) {
+        const stop = connection.watch(`/api/v1/pods?${q}`, headers(), {
+          onLine: (line) => {
+            if (over) return;
+            try {
+              handlers.onEvent(JSON.parse(line));
+            } catch (error) {
+              stop();
+              end(error as Error);
+            }
+          },
+          onRefused: (status, text) => end(new ApiStatusError(status, parseJson(text)?.reason, `watch pods answered ${status}`)),
+          onEnd: (error) => end(error),
+        });
+        return () => {
+          over = true;
+          stop();
+        };
+      }
       const req = lib.request(new URL(`/api/v1/pods?${q}`, url), { method: 'GET', agent, headers: headers() }, (res) => {
         if (res.statusCode !== 200) {
           readAll(res).then((t) => end(new ApiStatusError(res.statusCode ?? 0, parseJson(t)?.reason, `watch pods answered ${res.statusCode}`)), end);
@@ -115,7 +145,12 @@ export function kubeletApi(opts: KubeletApiOptions & { clientCertificate?: { cer
       const old = agent;
       agent = newAgent(pair);
       old.destroy();
+      connection?.close();
+      connection = undefined;
     },
-    close: () => agent.destroy(),
+    close: () => {
+      agent.destroy();
+      connection?.close();
+    },
   };
 }

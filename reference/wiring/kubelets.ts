@@ -5,6 +5,7 @@
  * its live token table. The suite runs them on virtual time; `kubespec serve --nodes N` on
  * real time.
  */
+import type { ApiHandle } from './in-process.ts';
 import { randomBytes } from 'node:crypto';
 import type { UserInfo } from '../apiserver/pipeline.ts';
 import { NODE_USER_PREFIX, NODES_GROUP } from '../apiserver/authz/node.ts';
@@ -59,7 +60,7 @@ export interface ExternalKubeletHost<R extends CriRuntime = CriRuntime> {
 export async function startKubeletOn<R extends CriRuntime>(opts: KubeletHostOptions, machine: NodeMachine<R>): Promise<ExternalKubeletHost<R>> {
   const token = randomBytes(32).toString('base64url');
   opts.tokens?.set(token, { name: `${NODE_USER_PREFIX}${opts.name}`, uid: `${NODE_USER_PREFIX}${opts.name}`, groups: [NODES_GROUP] });
-  const api = kubeletApi({ server: opts.server, clock: opts.clock, token, nodeName: opts.name, ...(opts.ca ? { ca: opts.ca } : {}) });
+  const api = kubeletApi({ server: opts.server, clock: opts.clock, token, nodeName: opts.name, ...(opts.ca ? { ca: opts.ca } : {}), ...(opts.inProcess ? { inProcess: opts.inProcess } : {}) });
   const kubelet = new Kubelet({
     nodeName: opts.name, api, runtime: machine.runtime, clock: opts.clock, network: machine.network, random: seededRandom(opts.seed),
     ...(machine.readLog ? { readLog: machine.readLog } : {}), ...(machine.podLogsDir ? { podLogsDir: machine.podLogsDir } : {}),
@@ -87,6 +88,8 @@ export interface KubeletHostOptions {
   name: string;
   server: string;
   ca?: string | Buffer;
+  /** The API server's own entry: a token kubelet's requests go to it in process (in-process.ts). */
+  inProcess?: ApiHandle;
   clock: Scheduler;
   seed: number;
   leaseRenew_ms?: number;
@@ -116,7 +119,7 @@ export async function startKubeletHost(opts: KubeletHostOptions): Promise<Kubele
   const network = nodeNetwork();
   const runtime = new FakeRuntime({ clock: opts.clock, node: opts.name, sandboxIp: network.sandboxIp, onListen: network.onListen });
   network.attach(runtime, opts.clock);
-  const api = kubeletApi({ server: opts.server, clock: opts.clock, ...(token ? { token } : {}), nodeName: opts.name, ...(opts.ca ? { ca: opts.ca } : {}), ...(cert ? { clientCertificate: cert } : {}) });
+  const api = kubeletApi({ server: opts.server, clock: opts.clock, ...(token ? { token } : {}), nodeName: opts.name, ...(opts.ca ? { ca: opts.ca } : {}), ...(cert ? { clientCertificate: cert } : {}), ...(opts.inProcess ? { inProcess: opts.inProcess } : {}) });
   const rotation = cert?.rotate
     ? new CertificateManager({
         nodeName: opts.name, clock: opts.clock, random: seededRandom(opts.seed ^ 0x63657274), initial: cert, api,

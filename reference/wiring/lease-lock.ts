@@ -9,6 +9,7 @@ import https from 'node:https';
 import { leaseSpecOf, recordOfLease, type LeaderElectionRecord, type LeaseLock } from '../leaderelection/record.ts';
 import { parseJson, readAll } from './http-body.ts';
 import { keepAliveAgent } from './keep-alive.ts';
+import { InProcessConnection, type ApiHandle } from './in-process.ts';
 
 export interface JsonClientOptions {
   server: string;
@@ -17,12 +18,15 @@ export interface JsonClientOptions {
   userAgent?: string;
   /** Requests give up after this long (the leader election client's timeout is RenewDeadline). */
   timeout_ms?: number;
+  /** The API server's own entry, for a reference cluster's component on virtual time (in-process.ts). */
+  inProcess?: ApiHandle;
 }
 
 /** Minimal JSON over HTTP(S), one keep-alive agent. */
 export class JsonClient {
   private readonly url: URL;
   private readonly agent: http.Agent;
+  private readonly connection?: InProcessConnection;
   /** Requests sent and not yet answered or failed. */
   inFlight = 0;
   /** POST, PUT, PATCH and DELETE requests sent. */
@@ -31,6 +35,7 @@ export class JsonClient {
   constructor(private readonly opts: JsonClientOptions) {
     this.url = new URL(opts.server);
     this.agent = this.url.protocol === 'https:' ? keepAliveAgent(true, opts.ca ? { ca: opts.ca } : {}) : keepAliveAgent(false);
+    if (opts.inProcess) this.connection = new InProcessConnection(opts.inProcess);
   }
 
   request(method: string, path: string, body?: unknown): Promise<{ status: number; body: any }> {
@@ -39,17 +44,11 @@ export class JsonClient {
     if (text !== undefined) headers['content-type'] = 'application/json';
     if (this.opts.token) headers.authorization = `Bearer ${this.opts.token}`;
     if (this.opts.userAgent) headers['user-agent'] = this.opts.userAgent;
-    const lib = this.url.protocol === 'https:' ? https : http;
     this.inFlight++;
     if (method !== 'GET') this.writes++;
-    const answer = new Promise<{ status: number; body: any }>((resolve, reject) => {
-      const req = lib.request(new URL(path, this.url), { method, headers, agent: this.agent }, (res) => {
-        readAll(res).then((text) => resolve({ status: res.statusCode ?? 0, body: parseJson(text) }), reject);
-      });
-      if (this.opts.timeout_ms) req.setTimeout(this.opts.timeout_ms, () => req.destroy(new Error(`${method} ${path}: timed out`)));
-      req.on('error', reject);
-      req.end(text);
-    });
+    const answer = this.connection
+      ? this.connection.request(method, path, text === undefined ? headers : { ...headers, 'content-length': String(Buffer.byteLength(text)) }, text).then((a) => ({ status: a.status, body: parseJson(a.text) }))
+      : this.overHttp(method, path, headers, text);
     const done = () => void this.inFlight--;
     answer.then(done, done);
     return answer;
@@ -57,6 +56,19 @@ export class JsonClient {
 
   close(): void {
     this.agent.destroy();
+    this.connection?.close();
+  }
+
+  private overHttp(method: string, path: string, headers: Record<string, string>, text: string | undefined): Promise<{ status: number; body: any }> {
+    const lib = this.url.protocol === 'https:' ? https : http;
+    return new Promise((resolve, reject) => {
+      const req = lib.request(new URL(path, this.url), { method, headers, agent: this.agent }, (res) => {
+        readAll(res).then((answer) => resolve({ status: res.statusCode ?? 0, body: parseJson(answer) }), reject);
+      });
+      if (this.opts.timeout_ms) req.setTimeout(this.opts.timeout_ms, () => req.destroy(new Error(`${method} ${path}: timed out`)));
+      req.on('error', reject);
+      req.end(text);
+    });
   }
 }
 

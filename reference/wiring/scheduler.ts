@@ -14,6 +14,7 @@
  *   `FailedScheduling` and `Preempted` from `default-scheduler`.
  * - Timers: the backoff queue is flushed every second (flushBackoffQCompleted runs every 1 s).
  */
+import { eventName } from '../event-name.ts';
 import { Informer } from '../controllers/informer.ts';
 import type { CacheEvent } from '../controllers/types.ts';
 import { SchedulerCore, type Attempt, type Effect } from '../scheduler/scheduler.ts';
@@ -232,8 +233,7 @@ export class SchedulerHost {
     return {
       apiVersion: 'v1',
       kind: 'Event',
-      // record.EventRecorder names events <object>.<unix nanos in hex>; a sequence keeps them apart within a millisecond.
-      metadata: { name: `${pod.metadata.name}.${(now * 1000 + (this.eventSeq++ % 1000)).toString(16)}`, namespace: pod.metadata.namespace ?? 'default' },
+      metadata: { name: eventName(pod.metadata.name, now, SCHEDULER_COMPONENT, this.eventSeq++), namespace: pod.metadata.namespace ?? 'default' },
       involvedObject: { apiVersion: 'v1', kind: 'Pod', namespace: pod.metadata.namespace, name: pod.metadata.name, ...(pod.metadata.uid ? { uid: pod.metadata.uid } : {}) },
       reason: effect.reason,
       message: effect.message,
