@@ -1,0 +1,83 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { InProcessConnection, type ApiHandle } from './in-process.ts';
+import type { ApiRequest, WatchSink } from '../apiserver/types.ts';
+
+/** A server entry that records what it was handed and answers as told. */
+function fakeHandle(answer: (req: ApiRequest) => Awaited<ReturnType<ApiHandle>>): { handle: ApiHandle; seen: ApiRequest[] } {
+  const seen: ApiRequest[] = [];
+  return { seen, handle: async (req) => (seen.push(req), answer(req)) };
+}
+
+test('a request reaches the server entry with its method, path, headers and body bytes; the answer comes back as HTTP would carry it', async () => {
+  const { handle, seen } = fakeHandle(() => ({ status: 201, headers: { warning: 'w' }, answer: { kind: 'reply', status: 201, body: { kind: 'Pod' } } }));
+  const conn = new InProcessConnection(handle);
+  const answer = await conn.request('POST', '/api/v1/namespaces/a/pods', { authorization: 'Bearer t' }, '{"kind":"Pod"}');
+  assert.equal(seen[0]!.method, 'POST');
+  assert.equal(seen[0]!.url, '/api/v1/namespaces/a/pods');
+  assert.equal(seen[0]!.headers.authorization, 'Bearer t');
+  assert.equal(Buffer.from(seen[0]!.body).toString(), '{"kind":"Pod"}');
+  assert.deepEqual(answer, { status: 201, text: '{"kind":"Pod"}\n', headers: { warning: 'w' } });
+});
+
+test('a server entry that throws is answered 500, as the HTTP handler answers it', async () => {
+  const conn = new InProcessConnection(async () => { throw new Error('boom'); });
+  assert.equal((await conn.request('GET', '/api', {})).status, 500);
+});
+
+test('an answer does not arrive inside the turn that wrote it: the caller resumes on a later turn', async () => {
+  const { handle } = fakeHandle(() => ({ status: 200, headers: {}, answer: { kind: 'reply', status: 200, body: {} } }));
+  const order: string[] = [];
+  const done = new InProcessConnection(handle).request('GET', '/api', {}).then(() => order.push('answer'));
+  setImmediate(() => order.push('next turn'));
+  await done;
+  assert.deepEqual(order, ['next turn', 'answer']);
+});
+
+test('a watch hands over each line, then its end; events written before an answer arrive before it', async () => {
+  let sink: WatchSink | undefined;
+  let stopped = 0;
+  const conn = new InProcessConnection(async (req) => req.url.includes('watch')
+    ? { status: 200, headers: {}, answer: { kind: 'stream', status: 200, headers: {}, start: (s) => ((sink = s), () => void stopped++) } }
+    : { status: 200, headers: {}, answer: { kind: 'reply', status: 200, body: { ok: true } } });
+  const got: string[] = [];
+  let ended: Error | undefined | 'no' = 'no';
+  conn.watch('/api/v1/pods?watch=true', {}, { onLine: (l) => got.push(`event ${JSON.parse(l).n}`), onRefused: () => assert.fail('refused'), onEnd: (e) => (ended = e) });
+  while (!sink) await new Promise((r) => setImmediate(r));
+  sink.write('{"n":1}\n');
+  const answer = conn.request('GET', '/api', {}).then(() => got.push('answer'));
+  sink.write('{"n":2}\n');
+  await answer;
+  assert.deepEqual(got.slice(0, 2), ['event 1', 'event 2']);
+  sink.end();
+  await new Promise((r) => setImmediate(r));
+  assert.equal(ended, undefined, 'ended by the server, without an error');
+  assert.equal(stopped, 1, 'the server side is released, as a closed response releases it');
+});
+
+test('a refused watch reports the status and body; closing the connection ends open watches with an error', async () => {
+  const refusing = new InProcessConnection(async () => ({ status: 410, headers: {}, answer: { kind: 'reply', status: 410, body: { reason: 'Expired' } } }));
+  const refused = await new Promise<[number, string]>((resolve) => refusing.watch('/w', {}, { onLine: () => undefined, onRefused: (s, t) => resolve([s, t]), onEnd: () => undefined }));
+  assert.equal(refused[0], 410);
+  assert.equal(JSON.parse(refused[1]).reason, 'Expired');
+
+  const open = new InProcessConnection(async () => ({ status: 200, headers: {}, answer: { kind: 'stream', status: 200, headers: {}, start: () => () => undefined } }));
+  const ended = new Promise<Error | undefined>((resolve) => open.watch('/w', {}, { onLine: () => undefined, onRefused: () => undefined, onEnd: resolve }));
+  await new Promise((r) => setImmediate(r));
+  open.close();
+  assert.match(String((await ended)?.message), /closed/);
+});
+
+test('a watch stopped by its client hears nothing more and releases the server side', async () => {
+  let sink: WatchSink | undefined;
+  let stopped = 0;
+  const conn = new InProcessConnection(async () => ({ status: 200, headers: {}, answer: { kind: 'stream', status: 200, headers: {}, start: (s) => ((sink = s), () => void stopped++) } }));
+  const got: string[] = [];
+  const stop = conn.watch('/w', {}, { onLine: (l) => got.push(l), onRefused: () => undefined, onEnd: () => got.push('end') });
+  while (!sink) await new Promise((r) => setImmediate(r));
+  sink.write('{"n":1}\n');
+  stop();
+  await new Promise((r) => setImmediate(r));
+  assert.deepEqual(got, []);
+  assert.equal(stopped, 1);
+});
