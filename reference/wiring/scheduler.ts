@@ -24,6 +24,7 @@ import type { WorkloadResource } from '../scheduler/default-selector.ts';
 import type { ApiClient } from './api-client.ts';
 import type { Scheduler as Timers } from './virtual-clock.ts';
 import { NO_FAULTS, type Faults } from '../faults.ts';
+import { EVENT_RECORDER, eventName } from '../timestamps.ts';
 
 export const SCHEDULER_COMPONENT = 'default-scheduler';
 
@@ -232,8 +233,7 @@ export class SchedulerHost {
     return {
       apiVersion: 'v1',
       kind: 'Event',
-      // record.EventRecorder names events <object>.<unix nanos in hex>; a sequence keeps them apart within a millisecond.
-      metadata: { name: `${pod.metadata.name}.${(now * 1000 + (this.eventSeq++ % 1000)).toString(16)}`, namespace: pod.metadata.namespace ?? 'default' },
+      metadata: { name: eventName(pod.metadata.name, now, EVENT_RECORDER.scheduler, this.eventSeq++), namespace: pod.metadata.namespace ?? 'default' },
       involvedObject: { apiVersion: 'v1', kind: 'Pod', namespace: pod.metadata.namespace, name: pod.metadata.name, ...(pod.metadata.uid ? { uid: pod.metadata.uid } : {}) },
       reason: effect.reason,
       message: effect.message,
