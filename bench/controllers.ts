@@ -78,9 +78,10 @@ async function until(c: ReferenceCluster, call: Call, done: () => Promise<boolea
 
 async function markReady(call: Call): Promise<void> {
   const pods = (await call('GET', '/api/v1/namespaces/bench/pods')).json.items as any[];
+  // A new object, not the listed one changed: in process the API server's answers are frozen (ApiServer.handle).
   await Promise.all(pods.filter((p) => !p.metadata.deletionTimestamp && !(p.status?.conditions ?? []).some((x: any) => x.type === 'Ready' && x.status === 'True')).map((p) => {
-    p.status = { ...p.status, phase: 'Running', conditions: [{ type: 'Ready', status: 'True', lastTransitionTime: '2026-01-01T00:00:00Z' }] };
-    return call('PUT', `/api/v1/namespaces/bench/pods/${p.metadata.name}/status`, p);
+    const ready = { ...p, status: { ...p.status, phase: 'Running', conditions: [{ type: 'Ready', status: 'True', lastTransitionTime: '2026-01-01T00:00:00Z' }] } };
+    return call('PUT', `/api/v1/namespaces/bench/pods/${p.metadata.name}/status`, ready);
   }));
 }
 
@@ -108,7 +109,8 @@ export async function runControllersBench(config: ControllersBenchConfig): Promi
     await until(c, call, rolledOut, true);
     const rolled_ms = performance.now() - t0;
 
-    const d = (await call('GET', '/apis/apps/v1/namespaces/bench/deployments/web')).json;
+    // A copy to change: in process the API server's answers are frozen (ApiServer.handle).
+    const d = structuredClone((await call('GET', '/apis/apps/v1/namespaces/bench/deployments/web')).json);
     d.spec.template.spec.containers[0].image = 'app:v2';
     t0 = performance.now();
     await call('PUT', '/apis/apps/v1/namespaces/bench/deployments/web', d);

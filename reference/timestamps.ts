@@ -33,3 +33,22 @@ export function microTime(ms: number): string {
 export function rfc3339Nano(ms: number): string {
   return `${rfc3339(ms).slice(0, -1)}.${pad(Math.floor(((ms % 1000) + 1000) % 1000), 3)}Z`;
 }
+
+/**
+ * Event recorders (the `recorder` argument of eventName): each writes its sub-microsecond digits,
+ * so two recorders naming events of one object in one millisecond never pick the same name.
+ */
+export const EVENT_RECORDER = { scheduler: 0, kubelet: 1 } as const;
+
+/**
+ * An Event's name as client-go's recorder makes it, `<object>.<unix nanos in hex>`
+ * (tools/record/event.go makeEvent: fmt.Sprintf("%v.%x", ref.Name, t.UnixNano())). Real
+ * nanoseconds keep two recorders' names apart; a millisecond clock (virtual in the suite) does
+ * not: the scheduler's Scheduled and the kubelet's Pulling of one pod fall in the same
+ * millisecond, and the second create was refused AlreadyExists — its event lost. So below the
+ * millisecond: the recorder's slot (microseconds) and its sequence number (nanoseconds, 1,000
+ * names per millisecond and recorder).
+ */
+export function eventName(object: string, now_ms: number, recorder: number, seq: number): string {
+  return `${object}.${(BigInt(Math.floor(now_ms)) * 1_000_000n + BigInt(recorder * 1000 + (seq % 1000))).toString(16)}`;
+}

@@ -249,3 +249,23 @@ test('a user an authenticator recognises is also in system:authenticated, as ups
   assert.equal(r.status, 200);
   assert.deepEqual(seen, [['ops', 'system:authenticated']]);
 });
+
+test('in process, the stored objects an answer carries are shared and frozen (a get, a list, a write): a caller copies before it changes one', async () => {
+  const h = await harness();
+  const handle = async (method: string, url: string, body?: unknown) => {
+    const r = await h.server.handle({ method, url, headers: { 'content-type': 'application/json' }, body: Buffer.from(body === undefined ? '' : JSON.stringify(body)) });
+    assert.equal(r.answer.kind, 'reply');
+    return (r.answer as { body: any }).body;
+  };
+  const created = await handle('POST', PODS, pod('own'));
+  const got = await handle('GET', `${PODS}/own`);
+  const listed = await handle('GET', PODS);
+  for (const obj of [created, got, listed.items[0]]) {
+    assert.ok(Object.isFrozen(obj) && Object.isFrozen(obj.metadata) && Object.isFrozen(obj.spec));
+    assert.throws(() => {
+      obj.metadata.name = 'changed';
+    }, TypeError);
+  }
+  assert.equal(got.spec, listed.items[0].spec, 'one decode of the stored text, shared');
+  assert.equal((await handle('GET', `${PODS}/own`)).metadata.name, 'own');
+});

@@ -66,7 +66,11 @@ export interface ApiServerOptions {
 
 export interface ApiServer {
   handler: (req: IncomingMessage, res: ServerResponse) => void;
-  /** The core without HTTP, for in-process callers and tests. */
+  /**
+   * The core without HTTP, for in-process callers and tests. The objects an answer carries may
+   * be the store's shared ones, deep-frozen (storage/codec.ts sharedObject), as an informer's
+   * cache hands out objects to read, not to change: copy one before changing it.
+   */
   handle(req: ApiRequest): Promise<{ status: number; /** Headers besides the answer's own (Warning). */ headers: Record<string, string>; answer: Answer }>;
   /** The last requests' pipeline traces, oldest first (a bounded ring). */
   readonly traces: readonly RequestTrace[];

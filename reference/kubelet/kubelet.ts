@@ -7,7 +7,6 @@
  *
  * Pure core: the API, runtime, clock and probe network are injected (types.ts).
  */
-import { eventName } from '../event-name.ts';
 import { Informer } from '../controllers/informer.ts';
 import { LABEL_CONTAINER_NAME, LABEL_POD_NAME, LABEL_POD_NAMESPACE, LABEL_POD_UID } from '../../contract/cri.ts';
 import { CrashBackoff } from './backoff.ts';
@@ -15,7 +14,7 @@ import { NO_FAULTS } from '../faults.ts';
 import { PodWorker } from './pod-worker.ts';
 import { rfc3339 } from './status.ts';
 import { KUBELET_VERSION, type KubeletOptions } from './types.ts';
-import { microTime, rfc3339Nano } from '../timestamps.ts';
+import { EVENT_RECORDER, eventName, microTime, rfc3339Nano } from '../timestamps.ts';
 import { EVICTED_REASON, EVICTION_MONITORING_MS, parseBytes, type PodUsage } from './eviction/memory.ts';
 import { EvictionManager } from './eviction/manager.ts';
 
@@ -191,7 +190,7 @@ export class Kubelet {
   private event(pod: any, type: string, reason: string, message: string, fieldPath?: string): void {
     const now = rfc3339(this.opts.clock.now_ms());
     const m = pod.metadata;
-    const name = eventName(m.name, this.opts.clock.now_ms(), `kubelet/${this.nodeName}`, this.eventCount++);
+    const name = eventName(m.name, this.opts.clock.now_ms(), EVENT_RECORDER.kubelet, this.eventCount++);
     const event = {
       apiVersion: 'v1', kind: 'Event',
       metadata: { name, namespace: m.namespace },

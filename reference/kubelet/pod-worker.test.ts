@@ -84,3 +84,34 @@ test('a change of the pod status alone starts no sync (a reconcile, config.go po
   await settle();
   assert.ok(syncs() > before, 'a label change is an update');
 });
+
+test('a status patch the API refuses (429, 5xx) is sent again a second later; one answered 404 or 409 is not', async () => {
+  for (const refusal of [429, 500, 404, 409]) {
+    const clock = new VirtualClock();
+    const runtime = new FakeRuntime({ clock, node: 'n', sandboxIp: () => '10.0.0.2' });
+    const answers: number[] = [];
+    let refuse = true;
+    const api = {
+      patchPodStatus: async () => {
+        await nextTurn();
+        answers.push(refuse ? refusal : 200);
+        return { status: answers.at(-1)! };
+      },
+      createEvent: async () => ({ status: 201 }),
+      deletePod: async () => ({ status: 200 }),
+    } as unknown as KubeletApi;
+    let w: PodWorker;
+    w = new PodWorker('uid-p', {
+      nodeName: 'n', hostIp: '127.0.0.1', api, runtime, runtimeName: 'fake', podLogsDir: '/var/log/pods',
+      clock, network: {} as any, backoff: new CrashBackoff(), imageBackoff: new CrashBackoff(), faults: NO_FAULTS, enqueue: () => w.kick(), event: () => {}, log: () => {},
+      defer: setImmediate,
+    });
+    w.update(pod);
+    await settle();
+    assert.deepEqual(answers, [refusal], `${refusal}: one write, refused`);
+    refuse = false;
+    await clock.advance(1_000);
+    await settle();
+    assert.deepEqual(answers, refusal === 404 || refusal === 409 ? [refusal] : [refusal, 200], `${refusal}: ${refusal === 404 || refusal === 409 ? 'given up' : 'sent again'}`);
+  }
+});

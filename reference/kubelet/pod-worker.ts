@@ -450,7 +450,16 @@ export class PodWorker {
         this.sending = next.text;
         const res = await this.deps.api.patchPodStatus(next.namespace, next.name, this.uid, next.status);
         if (res.status === 200) this.lastWritten = next.text;
-        else this.deps.log(`pod ${this.describe()}: status patch answered ${res.status}`);
+        else {
+          this.deps.log(`pod ${this.describe()}: status patch answered ${res.status}`);
+          // A refusal (429 past the client's retries, a 5xx) leaves the status unwritten, and
+          // nothing else may ever sync this pod again (a container that keeps running changes
+          // nothing PLEG sees): sync in a second, as after a broken connection, so the status is
+          // sent again — upstream's status manager re-sends every status the API does not have yet
+          // (status_manager.go syncBatch). Not after 404 (the pod is gone) nor 409 (its uid
+          // precondition failed: a pod of that name replaced it), where upstream gives up too.
+          if (res.status !== 404 && res.status !== 409 && !this.done) this.later(1000);
+        }
         this.sending = undefined;
       }
     } catch (error) {

@@ -165,3 +165,16 @@ test('a failed binding takes the assumed pod back off its node and retries after
   assert.equal(core.get('n1')!.requested.milliCPU, 0);
   assert.equal(core.queue.lengths.backoff, 1);
 });
+
+test('a binding whose answer was lost after it went through (the informer already shows the pod bound) is not undone nor retried', () => {
+  const core = new SchedulerCore({ random: seeded(1) });
+  core.onNode('ADDED', node('n1', { cpu: '1' }), 0);
+  core.onPod('ADDED', pod('web', { cpu: '800m' }), 0);
+  const attempt = core.scheduleOne(0)!;
+  // The API server bound it and the watch said so; then the connection broke before the 201 came back.
+  core.onPod('MODIFIED', pod('web', { cpu: '800m', nodeName: 'n1' }), 5);
+  const effects = core.bindingDone(attempt, false, 10, 'read ECONNRESET');
+  assert.equal(core.get('n1')!.requested.milliCPU, 800, 'still counted on its node');
+  assert.deepEqual(core.queue.lengths, { active: 0, backoff: 0, unschedulable: 0 }, 'not queued to be scheduled again');
+  assert.deepEqual(effects, []);
+});

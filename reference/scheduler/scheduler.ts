@@ -300,6 +300,15 @@ export class SchedulerCore implements Snapshot {
     const fw = this.frameworks.get(attempt.profile)!;
     const pod = info.pod;
     if (!ok) {
+      // The informer already shows the pod bound (onPod dropped the assumption): the binding went
+      // through and only its answer was lost (a connection broken after the write). Undoing it
+      // would uncount a running pod and queue it to be bound again — a 409 in backoff for ever.
+      if (!this.assumed.has(info.key) && this.assigned.has(info.key)) {
+        // Bound elsewhere (another scheduler won): what this cycle reserved is released all the same.
+        if (this.assigned.get(info.key) !== binding.node) fw.runUnreserve(binding.state, pod, binding.node);
+        this.queue.done(info.key);
+        return [];
+      }
       fw.runUnreserve(binding.state, pod, binding.node);
       if (this.assumed.delete(info.key)) this.removeAssigned(info.key);
       this.queue.addBackoff(info, now_ms);

@@ -14,7 +14,7 @@ import https from 'node:https';
 import { ApiStatusError, type ListWatcher, type WatchOptions, type WatchStreamHandlers } from '../controllers/informer.ts';
 import type { KubeObject, ResourceRef } from '../controllers/types.ts';
 import { LineReader, parseJson, readAll } from './http-body.ts';
-import { keepAliveAgent } from './keep-alive.ts';
+import { keepAliveAgent, MAX_REQUEST_CONNECTIONS } from './keep-alive.ts';
 import { InProcessConnection, type ApiHandle } from './in-process.ts';
 
 export interface ApiClientOptions {
@@ -48,12 +48,16 @@ export function collectionPath(ref: ResourceRef, namespace?: string): string {
 
 export class ApiClient {
   private readonly url: URL;
+  /** Requests' connections, at most MAX_REQUEST_CONNECTIONS; watches have their own agent, since each holds its connection. */
   private readonly agent: http.Agent;
+  private readonly watchAgent: http.Agent;
   private readonly connection?: InProcessConnection;
 
   constructor(private readonly opts: ApiClientOptions) {
     this.url = new URL(opts.server);
-    this.agent = this.tls ? keepAliveAgent(true, opts.ca ? { ca: opts.ca } : {}) : keepAliveAgent(false);
+    const agent = (maxSockets?: number) => (this.tls ? keepAliveAgent(true, { ...(opts.ca ? { ca: opts.ca } : {}), ...(maxSockets ? { maxSockets } : {}) }) : keepAliveAgent(false, maxSockets ? { maxSockets } : {}));
+    this.agent = agent(MAX_REQUEST_CONNECTIONS);
+    this.watchAgent = agent();
     if (opts.inProcess) this.connection = new InProcessConnection(opts.inProcess);
   }
 
@@ -93,6 +97,7 @@ export class ApiClient {
   /** Ends every connection, open watches included. */
   close(): void {
     this.agent.destroy();
+    this.watchAgent.destroy();
     this.connection?.close();
   }
 
@@ -151,7 +156,7 @@ export class ApiClient {
         stop();
       };
     }
-    const req = this.lib.request(new URL(path, this.url), { method: 'GET', headers: this.headers(), agent: this.agent }, (res) => {
+    const req = this.lib.request(new URL(path, this.url), { method: 'GET', headers: this.headers(), agent: this.watchAgent }, (res) => {
       if (res.statusCode !== 200) {
         readAll(res).then((text) => end(statusError(res.statusCode ?? 0, parseJson(text), `watch ${path}`)), end);
         return;

@@ -24,10 +24,31 @@ import https from 'node:https';
  */
 export const IDLE_CONNECTION_TIMEOUT_MS = 60_000;
 
-/** An agent that keeps connections alive and drops an idle one before the server would. */
-export function keepAliveAgent(tls: false): http.Agent;
+/**
+ * How many connections the controller manager's and the scheduler's clients open for their
+ * requests (watches aside); more requests wait for one. client-go speaks HTTP/2 to kube-apiserver: one connection per client,
+ * each request a stream on it (golang.org/x/net/http2, which client-go's transport enables), so
+ * a kubelet starting a hundred pods at once does not open a hundred connections. Over HTTP/1.1
+ * an agent without a cap does just that: with a hundred kubelets busy, thousands of connects at
+ * once overflow the server's accept backlog and fail (ETIMEDOUT) or land on a socket the server
+ * is closing (ECONNRESET) — node leases then go unrenewed and nodes turn NotReady.
+ */
+export const MAX_REQUEST_CONNECTIONS = 64;
+/**
+ * A kubelet's cap: a node's pods need few requests at once, and with a hundred nodes the
+ * kubelets' connections would otherwise outnumber the scheduler's and controller manager's
+ * (whose writes every pod waits for) a hundred to one at the server.
+ */
+export const KUBELET_REQUEST_CONNECTIONS = 4;
+
+/**
+ * An agent that keeps connections alive and drops an idle one before the server would.
+ * `maxSockets` caps its connections (for requests; a watch holds its connection for as long as
+ * it runs, so watches want an agent without a cap).
+ */
+export function keepAliveAgent(tls: false, options?: { maxSockets?: number }): http.Agent;
 export function keepAliveAgent(tls: true, options?: https.AgentOptions): https.Agent;
 export function keepAliveAgent(tls: boolean, options: https.AgentOptions = {}): http.Agent {
   const common = { keepAlive: true, timeout: IDLE_CONNECTION_TIMEOUT_MS };
-  return tls ? new https.Agent({ ...options, ...common }) : new http.Agent(common);
+  return tls ? new https.Agent({ ...options, ...common }) : new http.Agent({ ...(options.maxSockets ? { maxSockets: options.maxSockets } : {}), ...common });
 }

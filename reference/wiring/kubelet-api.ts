@@ -10,7 +10,7 @@ import https from 'node:https';
 import { ApiStatusError, type ListWatcher } from '../controllers/informer.ts';
 import type { KubeletApi } from '../kubelet/types.ts';
 import { LineReader, parseJson, readAll } from './http-body.ts';
-import { keepAliveAgent } from './keep-alive.ts';
+import { keepAliveAgent, KUBELET_REQUEST_CONNECTIONS } from './keep-alive.ts';
 import { InProcessConnection, type ApiHandle } from './in-process.ts';
 import type { Scheduler } from './virtual-clock.ts';
 
@@ -45,9 +45,11 @@ const USER_AGENT = 'kubelet/v1.31.0 (linux/amd64) kubespec-reference';
 export function kubeletApi(opts: KubeletApiOptions & { clientCertificate?: { certPem: string; keyPem: string } }): KubeletApi & KubeletCertificateApi & { close(): void } {
   const url = new URL(opts.server);
   const tls = url.protocol === 'https:';
-  const newAgent = (pair?: { certPem: string; keyPem: string }) =>
-    tls ? keepAliveAgent(true, { ...(opts.ca ? { ca: opts.ca } : {}), ...(pair ? { cert: pair.certPem, key: pair.keyPem } : {}) }) : keepAliveAgent(false);
-  let agent: http.Agent = newAgent(opts.clientCertificate);
+  const newAgent = (pair?: { certPem: string; keyPem: string }, maxSockets?: number) =>
+    tls ? keepAliveAgent(true, { ...(opts.ca ? { ca: opts.ca } : {}), ...(pair ? { cert: pair.certPem, key: pair.keyPem } : {}), ...(maxSockets ? { maxSockets } : {}) }) : keepAliveAgent(false, maxSockets ? { maxSockets } : {});
+  // Requests share a few connections (keep-alive.ts); the pod watch holds one of its own.
+  let agent: http.Agent = newAgent(opts.clientCertificate, KUBELET_REQUEST_CONNECTIONS);
+  let watchAgent: http.Agent = newAgent(opts.clientCertificate);
   let connection = opts.inProcess && !opts.clientCertificate ? new InProcessConnection(opts.inProcess) : undefined;
   const lib = tls ? https : http;
   const headers = (contentType?: string): Record<string, string> => ({
@@ -107,7 +109,7 @@ export function kubeletApi(opts: KubeletApiOptions & { clientCertificate?: { cer
           stop();
         };
       }
-      const req = lib.request(new URL(`/api/v1/pods?${q}`, url), { method: 'GET', agent, headers: headers() }, (res) => {
+      const req = lib.request(new URL(`/api/v1/pods?${q}`, url), { method: 'GET', agent: watchAgent, headers: headers() }, (res) => {
         if (res.statusCode !== 200) {
           readAll(res).then((t) => end(new ApiStatusError(res.statusCode ?? 0, parseJson(t)?.reason, `watch pods answered ${res.statusCode}`)), end);
           return;
@@ -142,14 +144,16 @@ export function kubeletApi(opts: KubeletApiOptions & { clientCertificate?: { cer
     getCsr: (name) => send('GET', `/apis/certificates.k8s.io/v1/certificatesigningrequests/${encodeURIComponent(name)}`),
     useClientCertificate(pair) {
       // As the kubelet's rotating transport does: new connections with the new certificate, the old ones closed.
-      const old = agent;
-      agent = newAgent(pair);
-      old.destroy();
+      const old = [agent, watchAgent];
+      agent = newAgent(pair, KUBELET_REQUEST_CONNECTIONS);
+      watchAgent = newAgent(pair);
+      for (const a of old) a.destroy();
       connection?.close();
       connection = undefined;
     },
     close: () => {
       agent.destroy();
+      watchAgent.destroy();
       connection?.close();
     },
   };

@@ -14,7 +14,6 @@
  *   `FailedScheduling` and `Preempted` from `default-scheduler`.
  * - Timers: the backoff queue is flushed every second (flushBackoffQCompleted runs every 1 s).
  */
-import { eventName } from '../event-name.ts';
 import { Informer } from '../controllers/informer.ts';
 import type { CacheEvent } from '../controllers/types.ts';
 import { SchedulerCore, type Attempt, type Effect } from '../scheduler/scheduler.ts';
@@ -25,6 +24,7 @@ import type { WorkloadResource } from '../scheduler/default-selector.ts';
 import type { ApiClient } from './api-client.ts';
 import type { Scheduler as Timers } from './virtual-clock.ts';
 import { NO_FAULTS, type Faults } from '../faults.ts';
+import { EVENT_RECORDER, eventName } from '../timestamps.ts';
 
 export const SCHEDULER_COMPONENT = 'default-scheduler';
 
@@ -233,7 +233,7 @@ export class SchedulerHost {
     return {
       apiVersion: 'v1',
       kind: 'Event',
-      metadata: { name: eventName(pod.metadata.name, now, SCHEDULER_COMPONENT, this.eventSeq++), namespace: pod.metadata.namespace ?? 'default' },
+      metadata: { name: eventName(pod.metadata.name, now, EVENT_RECORDER.scheduler, this.eventSeq++), namespace: pod.metadata.namespace ?? 'default' },
       involvedObject: { apiVersion: 'v1', kind: 'Pod', namespace: pod.metadata.namespace, name: pod.metadata.name, ...(pod.metadata.uid ? { uid: pod.metadata.uid } : {}) },
       reason: effect.reason,
       message: effect.message,

@@ -8,7 +8,7 @@
 import { servedAll } from '../apiextensions/convert.ts';
 import { parseFieldSelector, matchesFields, type FieldRequirement } from '../selectors/fields.ts';
 import { parseLabelSelector, matchesLabels, type Requirement } from '../selectors/labels.ts';
-import { decodeObject } from '../storage/codec.ts';
+import { sharedObject } from '../storage/codec.ts';
 import { decodeContinue, encodeContinue } from '../storage/continue-token.ts';
 import { apiVersionOf } from '../resources/registry.ts';
 import { errors, invalid } from '../status.ts';
@@ -95,7 +95,8 @@ async function collect(env: Env, prefix: string, plan: ListPlan, filter: Filter)
     revision = page.revision;
     for (let i = 0; i < page.kvs.length; i++) {
       const kv = page.kvs[i]!;
-      const obj = decodeObject(kv);
+      // Shared and frozen: a list only reads and answers them.
+      const obj = sharedObject(kv);
       if (matches(filter, obj)) items.push(obj);
       if (plan.limit > 0 && items.length >= plan.limit) {
         const more = i < page.kvs.length - 1 || page.more;

@@ -48,6 +48,45 @@ export function decodeObject(kv: KeyValue): any {
   return obj;
 }
 
+/**
+ * Shared decodes: each key's last two stored texts, decoded once and deep-frozen (without a
+ * resourceVersion), so the readers that only read — lists, watch events, the read half of a
+ * read-modify-write — stop decoding the same bytes again and again. Upstream serves those from
+ * its watch cache, which holds every object decoded (staging/src/k8s.io/apiserver/pkg/storage/
+ * cacher/watch_cache.go); a 10,000-pod list here was 10,000 protobuf decodes.
+ *
+ * A decode depends only on the text, so an entry is used only when the text is the one asked
+ * for: the cache cannot be stale, and stores sharing this process (several clusters in one
+ * test) cannot mix up their keys. Two texts per key, because a watch event shows the previous
+ * state beside the new one. Bounded: past MAX_SHARED_KEYS the key decoded least recently goes.
+ */
+const MAX_SHARED_KEYS = 100_000;
+const sharedByKey = new Map<string, { value: string; obj: any }[]>();
+
+function sharedBase(kv: KeyValue): any {
+  const entries = sharedByKey.get(kv.key);
+  if (entries) {
+    for (const e of entries) if (e.value === kv.value) return e.obj;
+  }
+  const obj = deepFreeze(parseStored(kv.value));
+  const next = [{ value: kv.value, obj }, ...(entries ?? []).slice(0, 1)];
+  // Re-inserted at the end: the Map's order is then least recently decoded first.
+  sharedByKey.delete(kv.key);
+  sharedByKey.set(kv.key, next);
+  if (sharedByKey.size > MAX_SHARED_KEYS) sharedByKey.delete(sharedByKey.keys().next().value!);
+  return obj;
+}
+
+/**
+ * The object stored in `kv`, shown at `revision` (default its modRevision), frozen: shared with
+ * every other reader of that text, so it must not be changed (`clone` it first). Costs two
+ * shallow copies when the text was decoded before.
+ */
+export function sharedObject(kv: KeyValue, revision: number = kv.modRevision): any {
+  const base = sharedBase(kv);
+  return Object.freeze({ ...base, metadata: Object.freeze({ ...(base.metadata ?? {}), resourceVersion: String(revision) }) });
+}
+
 /** The object as of a given revision (a deleted object is reported at its deletion revision). */
 export function decodeAt(kv: KeyValue, revision: number): any {
   const obj = decodeObject(kv);

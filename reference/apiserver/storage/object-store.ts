@@ -10,10 +10,11 @@ import type { Backend } from '../../store/backend.ts';
 import { registryKey, registryPrefix } from '../../store/registry.ts';
 import type { ResourceDef } from '../resources/registry.ts';
 import { errors } from '../status.ts';
-import { decodeObject, encodeObject } from './codec.ts';
+import { encodeObject, sharedObject } from './codec.ts';
 import { servedAs, storedAs, type ConversionHost } from '../apiextensions/convert.ts';
 
 export interface StoredObject {
+  /** Frozen and shared with the store's other readers (codec.ts sharedObject): `clone` it to change it. */
   obj: any;
   kv: KeyValue;
 }
@@ -87,7 +88,7 @@ export class ObjectStore {
     const key = this.key(def, namespace, name);
     if (!key) return undefined;
     const kv = await this.timed('get', def.resource, () => this.backend.get(key));
-    return kv ? { obj: await this.served(def, decodeObject(kv)), kv } : undefined;
+    return kv ? { obj: await this.served(def, sharedObject(kv)), kv } : undefined;
   }
 
   /** Whether the object exists, without decoding it. */
@@ -110,7 +111,7 @@ export class ObjectStore {
     const res = await this.timed('create', def.resource, () => this.backend.txn({ key, expectModRevision: 0, value }));
     if (!res.succeeded || !res.kv) throw errors.alreadyExists(def.group, def.resource, obj.metadata.name);
     this.onWrite?.(this.prefix(def, ''), res.kv.modRevision);
-    return { obj: await this.served(def, decodeObject(res.kv)), kv: res.kv };
+    return { obj: await this.served(def, sharedObject(res.kv)), kv: res.kv };
   }
 
   /** Replaces the object if it is still at `expectModRevision`, else throws CasFailed. */
@@ -120,7 +121,7 @@ export class ObjectStore {
     const res = await this.timed('update', def.resource, () => this.backend.txn({ key, expectModRevision, value }));
     if (!res.succeeded || !res.kv) throw new CasFailed(res.kv);
     this.onWrite?.(this.prefix(def, ''), res.kv.modRevision);
-    return { obj: await this.served(def, decodeObject(res.kv)), kv: res.kv };
+    return { obj: await this.served(def, sharedObject(res.kv)), kv: res.kv };
   }
 
   /** Deletes the object if it is still at `expectModRevision`; returns the deletion revision. */

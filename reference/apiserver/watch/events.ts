@@ -11,7 +11,7 @@
  * frozen, so a watcher can only read it.
  */
 import type { KeyValue, KvEvent } from '../../../contract/contract.ts';
-import { decodeAt, deepFreeze } from '../storage/codec.ts';
+import { sharedObject } from '../storage/codec.ts';
 
 export type WatchEventType = 'ADDED' | 'MODIFIED' | 'DELETED' | 'BOOKMARK' | 'ERROR';
 
@@ -40,7 +40,7 @@ export function sharedDecode(kv: KeyValue, revision: number): any {
   for (const d of recent) {
     if (d.revision === revision && d.value === kv.value) return d.obj;
   }
-  const obj = deepFreeze(decodeAt(kv, revision));
+  const obj = sharedObject(kv, revision);
   encodedOf.set(obj, new Map());
   recent[nextSlot] = { value: kv.value, revision, obj };
   nextSlot = (nextSlot + 1) % SHARED_DECODES;
