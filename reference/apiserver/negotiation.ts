@@ -151,10 +151,15 @@ export function parseYamlBody(text: string): unknown {
 /** Decodes a create/update body by its Content-Type; a missing type is read as JSON, as most clients send it. */
 export function decodeBody(contentType: string, body: Uint8Array): unknown {
   const type = mediaType(contentType);
-  if (type === '' || type === 'application/json') return parseJsonBody(Buffer.from(body).toString('utf8'));
-  if (type === 'application/yaml') return parseYamlBody(Buffer.from(body).toString('utf8'));
+  if (type === '' || type === 'application/json') return parseJsonBody(utf8Of(body));
+  if (type === 'application/yaml') return parseYamlBody(utf8Of(body));
   if (type === PROTOBUF_MEDIA_TYPE) return decodeProtobufBody(body);
   throw errors.unsupportedMediaType(contentType, ACCEPTED_INPUT);
+}
+
+/** The body as text, read in place (Buffer.from(body) would copy it first). */
+function utf8Of(body: Uint8Array): string {
+  return Buffer.from(body.buffer, body.byteOffset, body.byteLength).toString('utf8');
 }
 
 /** A protobuf body: the k8s\0 envelope of a kind served as protobuf here; anything else is 400. */

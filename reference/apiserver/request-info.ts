@@ -24,16 +24,21 @@ export interface RequestInfo {
 const NAMESPACE_SUBRESOURCES = new Set(['status', 'finalize']);
 
 function splitPath(path: string): string[] {
-  return path
-    .split('/')
-    .filter((p) => p.length > 0)
-    .map((p) => {
-      try {
-        return decodeURIComponent(p);
-      } catch {
-        return p;
-      }
-    });
+  const segments: string[] = [];
+  for (const p of path.split('/')) {
+    if (p.length === 0) continue;
+    // Only a segment with a percent sign can decode to something else (or fail to decode).
+    if (!p.includes('%')) {
+      segments.push(p);
+      continue;
+    }
+    try {
+      segments.push(decodeURIComponent(p));
+    } catch {
+      segments.push(p);
+    }
+  }
+  return segments;
 }
 
 export function parseRequestInfo(method: string, path: string, query: URLSearchParams): RequestInfo {

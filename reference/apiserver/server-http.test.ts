@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { connect, type Socket } from 'node:net';
+import { EventEmitter } from 'node:events';
 import { request as httpsRequest, Agent } from 'node:https';
 import { connect as http2Connect } from 'node:http2';
 import { LocalBackend } from '../store/local.ts';
@@ -240,4 +241,36 @@ test('a Status is written with upstream\'s bytes: its field order, no empty grou
   } finally {
     await http.close();
   }
+});
+
+test('replies finished in one turn of the event loop are written after it, together, in the order they finished', async () => {
+  const api = createApiServer({ backend: new LocalBackend(), clock });
+  await api.ready;
+  const writes: string[] = [];
+  const exchange = (name: string) => {
+    const req = Object.assign(new EventEmitter(), { method: 'GET', url: `${CONFIGMAPS}/${name}`, headers: { accept: 'application/json' }, socket: {}, httpVersionMajor: 1 });
+    const res = Object.assign(new EventEmitter(), {
+      headersSent: false,
+      writeHead(status: number) {
+        writes.push(`${name} ${status}`);
+        return res;
+      },
+      end(body?: string) {
+        writes.push(`${name} ${JSON.parse(body!).reason}`);
+      },
+    });
+    api.handler(req as never, res as never);
+    req.emit('end');
+  };
+  const traced = api.traces.length;
+  exchange('a');
+  exchange('b');
+  // Both answers are decided within this turn's microtasks (the in-memory store answers at once)...
+  for (let i = 0; i < 100_000 && api.traces.length < traced + 2; i++) await Promise.resolve();
+  assert.equal(api.traces.length, traced + 2);
+  for (let i = 0; i < 1000; i++) await Promise.resolve();
+  // ...and neither is written until the turn is over.
+  assert.deepEqual(writes, []);
+  await new Promise((r) => setImmediate(r));
+  assert.deepEqual(writes, ['a 404', 'a NotFound', 'b 404', 'b NotFound']);
 });

@@ -32,20 +32,10 @@ export interface AdmissionTarget {
   dryRun: boolean;
 }
 
-/** A request's warn and annotate callbacks, made once per request rather than once per admission stage. */
-const callbacksOf = new WeakMap<Call, Pick<AdmissionAttributes, 'warn' | 'annotate'>>();
-
-function callbacksFor(call: Call): Pick<AdmissionAttributes, 'warn' | 'annotate'> {
-  let callbacks = callbacksOf.get(call);
-  if (!callbacks) {
-    callbacks = { warn: (message) => void call.warnings.push(message), annotate: (key, value) => call.trace.annotate(key, value) };
-    callbacksOf.set(call, callbacks);
-  }
-  return callbacks;
-}
-
 function attributesFor(call: Call, def: ResourceDef, t: AdmissionTarget): AdmissionAttributes {
-  const { warn, annotate } = callbacksFor(call);
+  // Made per stage: two closures cost less than a WeakMap entry per request (an ephemeron the GC must trace).
+  const warn = (message: string): void => void call.warnings.push(message);
+  const annotate = (key: string, value: string): void => call.trace.annotate(key, value);
   const attrs: AdmissionAttributes = {
     operation: t.operation,
     kind: t.kind,

@@ -36,3 +36,21 @@ test('the reported verb: LIST for a collection GET, WATCH for a watch, APPLY for
   assert.equal(reportedVerb('PATCH', info('patch', 'x'), 'application/apply-patch+yaml'), 'APPLY');
   assert.equal(reportedVerb('delete', info('delete', 'x'), ''), 'DELETE');
 });
+
+test('repeated requests and store calls add up in their own series, which render in the order they first appeared', () => {
+  const m = new ApiServerMetrics();
+  for (let i = 0; i < 3; i++) m.request('POST', info('create'), 201, 0.01, false);
+  m.request('POST', info('create'), 409, 0.3, false);
+  m.request('POST', info('create'), 201, 0.01, true);
+  m.request('GET', undefined, 200, 0.001, false);
+  for (let i = 0; i < 2; i++) m.storeCall('create', 'configmaps', 0.002);
+  m.storeCall('get', 'configmaps', 0.03);
+  const text = m.render();
+  const totals = text.split('\n').filter((l) => l.startsWith('apiserver_request_total{'));
+  assert.deepEqual(totals.map((l) => [/code="(\d+)"/.exec(l)![1], /dry_run="(\w*)"/.exec(l)![1], l.split(' ')[1]]), [['201', '', '3'], ['409', '', '1'], ['201', 'All', '1'], ['200', '', '1']]);
+  assert.match(text, /^apiserver_request_duration_seconds_bucket\{[^}]*dry_run=""[^}]*le="0.025"[^}]*verb="POST"[^}]*\} 3$/m);
+  assert.match(text, /^apiserver_request_duration_seconds_bucket\{[^}]*dry_run=""[^}]*le="0.4"[^}]*verb="POST"[^}]*\} 4$/m);
+  assert.match(text, /^apiserver_request_duration_seconds_count\{component="apiserver",dry_run="",group="",resource="",scope="",subresource="",verb="GET",version=""\} 1$/m);
+  assert.match(text, /^etcd_request_duration_seconds_count\{operation="create",type="configmaps"\} 2$/m);
+  assert.match(text, /^etcd_request_duration_seconds_bucket\{le="0.025",operation="get",type="configmaps"\} 0$/m);
+});

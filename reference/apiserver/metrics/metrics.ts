@@ -19,29 +19,50 @@ const ETCD_BUCKETS = [0.005, 0.025, 0.05, 0.1, 0.2, 0.4, 0.6, 0.8, 1, 1.25, 1.5,
 
 type Labels = Record<string, string>;
 
+interface CounterSeries {
+  labels: Labels;
+  value: number;
+}
+
+interface HistogramSeries {
+  labels: Labels;
+  counts: number[];
+  sum: number;
+  count: number;
+}
+
 class Counter {
-  readonly values = new Map<string, { labels: Labels; value: number }>();
-  inc(labels: Labels): void {
+  readonly values = new Map<string, CounterSeries>();
+  /** The series of these labels, made (and placed in render order) on first use. */
+  series(labels: Labels): CounterSeries {
     const key = labelKey(labels);
-    const cur = this.values.get(key) ?? { labels, value: 0 };
-    cur.value++;
-    this.values.set(key, cur);
+    let cur = this.values.get(key);
+    if (!cur) this.values.set(key, (cur = { labels, value: 0 }));
+    return cur;
+  }
+  inc(labels: Labels): void {
+    this.series(labels).value++;
   }
 }
 
 class Histogram {
-  readonly series = new Map<string, { labels: Labels; counts: number[]; sum: number; count: number }>();
+  readonly series = new Map<string, HistogramSeries>();
   constructor(readonly buckets: number[]) {}
-  observe(labels: Labels, seconds: number): void {
+  seriesOf(labels: Labels): HistogramSeries {
     const key = labelKey(labels);
-    const s = this.series.get(key) ?? { labels, counts: this.buckets.map(() => 0), sum: 0, count: 0 };
-    this.buckets.forEach((le, i) => {
-      if (seconds <= le) s.counts[i]!++;
-    });
-    s.sum += seconds;
-    s.count++;
-    this.series.set(key, s);
+    let s = this.series.get(key);
+    if (!s) this.series.set(key, (s = { labels, counts: this.buckets.map(() => 0), sum: 0, count: 0 }));
+    return s;
   }
+  observe(labels: Labels, seconds: number): void {
+    observeIn(this.buckets, this.seriesOf(labels), seconds);
+  }
+}
+
+function observeIn(buckets: number[], s: HistogramSeries, seconds: number): void {
+  for (let i = 0; i < buckets.length; i++) if (seconds <= buckets[i]!) s.counts[i]!++;
+  s.sum += seconds;
+  s.count++;
 }
 
 /**
@@ -81,31 +102,54 @@ function scopeOf(info: RequestInfo): string {
   return info.namespace !== '' ? 'namespace' : 'cluster';
 }
 
+/** A request's series in both metrics, found by one string key instead of label objects built per request. */
+interface RequestSeries {
+  labels: Labels;
+  latency?: HistogramSeries;
+  byCode: Map<number, CounterSeries>;
+}
+
 export class ApiServerMetrics {
   private readonly requests = new Counter();
   private readonly latency = new Histogram(REQUEST_BUCKETS);
   private readonly etcd = new Histogram(ETCD_BUCKETS);
+  /** The series already in use, by their label values joined (every request looks its own up). */
+  private readonly requestSeries = new Map<string, RequestSeries>();
+  private readonly etcdSeries = new Map<string, HistogramSeries>();
 
   /** One finished request; non-resource requests (discovery, /metrics itself) have empty resource labels. */
   request(verb: string, info: RequestInfo | undefined, code: number, seconds: number, dryRun: boolean): void {
     const resource = info?.isResourceRequest ? info : undefined;
-    const labels: Labels = {
-      verb,
-      dry_run: dryRun ? 'All' : '',
-      group: resource?.apiGroup ?? '',
-      version: resource?.apiVersion ?? '',
-      resource: resource?.resource ?? '',
-      subresource: resource?.subresource ?? '',
-      scope: resource ? scopeOf(resource) : '',
-      component: 'apiserver',
-    };
-    this.requests.inc({ ...labels, code: String(code) });
-    if (verb !== 'WATCH' && verb !== 'CONNECT') this.latency.observe(labels, seconds);
+    const scope = resource ? scopeOf(resource) : '';
+    const key = resource
+      ? `${verb}\u0000${dryRun ? 'All' : ''}\u0000${resource.apiGroup}\u0000${resource.apiVersion}\u0000${resource.resource}\u0000${resource.subresource}\u0000${scope}`
+      : `${verb}\u0000${dryRun ? 'All' : ''}`;
+    let series = this.requestSeries.get(key);
+    if (!series) {
+      const labels: Labels = {
+        verb,
+        dry_run: dryRun ? 'All' : '',
+        group: resource?.apiGroup ?? '',
+        version: resource?.apiVersion ?? '',
+        resource: resource?.resource ?? '',
+        subresource: resource?.subresource ?? '',
+        scope,
+        component: 'apiserver',
+      };
+      this.requestSeries.set(key, (series = { labels, byCode: new Map() }));
+    }
+    let total = series.byCode.get(code);
+    if (!total) series.byCode.set(code, (total = this.requests.series({ ...series.labels, code: String(code) })));
+    total.value++;
+    if (verb !== 'WATCH' && verb !== 'CONNECT') observeIn(REQUEST_BUCKETS, (series.latency ??= this.latency.seriesOf(series.labels)), seconds);
   }
 
   /** One call to the store: operation (get, list, create, update, delete) and the resource it was for. */
   storeCall(operation: string, type: string, seconds: number): void {
-    this.etcd.observe({ operation, type }, seconds);
+    const key = `${operation}\u0000${type}`;
+    let series = this.etcdSeries.get(key);
+    if (!series) this.etcdSeries.set(key, (series = this.etcd.seriesOf({ operation, type })));
+    observeIn(ETCD_BUCKETS, series, seconds);
   }
 
   /** The Prometheus text exposition format, version 0.0.4. */
