@@ -186,15 +186,18 @@ function nonEmpty(name: string, text: string): string {
 /** The command: start, say how to connect, run until SIGINT/SIGTERM, stop cleanly. */
 export async function serve(flags: ServeFlags): Promise<number> {
   const config = parseServeFlags(flags);
+  // The handlers go in before anything starts: "listening" is printed before startServe returns,
+  // and a SIGTERM sent on seeing it must stop serve cleanly, not kill it half-way.
+  const stopSignal = new Promise<NodeJS.Signals>((done) => {
+    process.once('SIGINT', () => done('SIGINT'));
+    process.once('SIGTERM', () => done('SIGTERM'));
+  });
   const running = await startServe(config, (line) => console.log(`kubespec serve: ${line}`)).catch((error: unknown) => {
     // A data dir in use or open to others is a configuration error: exit 2 with the fix.
     if (error instanceof DataDirError) throw new UsageError(error.message, error.hint);
     throw error;
   });
-  const signal = await new Promise<NodeJS.Signals>((done) => {
-    process.once('SIGINT', () => done('SIGINT'));
-    process.once('SIGTERM', () => done('SIGTERM'));
-  });
+  const signal = await stopSignal;
   console.log(`kubespec serve: ${signal}: stopping`);
   await running.stop();
   console.log('kubespec serve: stopped');
