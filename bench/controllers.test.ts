@@ -14,3 +14,9 @@ test('the fleet bench gets every pod of a few small Deployments Running through 
   assert.equal(result.figures.find((f) => f.unit === 'pods')!.value, 6);
   assert.ok(result.figures[0]!.goal);
 });
+
+test('the fleet bench runs with the components in process, as the reference target wires them', async () => {
+  const result = await runFleetBench({ deployments: 2, replicas: 3, nodes: 1, budget_ms: 30_000, wiring: 'in-process' });
+  assert.equal(result.figures.find((f) => f.unit === 'pods')!.value, 6);
+  assert.match(result.figures[0]!.name, /in process/);
+});
