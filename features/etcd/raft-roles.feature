@@ -54,7 +54,7 @@ Feature: etcd — Raft roles
     Scenario: over random partitions of a 5-member store no term ever has two leaders
       Given a 5-member store
       And the leader of every term is recorded from now on
-      When the members are split at random into two sides and healed, 80 times
+      When the members are split at random into two sides and healed, 160 times
       Then no term had more than one leader
       And leaders were recorded in at least 10 different terms
 
