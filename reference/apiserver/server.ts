@@ -270,7 +270,7 @@ function binaryChunk(data: Uint8Array): Buffer {
  * JSON with a trailing newline, as upstream's JSON serializer writes it (json.Encoder.Encode in
  * k8s.io/apimachinery/pkg/runtime/serializer/json/json.go).
  */
-function bodyBytes(body: unknown): string | Uint8Array {
+export function bodyBytes(body: unknown): string | Uint8Array {
   if (typeof body === 'string' || body instanceof Uint8Array) return body;
   return JSON.stringify(body) + '\n';
 }

@@ -130,32 +130,14 @@ export class ApiClient {
   }
 
   private watch(path: string, handlers: WatchStreamHandlers): () => void {
+    // The same lines, refusals and endings over the in-process connection.
+    if (this.connection) return this.connection.watchEvents(path, this.headers(), handlers, (status, text) => statusError(status, parseJson(text), `watch ${path}`));
     let over = false;
     const end = (error?: Error): void => {
       if (over) return;
       over = true;
       handlers.onEnd(error);
     };
-    if (this.connection) {
-      // The same lines, refusals and endings over the in-process connection.
-      const stop = this.connection.watch(path, this.headers(), {
-        onLine: (line) => {
-          if (over) return;
-          try {
-            handlers.onEvent(JSON.parse(line));
-          } catch (error) {
-            stop();
-            end(error as Error);
-          }
-        },
-        onRefused: (status, text) => end(statusError(status, parseJson(text), `watch ${path}`)),
-        onEnd: (error) => end(error),
-      });
-      return () => {
-        over = true;
-        stop();
-      };
-    }
     const req = this.lib.request(new URL(path, this.url), { method: 'GET', headers: this.headers(), agent: this.watchAgent }, (res) => {
       if (res.statusCode !== 200) {
         readAll(res).then((text) => end(statusError(res.statusCode ?? 0, parseJson(text), `watch ${path}`)), end);

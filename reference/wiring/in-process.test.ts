@@ -81,3 +81,24 @@ test('a watch stopped by its client hears nothing more and releases the server s
   assert.deepEqual(got, []);
   assert.equal(stopped, 1);
 });
+
+test('watchEvents parses each line as an event, ends once on a line that is not JSON, and maps a refusal to the client\'s error', async () => {
+  let sink: WatchSink | undefined;
+  const conn = new InProcessConnection(async () => ({ status: 200, headers: {}, answer: { kind: 'stream', status: 200, headers: {}, start: (s) => ((sink = s), () => undefined) } }));
+  const events: unknown[] = [];
+  const ends: (Error | undefined)[] = [];
+  conn.watchEvents('/w', {}, { onEvent: (e) => events.push(e), onEnd: (e) => ends.push(e) }, () => new Error('refused'));
+  while (!sink) await new Promise((r) => setImmediate(r));
+  sink.write('{"type":"ADDED"}\n');
+  sink.write('not json\n');
+  sink.write('{"type":"MODIFIED"}\n');
+  sink.end();
+  for (let i = 0; i < 5; i++) await new Promise((r) => setImmediate(r));
+  assert.deepEqual(events, [{ type: 'ADDED' }]);
+  assert.equal(ends.length, 1);
+  assert.ok(ends[0] instanceof SyntaxError);
+
+  const refusing = new InProcessConnection(async () => ({ status: 403, headers: {}, answer: { kind: 'reply', status: 403, body: { reason: 'Forbidden' } } }));
+  const refusedEnd = await new Promise<Error | undefined>((resolve) => refusing.watchEvents('/w', {}, { onEvent: () => undefined, onEnd: resolve }, (status, text) => new Error(`${status} ${JSON.parse(text).reason}`)));
+  assert.equal(refusedEnd?.message, '403 Forbidden');
+});

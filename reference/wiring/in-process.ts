@@ -17,8 +17,9 @@
  * runs in the middle of a fan-out, and the events a write fans out arrive before its writer's
  * answer, as on loopback HTTP (server.ts's streamSink).
  */
-import type { ApiServer } from '../apiserver/server.ts';
+import { bodyBytes, type ApiServer } from '../apiserver/server.ts';
 import type { ApiRequest, Answer } from '../apiserver/types.ts';
+import type { WatchStreamHandlers } from '../controllers/informer.ts';
 import { LineReader } from './http-body.ts';
 
 export type ApiHandle = ApiServer['handle'];
@@ -42,11 +43,10 @@ export interface InProcessStreamHandlers {
 const EMPTY = new Uint8Array(0);
 const decoder = new TextDecoder();
 
-/** A body as upstream's JSON serializer writes it: an object as JSON plus a newline (server.ts bodyBytes). */
+/** A body as the HTTP handler writes it (server.ts bodyBytes), as text. */
 function bodyText(body: unknown): string {
-  if (typeof body === 'string') return body;
-  if (body instanceof Uint8Array) return decoder.decode(body);
-  return JSON.stringify(body) + '\n';
+  const bytes = bodyBytes(body);
+  return typeof bytes === 'string' ? bytes : decoder.decode(bytes);
 }
 
 export class InProcessConnection {
@@ -107,6 +107,37 @@ export class InProcessConnection {
       over = true;
       this.open.delete(abort);
       stopServer?.();
+    };
+  }
+
+  /**
+   * A watch as a client's informer wants it: each line parsed as an event, a line that is not
+   * JSON ending the stream with its error, a refusal ending it with `refused`'s error, and one end
+   * at most. Stopping it ends nothing (the client stopped it).
+   */
+  watchEvents(path: string, headers: Record<string, string>, handlers: WatchStreamHandlers, refused: (status: number, text: string) => Error): () => void {
+    let over = false;
+    const end = (error?: Error): void => {
+      if (over) return;
+      over = true;
+      handlers.onEnd(error);
+    };
+    const stop = this.watch(path, headers, {
+      onLine: (line) => {
+        if (over) return;
+        try {
+          handlers.onEvent(JSON.parse(line));
+        } catch (error) {
+          stop();
+          end(error as Error);
+        }
+      },
+      onRefused: (status, text) => end(refused(status, text)),
+      onEnd: end,
+    });
+    return () => {
+      over = true;
+      stop();
     };
   }
 

@@ -90,25 +90,7 @@ export function kubeletApi(opts: KubeletApiOptions & { clientCertificate?: { cer
         handlers.onEnd(error);
       };
       const q = `${selector}&watch=true&resourceVersion=${encodeURIComponent(options.resourceVersion)}&timeoutSeconds=${options.timeoutSeconds}${options.allowWatchBookmarks ? '&allowWatchBookmarks=true' : ''}`;
-      if (connection) {
-        const stop = connection.watch(`/api/v1/pods?${q}`, headers(), {
-          onLine: (line) => {
-            if (over) return;
-            try {
-              handlers.onEvent(JSON.parse(line));
-            } catch (error) {
-              stop();
-              end(error as Error);
-            }
-          },
-          onRefused: (status, text) => end(new ApiStatusError(status, parseJson(text)?.reason, `watch pods answered ${status}`)),
-          onEnd: (error) => end(error),
-        });
-        return () => {
-          over = true;
-          stop();
-        };
-      }
+      if (connection) return connection.watchEvents(`/api/v1/pods?${q}`, headers(), handlers, (status, text) => new ApiStatusError(status, parseJson(text)?.reason, `watch pods answered ${status}`));
       const req = lib.request(new URL(`/api/v1/pods?${q}`, url), { method: 'GET', agent: watchAgent, headers: headers() }, (res) => {
         if (res.statusCode !== 200) {
           readAll(res).then((t) => end(new ApiStatusError(res.statusCode ?? 0, parseJson(t)?.reason, `watch pods answered ${res.statusCode}`)), end);
