@@ -52,7 +52,11 @@ export interface CompareAndSwap {
 export interface KvFacet {
   put(key: string, value: string): Promise<{ revision: number }>;
   get(key: string, opts?: { revision?: number }): Promise<{ kv?: KeyValue; revision: number }>;
-  range(prefix: string, opts?: { revision?: number; limit?: number }): Promise<{ kvs: KeyValue[]; revision: number }>;
+  /**
+   * Keys under `prefix` in byte order, as of `revision` (0/absent: now); `limit` 0/absent means no
+   * limit. `more`: the limit left keys of the range out (etcd RangeResponse.more).
+   */
+  range(prefix: string, opts?: { revision?: number; limit?: number }): Promise<{ kvs: KeyValue[]; revision: number; more: boolean }>;
   delete(key: string): Promise<{ revision: number; deleted: number }>;
   txn(cas: CompareAndSwap): Promise<{ succeeded: boolean; revision: number }>;
   /**

@@ -100,7 +100,7 @@ export class EtcdKv implements KvFacet {
     return { ...(first ? { kv: this.toKeyValue(first) } : {}), revision: Number(res.header.revision) };
   }
 
-  async range(prefix: string, opts: { revision?: number; limit?: number } = {}): Promise<{ kvs: KeyValue[]; revision: number }> {
+  async range(prefix: string, opts: { revision?: number; limit?: number } = {}): Promise<{ kvs: KeyValue[]; revision: number; more: boolean }> {
     const start = this.full(prefix);
     const res = await this.read(opts.revision, () => this.client.kv.range({
       key: start,
@@ -108,7 +108,7 @@ export class EtcdKv implements KvFacet {
       ...(opts.revision ? { revision: opts.revision } : {}),
       ...(opts.limit ? { limit: opts.limit } : {}),
     }));
-    return { kvs: res.kvs.map((kv) => this.toKeyValue(kv)), revision: Number(res.header.revision) };
+    return { kvs: res.kvs.map((kv) => this.toKeyValue(kv)), revision: Number(res.header.revision), more: res.more };
   }
 
   async delete(key: string): Promise<{ revision: number; deleted: number }> {

@@ -43,10 +43,10 @@ export class ReferenceKv implements KvFacet {
     return kv ? { kv, revision: this.current.currentRevision() } : { revision: this.current.currentRevision() };
   }
 
-  async range(prefix: string, opts?: { revision?: number; limit?: number }): Promise<{ kvs: KeyValue[]; revision: number }> {
+  async range(prefix: string, opts?: { revision?: number; limit?: number }): Promise<{ kvs: KeyValue[]; revision: number; more: boolean }> {
     const result = await unavailableAs(this.current.range(prefix, { revision: opts?.revision, limit: opts?.limit }));
     // etcd's response header carries the current revision, whatever revision the read was at.
-    return { kvs: result.kvs, revision: this.current.currentRevision() };
+    return { kvs: result.kvs, revision: this.current.currentRevision(), more: result.more };
   }
 
   async delete(key: string): Promise<{ revision: number; deleted: number }> {

@@ -165,14 +165,15 @@ class GatewayKv implements KvFacet {
     return { ...(first ? { kv: this.keyValue(first) } : {}), revision: num(res.header.revision) };
   }
 
-  async range(prefix: string, opts: { revision?: number; limit?: number } = {}): Promise<{ kvs: KeyValue[]; revision: number }> {
+  async range(prefix: string, opts: { revision?: number; limit?: number } = {}): Promise<{ kvs: KeyValue[]; revision: number; more: boolean }> {
     const res = await this.read(opts.revision, {
       key: b64(this.prefix + prefix),
       range_end: prefixEnd(this.prefix + prefix),
       ...(opts.revision ? { revision: String(opts.revision) } : {}),
       ...(opts.limit ? { limit: String(opts.limit) } : {}),
     });
-    return { kvs: (res.kvs ?? []).map((kv) => this.keyValue(kv)), revision: num(res.header.revision) };
+    // The gateway's JSON leaves a false `more` out (proto3 defaults are not emitted).
+    return { kvs: (res.kvs ?? []).map((kv) => this.keyValue(kv)), revision: num(res.header.revision), more: res.more === true };
   }
 
   async delete(key: string): Promise<{ revision: number; deleted: number }> {
@@ -217,7 +218,7 @@ class GatewayKv implements KvFacet {
     await Promise.all([...this.watches].map((w) => w.cancel()));
   }
 
-  private async read(revision: number | undefined, body: Record<string, unknown>): Promise<{ header: Header; kvs?: WireKv[] }> {
+  private async read(revision: number | undefined, body: Record<string, unknown>): Promise<{ header: Header; kvs?: WireKv[]; more?: boolean }> {
     try {
       return await this.gw.call('/v3/kv/range', body);
     } catch (error) {

@@ -38,6 +38,21 @@ Feature: etcd — revisions, history and watch
       And the events' modRevisions strictly increase, the first being r
 
     @requires:kv @requires:kv.watch
+    Scenario: a watch from a revision the store has not reached yet delivers the changes from that revision on
+      A start revision ahead of the store is accepted; the watcher then hears only events at or above
+      it (etcd-io/etcd server/storage/mvcc/watchable_store.go, newWatcherBatch:
+      `if ev.Kv.ModRevision >= w.minRev`) — "every change with revision ≥ r", for an r still to come.
+
+      Given a store at revision r
+      When a watch on prefix "/wf/" starts from revision r + 3
+      And key "/wf/a" is put with value "1"
+      And key "/wf/b" is put with value "2"
+      And key "/wf/c" is put with value "3"
+      And key "/wf/d" is put with value "4"
+      Then within 2 s the watch has delivered exactly: PUT "/wf/c"="3", PUT "/wf/d"="4"
+      And the events' modRevisions strictly increase, the first being r + 3
+
+    @requires:kv @requires:kv.watch
     Scenario: a watch does not deliver changes to keys outside its prefix
       Given a store
       When a watch on prefix "/w/" starts from the next revision
@@ -173,6 +188,38 @@ Feature: etcd — revisions, history and watch
       When the store is compacted at revision r2
       And a watch on prefix "/wc/" starts from revision r2
       Then within 2 s the watch has delivered exactly: PUT "/wc/k"="v2", PUT "/wc/k"="v3"
+
+    @requires:kv
+    Scenario: a key put again after its deletion starts a new life: a new createRevision and version 1
+      A delete ends the key's generation and the next put starts a new one (etcd-io/etcd
+      server/storage/mvcc/key_index.go, keyIndex.tombstone/put: a new generation with `created` at
+      that revision); api/mvccpb/kv.proto, KeyValue.version: "A deletion resets the version to zero
+      and any modification of the key increases its version." The old life stays readable at its revisions.
+
+      Given a store
+      And key "/hl/k" is put with value "1" at revision r1
+      And key "/hl/k" is put with value "2" at revision r2
+      And key "/hl/k" is deleted
+      When key "/hl/k" is put with value "3" at revision r3
+      Then reading key "/hl/k" now returns "3" with createRevision r3, modRevision r3 and version 1
+      When key "/hl/k" is read at revision r2
+      Then the value is "2" with modRevision r2 and version 2
+
+    @requires:kv
+    Scenario: a range at an old revision returns the keys as they were then, a key deleted since included
+      A range reads at the revision it names (etcd-io/etcd api/etcdserverpb/rpc.proto,
+      RangeRequest.revision: "the point-in-time of the key-value store to use for the range"), and a
+      limit counts the keys live then.
+
+      Given a store
+      And key "/rr/a" is put with value "1"
+      And key "/rr/b" is put with value "2" at revision r
+      When key "/rr/a" is deleted
+      And key "/rr/c" is put with value "3"
+      And key "/rr/b" is put with value "4"
+      Then a range over prefix "/rr/" at revision r holds: "/rr/a"="1", "/rr/b"="2"
+      And a range over prefix "/rr/" at revision r limited to 1 holds: "/rr/a"="1", with more left
+      And a range over prefix "/rr/" now holds: "/rr/b"="4", "/rr/c"="3"
 
     @requires:kv
     Scenario: a get at the store's current revision, named explicitly, returns the latest value
@@ -323,3 +370,18 @@ Feature: etcd — revisions, history and watch
       Given a store
       When keys "/rz/b", "/rz/a" and "/rz/c" are put
       Then a range over prefix "/rz/" limited to 0 returns the keys "/rz/a", "/rz/b" and "/rz/c"
+
+    @requires:kv
+    Scenario: a limited range says whether it left keys out, and a deleted key takes no place under the limit
+      etcd sets `more` on a range its limit cut short (etcd-io/etcd api/etcdserverpb/rpc.proto,
+      RangeResponse.more: "more indicates if there are more keys to return in the requested range";
+      server/etcdserver/apply.go, applierV3backend.Range); the API server's paginated list hands out
+      a continue token exactly then. A deleted key is not in the range, so it uses none of the limit.
+
+      Given a store
+      When keys "/rm/a", "/rm/b", "/rm/c" and "/rm/d" are put
+      Then a range over prefix "/rm/" limited to 2 returns the keys "/rm/a" and "/rm/b", with more left
+      And a range over prefix "/rm/" limited to 4 returns the keys "/rm/a", "/rm/b", "/rm/c" and "/rm/d", with none left
+      When key "/rm/b" is deleted
+      Then a range over prefix "/rm/" limited to 2 returns the keys "/rm/a" and "/rm/c", with more left
+      And a range over prefix "/rm/" limited to 3 returns the keys "/rm/a", "/rm/c" and "/rm/d", with none left

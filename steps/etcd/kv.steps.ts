@@ -122,6 +122,13 @@ When('a watch on prefix {string} starts from revision {word}', async function (t
   this.note('watch', await this.kv().watch(prefix, rev(this, label)));
 });
 
+// A start revision the store has not reached yet is allowed: etcd's watcher then gets only the
+// events at or above it (etcd-io/etcd server/storage/mvcc/watchable_store.go, newWatcherBatch:
+// `if ev.Kv.ModRevision >= w.minRev`).
+When('a watch on prefix {string} starts from revision {word} + {int}', async function (this: KubespecWorld, prefix: string, label: string, offset: number) {
+  this.note('watch', await this.kv().watch(prefix, rev(this, label) + offset));
+});
+
 When('a watch on prefix {string} starts from the next revision', async function (this: KubespecWorld, prefix: string) {
   const next = (await currentRevision(this.kv())) + 1;
   this.note('watch', await this.kv().watch(prefix, next));
@@ -141,9 +148,9 @@ Then("the DELETE event's modRevision is the store's revision, with version 0 and
   assert.deepEqual({ modRevision, version, value }, { modRevision: await currentRevision(this.kv()), version: 0, value: '' }, "the DELETE event's kv");
 });
 
-Then("the events' modRevisions strictly increase, the first being {word}", function (this: KubespecWorld, label: string) {
+Then(/^the events' modRevisions strictly increase, the first being (\S+(?: \+ \d+)?)$/, function (this: KubespecWorld, expr: string) {
   const revisions = this.recall<KvWatch>('watch').events.map((e) => e.kv.modRevision);
-  assert.equal(revisions[0], rev(this, label), `first event's modRevision (all: ${revisions.join(', ')})`);
+  assert.equal(revisions[0], rev(this, expr), `first event's modRevision, expected ${expr} (all: ${revisions.join(', ')})`);
   assert.ok(revisions.every((r, i) => i === 0 || r > revisions[i - 1]!), `modRevisions must strictly increase: ${revisions.join(', ')}`);
 });
 

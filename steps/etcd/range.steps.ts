@@ -44,3 +44,45 @@ Then('compacting the store at the revision after the store\'s fails as a future 
   const ahead = (await currentRevision(this.kv())) + 1;
   await assert.rejects(this.kv().compact(ahead), /required revision is a future revision/);
 });
+
+/** `"/r/a"="1", "/r/b"="2"` (or `… and …`) → [['/r/a', '1'], ['/r/b', '2']]. */
+function parsePairs(text: string): [string, string][] {
+  const pattern = /"([^"]*)"="([^"]*)"/g;
+  const pairs = [...text.matchAll(pattern)].map((m): [string, string] => [m[1]!, m[2]!]);
+  const rest = text.replace(pattern, '').replace(/(,|\band\b|\s)/g, '');
+  if (pairs.length === 0 || rest !== '') throw new Error(`cannot read the key-value list: ${text}`);
+  return pairs;
+}
+
+// etcd-io/etcd api/etcdserverpb/rpc.proto, RangeResponse.more: "more indicates if there are more
+// keys to return in the requested range"; server/etcdserver/apply.go, applierV3backend.Range asks
+// the store for limit + 1 keys and `if r.Limit > 0 && len(rr.KVs) > int(r.Limit)` cuts them to
+// the limit and sets More. The API server's list turns `more` into its continue token.
+Then('a range over prefix {string} limited to {int} returns the keys {names}, with more left', async function (this: KubespecWorld, prefix: string, limit: number, keys: string[]) {
+  const { kvs, more } = await this.kv().range(prefix, { limit });
+  assert.deepEqual({ keys: kvs.map((kv) => kv.key), more }, { keys, more: true });
+});
+
+Then('a range over prefix {string} limited to {int} returns the keys {names}, with none left', async function (this: KubespecWorld, prefix: string, limit: number, keys: string[]) {
+  const { kvs, more } = await this.kv().range(prefix, { limit });
+  assert.deepEqual({ keys: kvs.map((kv) => kv.key), more }, { keys, more: false });
+});
+
+// A range names the revision to read at (etcd-io/etcd api/etcdserverpb/rpc.proto,
+// RangeRequest.revision: "the point-in-time of the key-value store to use for the range"): the
+// keys live then, with the values they had then — a key deleted since is still there, one
+// created since is not.
+Then(/^a range over prefix "([^"]*)" at revision (\S+) holds: (.+)$/, async function (this: KubespecWorld, prefix: string, label: string, list: string) {
+  const { kvs } = await this.kv().range(prefix, { revision: rev(this, label) });
+  assert.deepEqual(kvs.map((kv) => [kv.key, kv.value]), parsePairs(list), `the range over "${prefix}" at revision ${label}`);
+});
+
+Then(/^a range over prefix "([^"]*)" at revision (\S+) limited to (\d+) holds: (.+), with more left$/, async function (this: KubespecWorld, prefix: string, label: string, limit: string, list: string) {
+  const { kvs, more } = await this.kv().range(prefix, { revision: rev(this, label), limit: Number(limit) });
+  assert.deepEqual({ kvs: kvs.map((kv) => [kv.key, kv.value]), more }, { kvs: parsePairs(list), more: true }, `the range over "${prefix}" at revision ${label}, limited to ${limit}`);
+});
+
+Then(/^a range over prefix "([^"]*)" now holds: (.+)$/, async function (this: KubespecWorld, prefix: string, list: string) {
+  const { kvs } = await this.kv().range(prefix);
+  assert.deepEqual(kvs.map((kv) => [kv.key, kv.value]), parsePairs(list), `the range over "${prefix}" now`);
+});
