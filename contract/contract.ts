@@ -54,9 +54,12 @@ export interface KvFacet {
   get(key: string, opts?: { revision?: number }): Promise<{ kv?: KeyValue; revision: number }>;
   /**
    * Keys under `prefix` in byte order, as of `revision` (0/absent: now); `limit` 0/absent means no
-   * limit. `more`: the limit left keys of the range out (etcd RangeResponse.more).
+   * limit. `more`: the limit left keys of the range out (etcd RangeResponse.more). `fromKey`: start
+   * at this key (inclusive) instead of at the prefix, still ending with the prefix — a paginated
+   * list's next page (etcd: RangeRequest.key = fromKey with the prefix's range_end); ignored when it
+   * sorts before the prefix.
    */
-  range(prefix: string, opts?: { revision?: number; limit?: number }): Promise<{ kvs: KeyValue[]; revision: number; more: boolean }>;
+  range(prefix: string, opts?: { revision?: number; limit?: number; fromKey?: string }): Promise<{ kvs: KeyValue[]; revision: number; more: boolean }>;
   delete(key: string): Promise<{ revision: number; deleted: number }>;
   txn(cas: CompareAndSwap): Promise<{ succeeded: boolean; revision: number }>;
   /**

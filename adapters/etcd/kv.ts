@@ -100,10 +100,12 @@ export class EtcdKv implements KvFacet {
     return { ...(first ? { kv: this.toKeyValue(first) } : {}), revision: Number(res.header.revision) };
   }
 
-  async range(prefix: string, opts: { revision?: number; limit?: number } = {}): Promise<{ kvs: KeyValue[]; revision: number; more: boolean }> {
+  async range(prefix: string, opts: { revision?: number; limit?: number; fromKey?: string } = {}): Promise<{ kvs: KeyValue[]; revision: number; more: boolean }> {
     const start = this.full(prefix);
+    // A later page starts at fromKey and still ends where the prefix does (the API server's continue).
+    const from = opts.fromKey !== undefined && opts.fromKey > prefix ? this.full(opts.fromKey) : start;
     const res = await this.read(opts.revision, () => this.client.kv.range({
-      key: start,
+      key: from,
       range_end: prefixRangeEnd(start),
       ...(opts.revision ? { revision: opts.revision } : {}),
       ...(opts.limit ? { limit: opts.limit } : {}),

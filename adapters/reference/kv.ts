@@ -43,8 +43,8 @@ export class ReferenceKv implements KvFacet {
     return kv ? { kv, revision: this.current.currentRevision() } : { revision: this.current.currentRevision() };
   }
 
-  async range(prefix: string, opts?: { revision?: number; limit?: number }): Promise<{ kvs: KeyValue[]; revision: number; more: boolean }> {
-    const result = await unavailableAs(this.current.range(prefix, { revision: opts?.revision, limit: opts?.limit }));
+  async range(prefix: string, opts?: { revision?: number; limit?: number; fromKey?: string }): Promise<{ kvs: KeyValue[]; revision: number; more: boolean }> {
+    const result = await unavailableAs(this.current.range(prefix, { revision: opts?.revision, limit: opts?.limit, fromKey: opts?.fromKey }));
     // etcd's response header carries the current revision, whatever revision the read was at.
     return { kvs: result.kvs, revision: this.current.currentRevision(), more: result.more };
   }

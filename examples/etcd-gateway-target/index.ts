@@ -165,9 +165,10 @@ class GatewayKv implements KvFacet {
     return { ...(first ? { kv: this.keyValue(first) } : {}), revision: num(res.header.revision) };
   }
 
-  async range(prefix: string, opts: { revision?: number; limit?: number } = {}): Promise<{ kvs: KeyValue[]; revision: number; more: boolean }> {
+  async range(prefix: string, opts: { revision?: number; limit?: number; fromKey?: string } = {}): Promise<{ kvs: KeyValue[]; revision: number; more: boolean }> {
+    const from = opts.fromKey !== undefined && opts.fromKey > prefix ? opts.fromKey : prefix;
     const res = await this.read(opts.revision, {
-      key: b64(this.prefix + prefix),
+      key: b64(this.prefix + from),
       range_end: prefixEnd(this.prefix + prefix),
       ...(opts.revision ? { revision: String(opts.revision) } : {}),
       ...(opts.limit ? { limit: String(opts.limit) } : {}),

@@ -385,3 +385,19 @@ Feature: etcd — revisions, history and watch
       When key "/rm/b" is deleted
       Then a range over prefix "/rm/" limited to 2 returns the keys "/rm/a" and "/rm/c", with more left
       And a range over prefix "/rm/" limited to 3 returns the keys "/rm/a", "/rm/c" and "/rm/d", with none left
+
+    @requires:kv
+    Scenario: a limited range continued from just past its last key returns the next page, at the first page's revision
+      The API server pages a list so (kubernetes/kubernetes
+      staging/src/k8s.io/apiserver/pkg/storage/etcd3/store.go, GetList): the continue token holds the
+      last key returned and the list's revision; the next page is a range from that key + "\x00" to
+      the end of the prefix, at that revision, so writes made in between do not shift the pages.
+
+      Given a store
+      And keys "/rp/a", "/rp/b", "/rp/c", "/rp/d" and "/rp/e" are put
+      And a store at revision r
+      When key "/rp/c" is deleted
+      And key "/rp/cc" is put
+      Then a range over prefix "/rp/" at revision r limited to 2, continued after key "/rp/b", returns the keys "/rp/c" and "/rp/d", with more left
+      And a range over prefix "/rp/" at revision r limited to 2, continued after key "/rp/d", returns the keys "/rp/e", with none left
+      And a range over prefix "/rp/" limited to 2, continued after key "/rp/b", returns the keys "/rp/cc" and "/rp/d", with more left

@@ -33,9 +33,16 @@ Then('reading key {string} at the revision after the store\'s fails as a future 
   await assert.rejects(this.kv().get(key, { revision: ahead }), /required revision is a future revision/);
 });
 
+// etcd refuses a compaction at or below its compact revision with ErrCompacted (etcd-io/etcd
+// server/storage/mvcc/kvstore.go, updateCompactRev); the error names the revision asked for and,
+// where the scenario compacted, the compact revision it is stuck at.
 Then('compacting the store at revision {word} fails as compacted', async function (this: KubespecWorld, label: string) {
-  await assert.rejects(this.kv().compact(rev(this, label)), (err: unknown) => {
+  const at = rev(this, label);
+  const compactedAt = this.recallOr<number | undefined>('compacted at', undefined);
+  await assert.rejects(this.kv().compact(at), (err: unknown) => {
     assert.ok(err instanceof CompactedError, `expected CompactedError, got ${String(err)}`);
+    assert.equal(err.requestedRevision, at, 'the revision the refused compaction asked for');
+    if (compactedAt !== undefined) assert.equal(err.compactRevision, compactedAt, "the store's compact revision");
     return true;
   });
 });
@@ -85,4 +92,14 @@ Then(/^a range over prefix "([^"]*)" at revision (\S+) limited to (\d+) holds: (
 Then(/^a range over prefix "([^"]*)" now holds: (.+)$/, async function (this: KubespecWorld, prefix: string, list: string) {
   const { kvs } = await this.kv().range(prefix);
   assert.deepEqual(kvs.map((kv) => [kv.key, kv.value]), parsePairs(list), `the range over "${prefix}" now`);
+});
+
+// The API server's next page (kubernetes/kubernetes staging/src/k8s.io/apiserver/pkg/storage/etcd3/
+// store.go, GetList and storage.EncodeContinue/DecodeContinue): the continue token carries the
+// last key returned and the first page's revision; the next range starts at that key + "\x00"
+// with the prefix's range end, at that revision.
+Then(/^a range over prefix "([^"]*)"(?: at revision (\S+))? limited to (\d+), continued after key "([^"]*)", returns the keys (.+), with (more|none) left$/, async function (this: KubespecWorld, prefix: string, label: string | undefined, limit: string, after: string, list: string, left: string) {
+  const keys = [...list.matchAll(/"([^"]*)"/g)].map((m) => m[1]!);
+  const { kvs, more } = await this.kv().range(prefix, { limit: Number(limit), fromKey: `${after}\u0000`, ...(label ? { revision: rev(this, label) } : {}) });
+  assert.deepEqual({ keys: kvs.map((kv) => kv.key), more }, { keys, more: left === 'more' }, `the page after "${after}"${label ? ` at revision ${label}` : ''}`);
 });
