@@ -221,6 +221,25 @@ Feature: etcd — revisions, history and watch
       And a range over prefix "/rr/" at revision r limited to 1 holds: "/rr/a"="1", with more left
       And a range over prefix "/rr/" now holds: "/rr/b"="4", "/rr/c"="3"
 
+    @requires:kv @requires:kv.watch @requires:kv.compaction @etcd:>=3.6
+    Scenario: a delete made at the compaction's revision is still replayed to a watch from there
+      The compaction's own revision stays in the history, a deletion made at it too: etcd keeps a
+      key's tombstone at the compact revision (etcd-io/etcd server/storage/mvcc/key_index.go,
+      keyIndex.compact: "compact(5): ... key SHOULD NOT be removed"; compact(6) removes it), so a
+      watch from there hears of the delete. Older etcd dropped that DELETE from the watch — upstream
+      bug etcd-io/etcd#18089, fixed by #18274 ("keep tombstone if revision == compactAtRev",
+      e2e TestDeleteEventDrop_Issue18089); etcd 3.4.23 here still drops it. The tag names the
+      first minor release certain to have the fix (it was backported to later 3.5 and 3.4 patches).
+
+      Given a store
+      And key "/td/k" is put with value "1"
+      And key "/td/k" is deleted
+      And a store at revision d
+      When the store is compacted at revision d
+      And a watch on prefix "/td/" starts from revision d
+      And key "/td/k" is put with value "2"
+      Then within 2 s the watch has delivered exactly: DELETE "/td/k", PUT "/td/k"="2"
+
     @requires:kv
     Scenario: a get at the store's current revision, named explicitly, returns the latest value
       Only a revision past the store's is a future one (etcd-io/etcd server/storage/mvcc/kvstore_txn.go,
