@@ -337,6 +337,18 @@ Feature: etcd — revisions, history and watch
       Then within 2 s both watches have delivered exactly: PUT "/chain/1"="1", PUT "/chain/2"="2", PUT "/chain/3"="3", PUT "/chain/4"="4", PUT "/chain/5"="5"
       And in both watches the events' modRevisions strictly increase
 
+    @requires:kv @requires:kv.watch
+    Scenario: a watch opened from a watcher's handler, at the revision of the event it got, hears each change once
+      A watch from revision r replays what is retained from r and then goes live; a change made just
+      as it starts is delivered once, whether it reaches the new watch as history or as a live event
+      (etcd-io/etcd server/storage/mvcc/watchable_store.go: an unsynced watcher catches up from the
+      backend, then joins the synced group; each watcher's minRev moves past what it was sent).
+
+      Given a store
+      And a watch on prefix "/nest/" starts from the next revision, and on the event for "/nest/a" puts "/nest/b" and opens another watch from that event's revision
+      When key "/nest/a" is put with value "1"
+      Then within 2 s the watch opened in the handler has delivered exactly: PUT "/nest/a"="1", PUT "/nest/b"="from the handler"
+
   Rule: MVCC-RESOURCEVERSION — an object's resourceVersion is the etcd modRevision of its key
     Source: 000_1662d8c5cea2447f.txt § 控制平面 / etcd / Watch 特性
     Claim: etcd's revisions are the underlying basis of the resourceVersion mechanism, and the API
