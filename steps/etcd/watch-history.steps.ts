@@ -24,7 +24,8 @@ Then(/^the watch's events carry as previous values: (.+)$/, function (this: Kube
   const expected = parsePreviousValues(list);
   const events = this.recall<KvWatch>('watch').events;
   assert.equal(events.length, expected.length, `events delivered: ${describeEvents(events)}`);
-  const actual = events.map((e) => e.prevKv?.value);
+  // "none" is no previous key-value at all (etcd leaves Event.prev_kv unset), not an empty one.
+  const actual = events.map((e) => (e.prevKv === undefined ? undefined : (e.prevKv.value ?? `a previous key-value without a value: ${JSON.stringify(e.prevKv)}`)));
   assert.deepEqual(actual, expected, `previous values of ${describeEvents(events)} (undefined = none)`);
 });
 
