@@ -250,6 +250,19 @@ Feature: etcd — revisions, history and watch
       And key "/hn" is put with value "v2" at revision r
       Then reading key "/hn" at revision r returns "v2"
 
+    @requires:kv @requires:kv.compaction
+    Scenario: a read at revision 0 reads the newest revision, even after a compaction
+      etcd-io/etcd api/etcdserverpb/rpc.proto, RangeRequest.revision: "If the revision is less or
+      equal to zero, the range is over the newest key-value store." 0 is no revision, so it is
+      neither a compacted one nor an empty past.
+
+      Given a store
+      And key "/h0/k" is put with value "v1"
+      And key "/h0/k" is put with value "v2"
+      When the store is compacted at its current revision
+      Then reading key "/h0/k" at revision 0 returns "v2"
+      And a range over prefix "/h0/" at revision 0 holds: "/h0/k"="v2"
+
     @requires:kv
     Scenario: a get at a revision the store has not reached fails as a future revision
       A revision the store has not reached holds no version yet: etcd refuses it with

@@ -159,6 +159,9 @@ Then(/^the events' modRevisions strictly increase, the first being (\S+(?: \+ \d
 When('key {string} is deleted although it does not exist', async function (this: KubespecWorld, key: string) {
   const result = await this.kv().delete(key);
   assert.equal(result.deleted, 0, `"${key}" did not exist, yet the delete reports ${result.deleted} deleted`);
+  // Its response header still carries the store's revision (etcd-io/etcd api/etcdserverpb/rpc.proto,
+  // ResponseHeader.revision: "the key-value store revision when the request was applied"), unmoved.
+  assert.equal(result.revision, await currentRevision(this.kv()), "the revision a delete of a missing key answers with");
 });
 
 When('a watch on prefix {string} starts from the next revision, and on each event for {string} with n below {int} puts {string}', async function (this: KubespecWorld, prefix: string, pattern: string, last: number, next: string) {
