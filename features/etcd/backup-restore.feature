@@ -28,6 +28,22 @@ Feature: etcd — backup, compaction and restore
       And the snapshot is restored into a fresh store
       Then the fresh store holds keys "/seq/0001" … "/seq/n" for some n, and no other "/seq/" key
 
+    @requires:kv @requires:kv.snapshot
+    Scenario: a snapshot taken after reads and writes interleaved holds exactly the keys written before it
+      Reads change nothing in the store, so they change nothing in a snapshot either: it holds every
+      key written before it, in key order, and nothing else.
+
+      Given a store
+      And keys "/si/b" and "/si/a" are put
+      And a range over prefix "/si/" returns the keys "/si/a" and "/si/b"
+      And keys "/si/d" and "/si/c" are put
+      And a range over prefix "/si/" returns the keys "/si/a", "/si/b", "/si/c" and "/si/d"
+      When a snapshot is saved and reports revision r
+      And the snapshot is restored into a fresh store
+      Then a range over prefix "/si/" returns the keys "/si/a", "/si/b", "/si/c" and "/si/d"
+      And the fresh store holds keys "/si/a", "/si/b", "/si/c" and "/si/d"
+      And the fresh store's revision is r
+
   @erratum
   Rule: ETCD-RESTORE — a restored store serves the snapshot's data and accepts new writes
     Source: 000_1662d8c5cea2447f.txt § 控制平面 / etcd / 备份与恢复策略
