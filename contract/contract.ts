@@ -61,7 +61,13 @@ export interface KvFacet {
    */
   range(prefix: string, opts?: { revision?: number; limit?: number; fromKey?: string }): Promise<{ kvs: KeyValue[]; revision: number; more: boolean }>;
   delete(key: string): Promise<{ revision: number; deleted: number }>;
-  txn(cas: CompareAndSwap): Promise<{ succeeded: boolean; revision: number }>;
+  /**
+   * When the comparison fails, `current` is the key as it is (absent: there is no such key) — etcd's
+   * failure branch reading the key, as the API server's GuaranteedUpdate does to retry without a
+   * second round trip (kubernetes/kubernetes staging/src/k8s.io/apiserver/pkg/storage/etcd3/store.go:
+   * `.Else(clientv3.OpGet(key))`).
+   */
+  txn(cas: CompareAndSwap): Promise<{ succeeded: boolean; revision: number; current?: KeyValue }>;
   /**
    * `onEvent`, when given, is called with each event as it is delivered (after it is added to
    * `events`), so a client can react — even by writing to the store — while delivery goes on.

@@ -119,16 +119,18 @@ export class EtcdKv implements KvFacet {
   }
 
   /** A missing key compares with mod_revision 0, so `expectModRevision: 0` means "create only". */
-  async txn(cas: CompareAndSwap): Promise<{ succeeded: boolean; revision: number }> {
+  async txn(cas: CompareAndSwap): Promise<{ succeeded: boolean; revision: number; current?: KeyValue }> {
     const key = this.full(cas.key);
     const res = await unavailableAs(this.client.kv.txn({
       compare: [{ key, target: 'Mod', result: 'Equal', mod_revision: cas.expectModRevision }],
       success: [cas.value === null
         ? { request_delete_range: { key } }
         : { request_put: { key, value: Buffer.from(cas.value) } }],
-      failure: [],
+      // The API server's GuaranteedUpdate reads the key in the failure branch: `.Else(clientv3.OpGet(key))`.
+      failure: [{ request_range: { key } }],
     }));
-    return { succeeded: res.succeeded, revision: Number(res.header.revision) };
+    const current = res.succeeded ? undefined : res.responses[0]?.response_range?.kvs?.[0];
+    return { succeeded: res.succeeded, revision: Number(res.header.revision), ...(current ? { current: this.toKeyValue(current) } : {}) };
   }
 
   async watch(prefix: string, fromRevision: number, opts: { onEvent?: (event: KvEvent) => void } = {}): Promise<KvWatch> {

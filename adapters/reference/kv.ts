@@ -54,9 +54,10 @@ export class ReferenceKv implements KvFacet {
     return { revision: result.revision, deleted: result.deleted ? 1 : 0 };
   }
 
-  async txn(cas: CompareAndSwap): Promise<{ succeeded: boolean; revision: number }> {
+  async txn(cas: CompareAndSwap): Promise<{ succeeded: boolean; revision: number; current?: KeyValue }> {
     const result = await unavailableAs(this.current.txn(cas));
-    return { succeeded: result.succeeded, revision: result.revision };
+    // A refused txn's kv is the key as it is (TxnResult.kv); a successful one's is not asked for.
+    return { succeeded: result.succeeded, revision: result.revision, ...(!result.succeeded && result.kv ? { current: result.kv } : {}) };
   }
 
   async watch(prefix: string, fromRevision: number, opts: { onEvent?: (event: KvEvent) => void } = {}): Promise<KvWatch> {

@@ -183,13 +183,15 @@ class GatewayKv implements KvFacet {
   }
 
   /** A missing key has mod_revision 0, so expectModRevision 0 means "only if absent". */
-  async txn(cas: CompareAndSwap): Promise<{ succeeded: boolean; revision: number }> {
+  async txn(cas: CompareAndSwap): Promise<{ succeeded: boolean; revision: number; current?: KeyValue }> {
     const key = b64(this.prefix + cas.key);
-    const res = await this.gw.call<{ header: Header; succeeded?: boolean }>('/v3/kv/txn', {
+    const res = await this.gw.call<{ header: Header; succeeded?: boolean; responses?: { response_range?: { kvs?: WireKv[] } }[] }>('/v3/kv/txn', {
       compare: [{ key, target: 'MOD', result: 'EQUAL', mod_revision: String(cas.expectModRevision) }],
       success: [cas.value === null ? { request_delete_range: { key } } : { request_put: { key, value: b64(cas.value) } }],
+      failure: [{ request_range: { key } }],
     });
-    return { succeeded: res.succeeded === true, revision: num(res.header.revision) };
+    const current = res.succeeded === true ? undefined : res.responses?.[0]?.response_range?.kvs?.[0];
+    return { succeeded: res.succeeded === true, revision: num(res.header.revision), ...(current ? { current: this.keyValue(current) } : {}) };
   }
 
   async watch(prefix: string, fromRevision: number, opts: { onEvent?: (event: KvEvent) => void } = {}): Promise<KvWatch> {

@@ -338,6 +338,7 @@ Feature: etcd — revisions, history and watch
       And key "/cas/k" is put with value "2" at revision r2
       When a compare-and-swap of "/cas/k" expecting modRevision r1 writes "stale"
       Then the compare-and-swap failed, and the store is still at revision r2
+      And the refused compare-and-swap saw "/cas/k" at modRevision r2 with value "2"
       And reading key "/cas/k" now returns "2"
       When a compare-and-swap of "/cas/k" expecting modRevision r2 writes "3"
       Then the compare-and-swap succeeded at revision r2 + 1
@@ -351,6 +352,7 @@ Feature: etcd — revisions, history and watch
       Then the compare-and-swap succeeded at revision c
       When a compare-and-swap of "/cas/new" expecting modRevision 0 writes "y"
       Then the compare-and-swap failed, and the store is still at revision c
+      And the refused compare-and-swap saw "/cas/new" at modRevision c with value "x"
       And reading key "/cas/new" now returns "x"
       When a compare-and-swap of "/cas/new" expecting modRevision c deletes it
       Then the compare-and-swap succeeded at revision c + 1
