@@ -430,6 +430,18 @@ Feature: etcd — revisions, history and watch
       And a range over prefix "/r/" limited to 2 returns the keys "/r/a" and "/r/a/10"
 
     @requires:kv
+    Scenario: a key equal to the prefix itself is the first key of the prefix's range
+      A prefix range is the key range [prefix, the prefix with its last byte incremented)
+      (etcd-io/etcd client/v3/op.go, WithPrefix → GetPrefixRangeEnd; api/etcdserverpb/rpc.proto,
+      RangeRequest.range_end: "the key range [key, range_end)"), so it starts at the prefix itself:
+      a key spelled exactly like the prefix is in it, and comes first.
+
+      Given a store
+      When keys "/rq/a", "/rqa", "/rq/" and "/rq" are put
+      Then a range over prefix "/rq/" returns the keys "/rq/" and "/rq/a"
+      And a range over prefix "/rq" returns the keys "/rq", "/rq/", "/rq/a" and "/rqa"
+
+    @requires:kv
     Scenario: a range limited to 0 returns every key of the prefix: 0 means no limit
       etcd-io/etcd api/etcdserverpb/rpc.proto, RangeRequest.limit: "limit is a limit on the number
       of keys returned for the request. When limit is set to 0, it is treated as no limit." A
