@@ -52,9 +52,22 @@ export interface CompareAndSwap {
 export interface KvFacet {
   put(key: string, value: string): Promise<{ revision: number }>;
   get(key: string, opts?: { revision?: number }): Promise<{ kv?: KeyValue; revision: number }>;
-  range(prefix: string, opts?: { revision?: number; limit?: number }): Promise<{ kvs: KeyValue[]; revision: number }>;
+  /**
+   * Keys under `prefix` in byte order, as of `revision` (0/absent: now); `limit` 0/absent means no
+   * limit. `more`: the limit left keys of the range out (etcd RangeResponse.more). `fromKey`: start
+   * at this key (inclusive) instead of at the prefix, still ending with the prefix — a paginated
+   * list's next page (etcd: RangeRequest.key = fromKey with the prefix's range_end); ignored when it
+   * sorts before the prefix.
+   */
+  range(prefix: string, opts?: { revision?: number; limit?: number; fromKey?: string }): Promise<{ kvs: KeyValue[]; revision: number; more: boolean }>;
   delete(key: string): Promise<{ revision: number; deleted: number }>;
-  txn(cas: CompareAndSwap): Promise<{ succeeded: boolean; revision: number }>;
+  /**
+   * When the comparison fails, `current` is the key as it is (absent: there is no such key) — etcd's
+   * failure branch reading the key, as the API server's GuaranteedUpdate does to retry without a
+   * second round trip (kubernetes/kubernetes staging/src/k8s.io/apiserver/pkg/storage/etcd3/store.go:
+   * `.Else(clientv3.OpGet(key))`).
+   */
+  txn(cas: CompareAndSwap): Promise<{ succeeded: boolean; revision: number; current?: KeyValue }>;
   /**
    * `onEvent`, when given, is called with each event as it is delivered (after it is added to
    * `events`), so a client can react — even by writing to the store — while delivery goes on.

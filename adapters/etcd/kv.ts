@@ -100,15 +100,17 @@ export class EtcdKv implements KvFacet {
     return { ...(first ? { kv: this.toKeyValue(first) } : {}), revision: Number(res.header.revision) };
   }
 
-  async range(prefix: string, opts: { revision?: number; limit?: number } = {}): Promise<{ kvs: KeyValue[]; revision: number }> {
+  async range(prefix: string, opts: { revision?: number; limit?: number; fromKey?: string } = {}): Promise<{ kvs: KeyValue[]; revision: number; more: boolean }> {
     const start = this.full(prefix);
+    // A later page starts at fromKey and still ends where the prefix does (the API server's continue).
+    const from = opts.fromKey !== undefined && opts.fromKey > prefix ? this.full(opts.fromKey) : start;
     const res = await this.read(opts.revision, () => this.client.kv.range({
-      key: start,
+      key: from,
       range_end: prefixRangeEnd(start),
       ...(opts.revision ? { revision: opts.revision } : {}),
       ...(opts.limit ? { limit: opts.limit } : {}),
     }));
-    return { kvs: res.kvs.map((kv) => this.toKeyValue(kv)), revision: Number(res.header.revision) };
+    return { kvs: res.kvs.map((kv) => this.toKeyValue(kv)), revision: Number(res.header.revision), more: res.more };
   }
 
   async delete(key: string): Promise<{ revision: number; deleted: number }> {
@@ -117,16 +119,18 @@ export class EtcdKv implements KvFacet {
   }
 
   /** A missing key compares with mod_revision 0, so `expectModRevision: 0` means "create only". */
-  async txn(cas: CompareAndSwap): Promise<{ succeeded: boolean; revision: number }> {
+  async txn(cas: CompareAndSwap): Promise<{ succeeded: boolean; revision: number; current?: KeyValue }> {
     const key = this.full(cas.key);
     const res = await unavailableAs(this.client.kv.txn({
       compare: [{ key, target: 'Mod', result: 'Equal', mod_revision: cas.expectModRevision }],
       success: [cas.value === null
         ? { request_delete_range: { key } }
         : { request_put: { key, value: Buffer.from(cas.value) } }],
-      failure: [],
+      // The API server's GuaranteedUpdate reads the key in the failure branch: `.Else(clientv3.OpGet(key))`.
+      failure: [{ request_range: { key } }],
     }));
-    return { succeeded: res.succeeded, revision: Number(res.header.revision) };
+    const current = res.succeeded ? undefined : res.responses[0]?.response_range?.kvs?.[0];
+    return { succeeded: res.succeeded, revision: Number(res.header.revision), ...(current ? { current: this.toKeyValue(current) } : {}) };
   }
 
   async watch(prefix: string, fromRevision: number, opts: { onEvent?: (event: KvEvent) => void } = {}): Promise<KvWatch> {

@@ -43,10 +43,10 @@ export class ReferenceKv implements KvFacet {
     return kv ? { kv, revision: this.current.currentRevision() } : { revision: this.current.currentRevision() };
   }
 
-  async range(prefix: string, opts?: { revision?: number; limit?: number }): Promise<{ kvs: KeyValue[]; revision: number }> {
-    const result = await unavailableAs(this.current.range(prefix, { revision: opts?.revision, limit: opts?.limit }));
+  async range(prefix: string, opts?: { revision?: number; limit?: number; fromKey?: string }): Promise<{ kvs: KeyValue[]; revision: number; more: boolean }> {
+    const result = await unavailableAs(this.current.range(prefix, { revision: opts?.revision, limit: opts?.limit, fromKey: opts?.fromKey }));
     // etcd's response header carries the current revision, whatever revision the read was at.
-    return { kvs: result.kvs, revision: this.current.currentRevision() };
+    return { kvs: result.kvs, revision: this.current.currentRevision(), more: result.more };
   }
 
   async delete(key: string): Promise<{ revision: number; deleted: number }> {
@@ -54,9 +54,10 @@ export class ReferenceKv implements KvFacet {
     return { revision: result.revision, deleted: result.deleted ? 1 : 0 };
   }
 
-  async txn(cas: CompareAndSwap): Promise<{ succeeded: boolean; revision: number }> {
+  async txn(cas: CompareAndSwap): Promise<{ succeeded: boolean; revision: number; current?: KeyValue }> {
     const result = await unavailableAs(this.current.txn(cas));
-    return { succeeded: result.succeeded, revision: result.revision };
+    // A refused txn's kv is the key as it is (TxnResult.kv); a successful one's is not asked for.
+    return { succeeded: result.succeeded, revision: result.revision, ...(!result.succeeded && result.kv ? { current: result.kv } : {}) };
   }
 
   async watch(prefix: string, fromRevision: number, opts: { onEvent?: (event: KvEvent) => void } = {}): Promise<KvWatch> {

@@ -165,14 +165,16 @@ class GatewayKv implements KvFacet {
     return { ...(first ? { kv: this.keyValue(first) } : {}), revision: num(res.header.revision) };
   }
 
-  async range(prefix: string, opts: { revision?: number; limit?: number } = {}): Promise<{ kvs: KeyValue[]; revision: number }> {
+  async range(prefix: string, opts: { revision?: number; limit?: number; fromKey?: string } = {}): Promise<{ kvs: KeyValue[]; revision: number; more: boolean }> {
+    const from = opts.fromKey !== undefined && opts.fromKey > prefix ? opts.fromKey : prefix;
     const res = await this.read(opts.revision, {
-      key: b64(this.prefix + prefix),
+      key: b64(this.prefix + from),
       range_end: prefixEnd(this.prefix + prefix),
       ...(opts.revision ? { revision: String(opts.revision) } : {}),
       ...(opts.limit ? { limit: String(opts.limit) } : {}),
     });
-    return { kvs: (res.kvs ?? []).map((kv) => this.keyValue(kv)), revision: num(res.header.revision) };
+    // The gateway's JSON leaves a false `more` out (proto3 defaults are not emitted).
+    return { kvs: (res.kvs ?? []).map((kv) => this.keyValue(kv)), revision: num(res.header.revision), more: res.more === true };
   }
 
   async delete(key: string): Promise<{ revision: number; deleted: number }> {
@@ -181,13 +183,15 @@ class GatewayKv implements KvFacet {
   }
 
   /** A missing key has mod_revision 0, so expectModRevision 0 means "only if absent". */
-  async txn(cas: CompareAndSwap): Promise<{ succeeded: boolean; revision: number }> {
+  async txn(cas: CompareAndSwap): Promise<{ succeeded: boolean; revision: number; current?: KeyValue }> {
     const key = b64(this.prefix + cas.key);
-    const res = await this.gw.call<{ header: Header; succeeded?: boolean }>('/v3/kv/txn', {
+    const res = await this.gw.call<{ header: Header; succeeded?: boolean; responses?: { response_range?: { kvs?: WireKv[] } }[] }>('/v3/kv/txn', {
       compare: [{ key, target: 'MOD', result: 'EQUAL', mod_revision: String(cas.expectModRevision) }],
       success: [cas.value === null ? { request_delete_range: { key } } : { request_put: { key, value: b64(cas.value) } }],
+      failure: [{ request_range: { key } }],
     });
-    return { succeeded: res.succeeded === true, revision: num(res.header.revision) };
+    const current = res.succeeded === true ? undefined : res.responses?.[0]?.response_range?.kvs?.[0];
+    return { succeeded: res.succeeded === true, revision: num(res.header.revision), ...(current ? { current: this.keyValue(current) } : {}) };
   }
 
   async watch(prefix: string, fromRevision: number, opts: { onEvent?: (event: KvEvent) => void } = {}): Promise<KvWatch> {
@@ -217,7 +221,7 @@ class GatewayKv implements KvFacet {
     await Promise.all([...this.watches].map((w) => w.cancel()));
   }
 
-  private async read(revision: number | undefined, body: Record<string, unknown>): Promise<{ header: Header; kvs?: WireKv[] }> {
+  private async read(revision: number | undefined, body: Record<string, unknown>): Promise<{ header: Header; kvs?: WireKv[]; more?: boolean }> {
     try {
       return await this.gw.call('/v3/kv/range', body);
     } catch (error) {

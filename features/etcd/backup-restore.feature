@@ -28,6 +28,22 @@ Feature: etcd — backup, compaction and restore
       And the snapshot is restored into a fresh store
       Then the fresh store holds keys "/seq/0001" … "/seq/n" for some n, and no other "/seq/" key
 
+    @requires:kv @requires:kv.snapshot
+    Scenario: a snapshot taken after reads and writes interleaved holds exactly the keys written before it
+      Reads change nothing in the store, so they change nothing in a snapshot either: it holds every
+      key written before it, in key order, and nothing else.
+
+      Given a store
+      And keys "/si/b" and "/si/a" are put
+      And a range over prefix "/si/" returns the keys "/si/a" and "/si/b"
+      And keys "/si/d" and "/si/c" are put
+      And a range over prefix "/si/" returns the keys "/si/a", "/si/b", "/si/c" and "/si/d"
+      When a snapshot is saved and reports revision r
+      And the snapshot is restored into a fresh store
+      Then a range over prefix "/si/" returns the keys "/si/a", "/si/b", "/si/c" and "/si/d"
+      And the fresh store holds keys "/si/a", "/si/b", "/si/c" and "/si/d"
+      And the fresh store's revision is r
+
   @erratum
   Rule: ETCD-RESTORE — a restored store serves the snapshot's data and accepts new writes
     Source: 000_1662d8c5cea2447f.txt § 控制平面 / etcd / 备份与恢复策略
@@ -77,6 +93,27 @@ Feature: etcd — backup, compaction and restore
       Then within 2 s the watch has delivered exactly: PUT "/rh/a"="1", PUT "/rh/a"="2", PUT "/rh/b"="3", DELETE "/rh/a"
       And the watch's events carry as previous values: none, "1", none, "2"
       And reading key "/rh/a" at revision r returns "1"
+
+    @requires:kv @requires:kv.snapshot @requires:kv.compaction @requires:kv.watch
+    Scenario: a snapshot taken after a compaction restores with the compaction's edge and the history above it
+      etcd's snapshot is its MVCC database, compact revision included (etcd-io/etcd
+      server/storage/mvcc/kvstore.go, restore: the finished compact revision read back from the
+      meta bucket becomes `compactMainRev`), so the restored store refuses what was compacted and
+      serves what was kept, as the store it was taken from would.
+
+      Given a store
+      And key "/rk/a" is put with value "1" at revision r1
+      And key "/rk/a" is put with value "2" at revision r2
+      And key "/rk/b" is put with value "3" at revision r3
+      And key "/rk/b" is deleted
+      And the store is compacted at revision r2
+      And a snapshot is saved
+      When the snapshot is restored into a fresh store
+      Then reading key "/rk/a" at revision r1 fails as compacted
+      And reading key "/rk/a" at revision r2 returns "2"
+      And compacting the store at revision r2 fails as compacted
+      When a watch on prefix "/rk/" starts from revision r2
+      Then within 2 s the watch has delivered exactly: PUT "/rk/a"="2", PUT "/rk/b"="3", DELETE "/rk/b"
 
   Rule: ETCD-AUTO-COMPACTION — with periodic auto-compaction, history older than the retention is discarded
     Source: 000_1662d8c5cea2447f.txt § 控制平面 / etcd / 备份与恢复策略
@@ -142,6 +179,23 @@ Feature: etcd — backup, compaction and restore
       When the store is compacted at its current revision
       Then key "/c/a" reads "1" and key "/c/b" reads "3"
       And a watch on prefix "/c/" from a revision below the compaction is cancelled as compacted
+
+    @requires:kv @requires:kv.compaction
+    Scenario: after a compaction, a key deleted before it stays gone, the others range in order, and the deleted key can be created again
+      etcd's compaction drops a key whose last version before the compact revision is a deletion
+      (etcd-io/etcd server/storage/mvcc/key_index.go, keyIndex.compact; its doc: "compact(6) ...
+      key SHOULD be removed"); the live keys keep their latest version, and a new put of the
+      dropped key starts from scratch.
+
+      Given a store
+      And keys "/cr/a", "/cr/b" and "/cr/c" are put
+      And key "/cr/b" is deleted
+      And key "/cr/d" is put
+      When the store is compacted at its current revision
+      Then a range over prefix "/cr/" returns the keys "/cr/a", "/cr/c" and "/cr/d"
+      When key "/cr/b" is put with value "again" at revision r
+      Then a range over prefix "/cr/" returns the keys "/cr/a", "/cr/b", "/cr/c" and "/cr/d"
+      And reading key "/cr/b" now returns "again" with createRevision r, modRevision r and version 1
 
   @untestable
   Rule: ETCD-BACKUP-PERIODIC — snapshots should be taken on a regular schedule

@@ -38,6 +38,21 @@ Feature: etcd — revisions, history and watch
       And the events' modRevisions strictly increase, the first being r
 
     @requires:kv @requires:kv.watch
+    Scenario: a watch from a revision the store has not reached yet delivers the changes from that revision on
+      A start revision ahead of the store is accepted; the watcher then hears only events at or above
+      it (etcd-io/etcd server/storage/mvcc/watchable_store.go, newWatcherBatch:
+      `if ev.Kv.ModRevision >= w.minRev`) — "every change with revision ≥ r", for an r still to come.
+
+      Given a store at revision r
+      When a watch on prefix "/wf/" starts from revision r + 3
+      And key "/wf/a" is put with value "1"
+      And key "/wf/b" is put with value "2"
+      And key "/wf/c" is put with value "3"
+      And key "/wf/d" is put with value "4"
+      Then within 2 s the watch has delivered exactly: PUT "/wf/c"="3", PUT "/wf/d"="4"
+      And the events' modRevisions strictly increase, the first being r + 3
+
+    @requires:kv @requires:kv.watch
     Scenario: a watch does not deliver changes to keys outside its prefix
       Given a store
       When a watch on prefix "/w/" starts from the next revision
@@ -175,6 +190,79 @@ Feature: etcd — revisions, history and watch
       Then within 2 s the watch has delivered exactly: PUT "/wc/k"="v2", PUT "/wc/k"="v3"
 
     @requires:kv
+    Scenario: a key put again after its deletion starts a new life: a new createRevision and version 1
+      A delete ends the key's generation and the next put starts a new one (etcd-io/etcd
+      server/storage/mvcc/key_index.go, keyIndex.tombstone/put: a new generation with `created` at
+      that revision); api/mvccpb/kv.proto, KeyValue.version: "A deletion resets the version to zero
+      and any modification of the key increases its version." The old life stays readable at its revisions.
+
+      Given a store
+      And key "/hl/k" is put with value "1" at revision r1
+      And key "/hl/k" is put with value "2" at revision r2
+      And key "/hl/k" is deleted
+      When key "/hl/k" is put with value "3" at revision r3
+      Then reading key "/hl/k" now returns "3" with createRevision r3, modRevision r3 and version 1
+      When key "/hl/k" is read at revision r2
+      Then the value is "2" with modRevision r2 and version 2
+
+    @requires:kv
+    Scenario: a range at an old revision returns the keys as they were then, a key deleted since included
+      A range reads at the revision it names (etcd-io/etcd api/etcdserverpb/rpc.proto,
+      RangeRequest.revision: "the point-in-time of the key-value store to use for the range"), and a
+      limit counts the keys live then.
+
+      Given a store
+      And key "/rr/a" is put with value "1"
+      And key "/rr/b" is put with value "2" at revision r
+      When key "/rr/a" is deleted
+      And key "/rr/c" is put with value "3"
+      And key "/rr/b" is put with value "4"
+      Then a range over prefix "/rr/" at revision r holds: "/rr/a"="1", "/rr/b"="2"
+      And a range over prefix "/rr/" at revision r limited to 1 holds: "/rr/a"="1", with more left
+      And a range over prefix "/rr/" now holds: "/rr/b"="4", "/rr/c"="3"
+
+    @requires:kv @requires:kv.watch @requires:kv.compaction @requires:kv.snapshot @etcd:>=3.6
+    Scenario: a delete made at the compaction's revision is still replayed to a watch from there, also after a restore
+      The compaction's own revision stays in the history, a deletion made at it too: etcd keeps a
+      key's tombstone at the compact revision (etcd-io/etcd server/storage/mvcc/key_index.go,
+      keyIndex.compact: "compact(5): ... key SHOULD NOT be removed"; compact(6) removes it), so a
+      watch from there hears of the delete — on a store restored from a snapshot taken then too, the
+      snapshot being the same MVCC database. Older etcd dropped that DELETE from the watch — upstream
+      bug etcd-io/etcd#18089, fixed by #18274 ("keep tombstone if revision == compactAtRev",
+      e2e TestDeleteEventDrop_Issue18089); etcd 3.4.23 here still drops it. The tag names the
+      first minor release certain to have the fix (it was backported to later 3.5 and 3.4 patches).
+
+      Given a store
+      And key "/td/k" is put with value "1"
+      And key "/td/k" is deleted
+      And a store at revision d
+      When the store is compacted at revision d
+      And a watch on prefix "/td/" starts from revision d
+      And key "/td/k" is put with value "2"
+      Then within 2 s the watch has delivered exactly: DELETE "/td/k", PUT "/td/k"="2"
+      When a snapshot is saved
+      And the snapshot is restored into a fresh store
+      And a watch on prefix "/td/" starts from revision d
+      Then within 2 s the watch has delivered exactly: DELETE "/td/k", PUT "/td/k"="2"
+
+    @requires:kv @requires:kv.watch @requires:kv.compaction
+    Scenario: an event replayed at the compaction's revision carries no previous value; the ones after it do
+      etcd does not store an event's previous value: its watch server reads it at the event's
+      revision − 1 and sends none when that read fails (etcd-io/etcd
+      server/etcdserver/api/v3rpc/watch.go, sendLoop: a Range at `ModRevision - 1`, prev_kv set
+      only `if err == nil`). Below the compact revision the read fails as compacted, so the event
+      at the compact revision comes without one (measured on etcd 3.4.23).
+
+      Given a store
+      And key "/wp/k" is put with value "v1"
+      And key "/wp/k" is put with value "v2" at revision r2
+      And key "/wp/k" is put with value "v3"
+      When the store is compacted at revision r2
+      And a watch on prefix "/wp/" starts from revision r2
+      Then within 2 s the watch has delivered exactly: PUT "/wp/k"="v2", PUT "/wp/k"="v3"
+      And the watch's events carry as previous values: none, "v2"
+
+    @requires:kv
     Scenario: a get at the store's current revision, named explicitly, returns the latest value
       Only a revision past the store's is a future one (etcd-io/etcd server/storage/mvcc/kvstore_txn.go,
       rangeKeys: `rev > curRev` → ErrFutureRev); the current revision is a revision like any other.
@@ -183,6 +271,19 @@ Feature: etcd — revisions, history and watch
       And key "/hn" is put with value "v1"
       And key "/hn" is put with value "v2" at revision r
       Then reading key "/hn" at revision r returns "v2"
+
+    @requires:kv @requires:kv.compaction
+    Scenario: a read at revision 0 reads the newest revision, even after a compaction
+      etcd-io/etcd api/etcdserverpb/rpc.proto, RangeRequest.revision: "If the revision is less or
+      equal to zero, the range is over the newest key-value store." 0 is no revision, so it is
+      neither a compacted one nor an empty past.
+
+      Given a store
+      And key "/h0/k" is put with value "v1"
+      And key "/h0/k" is put with value "v2"
+      When the store is compacted at its current revision
+      Then reading key "/h0/k" at revision 0 returns "v2"
+      And a range over prefix "/h0/" at revision 0 holds: "/h0/k"="v2"
 
     @requires:kv
     Scenario: a get at a revision the store has not reached fails as a future revision
@@ -237,6 +338,7 @@ Feature: etcd — revisions, history and watch
       And key "/cas/k" is put with value "2" at revision r2
       When a compare-and-swap of "/cas/k" expecting modRevision r1 writes "stale"
       Then the compare-and-swap failed, and the store is still at revision r2
+      And the refused compare-and-swap saw "/cas/k" at modRevision r2 with value "2"
       And reading key "/cas/k" now returns "2"
       When a compare-and-swap of "/cas/k" expecting modRevision r2 writes "3"
       Then the compare-and-swap succeeded at revision r2 + 1
@@ -250,6 +352,7 @@ Feature: etcd — revisions, history and watch
       Then the compare-and-swap succeeded at revision c
       When a compare-and-swap of "/cas/new" expecting modRevision 0 writes "y"
       Then the compare-and-swap failed, and the store is still at revision c
+      And the refused compare-and-swap saw "/cas/new" at modRevision c with value "x"
       And reading key "/cas/new" now returns "x"
       When a compare-and-swap of "/cas/new" expecting modRevision c deletes it
       Then the compare-and-swap succeeded at revision c + 1
@@ -270,6 +373,18 @@ Feature: etcd — revisions, history and watch
       When key "/chain/1" is put with value "1"
       Then within 2 s both watches have delivered exactly: PUT "/chain/1"="1", PUT "/chain/2"="2", PUT "/chain/3"="3", PUT "/chain/4"="4", PUT "/chain/5"="5"
       And in both watches the events' modRevisions strictly increase
+
+    @requires:kv @requires:kv.watch
+    Scenario: a watch opened from a watcher's handler, at the revision of the event it got, hears each change once
+      A watch from revision r replays what is retained from r and then goes live; a change made just
+      as it starts is delivered once, whether it reaches the new watch as history or as a live event
+      (etcd-io/etcd server/storage/mvcc/watchable_store.go: an unsynced watcher catches up from the
+      backend, then joins the synced group; each watcher's minRev moves past what it was sent).
+
+      Given a store
+      And a watch on prefix "/nest/" starts from the next revision, and on the event for "/nest/a" puts "/nest/b" and opens another watch from that event's revision
+      When key "/nest/a" is put with value "1"
+      Then within 2 s the watch opened in the handler has delivered exactly: PUT "/nest/a"="1", PUT "/nest/b"="from the handler"
 
   Rule: MVCC-RESOURCEVERSION — an object's resourceVersion is the etcd modRevision of its key
     Source: 000_1662d8c5cea2447f.txt § 控制平面 / etcd / Watch 特性
@@ -315,6 +430,18 @@ Feature: etcd — revisions, history and watch
       And a range over prefix "/r/" limited to 2 returns the keys "/r/a" and "/r/a/10"
 
     @requires:kv
+    Scenario: a key equal to the prefix itself is the first key of the prefix's range
+      A prefix range is the key range [prefix, the prefix with its last byte incremented)
+      (etcd-io/etcd client/v3/op.go, WithPrefix → GetPrefixRangeEnd; api/etcdserverpb/rpc.proto,
+      RangeRequest.range_end: "the key range [key, range_end)"), so it starts at the prefix itself:
+      a key spelled exactly like the prefix is in it, and comes first.
+
+      Given a store
+      When keys "/rq/a", "/rqa", "/rq/" and "/rq" are put
+      Then a range over prefix "/rq/" returns the keys "/rq/" and "/rq/a"
+      And a range over prefix "/rq" returns the keys "/rq", "/rq/", "/rq/a" and "/rqa"
+
+    @requires:kv
     Scenario: a range limited to 0 returns every key of the prefix: 0 means no limit
       etcd-io/etcd api/etcdserverpb/rpc.proto, RangeRequest.limit: "limit is a limit on the number
       of keys returned for the request. When limit is set to 0, it is treated as no limit." A
@@ -323,3 +450,34 @@ Feature: etcd — revisions, history and watch
       Given a store
       When keys "/rz/b", "/rz/a" and "/rz/c" are put
       Then a range over prefix "/rz/" limited to 0 returns the keys "/rz/a", "/rz/b" and "/rz/c"
+
+    @requires:kv
+    Scenario: a limited range says whether it left keys out, and a deleted key takes no place under the limit
+      etcd sets `more` on a range its limit cut short (etcd-io/etcd api/etcdserverpb/rpc.proto,
+      RangeResponse.more: "more indicates if there are more keys to return in the requested range";
+      server/etcdserver/apply.go, applierV3backend.Range); the API server's paginated list hands out
+      a continue token exactly then. A deleted key is not in the range, so it uses none of the limit.
+
+      Given a store
+      When keys "/rm/a", "/rm/b", "/rm/c" and "/rm/d" are put
+      Then a range over prefix "/rm/" limited to 2 returns the keys "/rm/a" and "/rm/b", with more left
+      And a range over prefix "/rm/" limited to 4 returns the keys "/rm/a", "/rm/b", "/rm/c" and "/rm/d", with none left
+      When key "/rm/b" is deleted
+      Then a range over prefix "/rm/" limited to 2 returns the keys "/rm/a" and "/rm/c", with more left
+      And a range over prefix "/rm/" limited to 3 returns the keys "/rm/a", "/rm/c" and "/rm/d", with none left
+
+    @requires:kv
+    Scenario: a limited range continued from just past its last key returns the next page, at the first page's revision
+      The API server pages a list so (kubernetes/kubernetes
+      staging/src/k8s.io/apiserver/pkg/storage/etcd3/store.go, GetList): the continue token holds the
+      last key returned and the list's revision; the next page is a range from that key + "\x00" to
+      the end of the prefix, at that revision, so writes made in between do not shift the pages.
+
+      Given a store
+      And keys "/rp/a", "/rp/b", "/rp/c", "/rp/d" and "/rp/e" are put
+      And a store at revision r
+      When key "/rp/c" is deleted
+      And key "/rp/cc" is put
+      Then a range over prefix "/rp/" at revision r limited to 2, continued after key "/rp/b", returns the keys "/rp/c" and "/rp/d", with more left
+      And a range over prefix "/rp/" at revision r limited to 2, continued after key "/rp/d", returns the keys "/rp/e", with none left
+      And a range over prefix "/rp/" limited to 2, continued after key "/rp/b", returns the keys "/rp/cc" and "/rp/d", with more left

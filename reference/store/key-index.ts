@@ -74,8 +74,8 @@ export function nextPutKv(previous: KeyValue | undefined, key: string, value: st
  *
  * One departure from etcd, invisible to reads: when that last version was written exactly at
  * the compact revision, the version before it stays too. The event at the compact revision
- * can still be replayed to a watch and carries that version as prevKv; keeping it lets a
- * snapshot rebuild the event log exactly. Reads below the compact revision are refused, so
+ * keeps that version as prevKv in the event log (a watch replaying it leaves it out, as etcd
+ * does: mvcc.ts withReadablePrevKv); keeping it lets a snapshot rebuild the event log exactly. Reads below the compact revision are refused, so
  * nobody can read it.
  * Returns false when nothing of the key is left, so the caller drops it from the index.
  */

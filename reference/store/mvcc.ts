@@ -143,7 +143,7 @@ export class MvccStore {
     }
     const start = fromRevision > 0 ? fromRevision : this.revision + 1;
     const { watcher, cancel } = this.hub.add(prefix, start, handlers);
-    if (start <= this.revision) this.hub.replay(watcher, this.log.slice(firstLogIndexAtOrAbove(this.log, start)), this.revision);
+    if (start <= this.revision) this.hub.replay(watcher, withReadablePrevKv(this.log.slice(firstLogIndexAtOrAbove(this.log, start)), this.compacted), this.revision);
     return cancel;
   }
 
@@ -303,6 +303,18 @@ function firstLogIndexAtOrAbove(log: readonly KvEvent[], revision: number): numb
     else hi = mid;
   }
   return lo;
+}
+
+/**
+ * Events as a watch replays them after a compaction. etcd does not keep prev_kv with an event: its
+ * watch server reads it at the event's revision − 1 and leaves it out when that read fails
+ * (etcd-io/etcd server/etcdserver/api/v3rpc/watch.go, sendLoop: `Range(..., Rev:
+ * ModRevision - 1)`, prev_kv set only `if err == nil`). Below the compact revision it fails
+ * (ErrCompacted), so the event made at the compact revision comes without one — measured on
+ * etcd 3.4.23. Events above it keep theirs.
+ */
+function withReadablePrevKv(events: readonly KvEvent[], compactRevision: number): readonly KvEvent[] {
+  return events.map((e) => (e.prevKv !== undefined && e.kv.modRevision - 1 < compactRevision ? { type: e.type, kv: e.kv } : e));
 }
 
 /**

@@ -31,6 +31,15 @@ Then(/^the compare-and-swap failed, and the store is still at revision (.+)$/, f
   assert.equal(result.revision, rev(this, expr), `the store's revision after a failed compare-and-swap, expected ${expr}`);
 });
 
+// The refused txn's failure branch reads the key (kubernetes/kubernetes
+// staging/src/k8s.io/apiserver/pkg/storage/etcd3/store.go, GuaranteedUpdate: `.Else(clientv3.OpGet(key))`),
+// so the API server retries from the key as it is now.
+Then(/^the refused compare-and-swap saw "([^"]*)" at modRevision (\S+) with value "([^"]*)"$/, function (this: KubespecWorld, key: string, expr: string, value: string) {
+  const result = this.recall<{ succeeded: boolean; current?: { key: string; modRevision: number; value: string } }>('cas');
+  assert.equal(result.succeeded, false, 'the compare-and-swap succeeded');
+  assert.deepEqual(result.current && { key: result.current.key, modRevision: result.current.modRevision, value: result.current.value }, { key, modRevision: rev(this, expr), value }, 'the key as the refused compare-and-swap saw it');
+});
+
 Then(/^the compare-and-swap succeeded at revision (.+)$/, function (this: KubespecWorld, expr: string) {
   const result = this.recall<{ succeeded: boolean; revision: number }>('cas');
   assert.equal(result.succeeded, true, 'the compare-and-swap failed');

@@ -122,6 +122,13 @@ When('a watch on prefix {string} starts from revision {word}', async function (t
   this.note('watch', await this.kv().watch(prefix, rev(this, label)));
 });
 
+// A start revision the store has not reached yet is allowed: etcd's watcher then gets only the
+// events at or above it (etcd-io/etcd server/storage/mvcc/watchable_store.go, newWatcherBatch:
+// `if ev.Kv.ModRevision >= w.minRev`).
+When('a watch on prefix {string} starts from revision {word} + {int}', async function (this: KubespecWorld, prefix: string, label: string, offset: number) {
+  this.note('watch', await this.kv().watch(prefix, rev(this, label) + offset));
+});
+
 When('a watch on prefix {string} starts from the next revision', async function (this: KubespecWorld, prefix: string) {
   const next = (await currentRevision(this.kv())) + 1;
   this.note('watch', await this.kv().watch(prefix, next));
@@ -141,9 +148,9 @@ Then("the DELETE event's modRevision is the store's revision, with version 0 and
   assert.deepEqual({ modRevision, version, value }, { modRevision: await currentRevision(this.kv()), version: 0, value: '' }, "the DELETE event's kv");
 });
 
-Then("the events' modRevisions strictly increase, the first being {word}", function (this: KubespecWorld, label: string) {
+Then(/^the events' modRevisions strictly increase, the first being (\S+(?: \+ \d+)?)$/, function (this: KubespecWorld, expr: string) {
   const revisions = this.recall<KvWatch>('watch').events.map((e) => e.kv.modRevision);
-  assert.equal(revisions[0], rev(this, label), `first event's modRevision (all: ${revisions.join(', ')})`);
+  assert.equal(revisions[0], rev(this, expr), `first event's modRevision, expected ${expr} (all: ${revisions.join(', ')})`);
   assert.ok(revisions.every((r, i) => i === 0 || r > revisions[i - 1]!), `modRevisions must strictly increase: ${revisions.join(', ')}`);
 });
 
@@ -152,6 +159,9 @@ Then("the events' modRevisions strictly increase, the first being {word}", funct
 When('key {string} is deleted although it does not exist', async function (this: KubespecWorld, key: string) {
   const result = await this.kv().delete(key);
   assert.equal(result.deleted, 0, `"${key}" did not exist, yet the delete reports ${result.deleted} deleted`);
+  // Its response header still carries the store's revision (etcd-io/etcd api/etcdserverpb/rpc.proto,
+  // ResponseHeader.revision: "the key-value store revision when the request was applied"), unmoved.
+  assert.equal(result.revision, await currentRevision(this.kv()), "the revision a delete of a missing key answers with");
 });
 
 When('a watch on prefix {string} starts from the next revision, and on each event for {string} with n below {int} puts {string}', async function (this: KubespecWorld, prefix: string, pattern: string, last: number, next: string) {

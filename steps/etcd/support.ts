@@ -61,7 +61,9 @@ export function describeEvents(events: readonly (KvEvent | ExpectedEvent)[]): st
     .map((e) => {
       const key = 'kv' in e ? e.kv.key : e.key;
       const value = 'kv' in e ? e.kv.value : e.value;
-      return e.type === 'PUT' ? `PUT "${key}"="${value}"` : `DELETE "${key}"`;
+      if (e.type === 'PUT') return `PUT "${key}"="${value}"`;
+      // Anything but PUT and DELETE is shown as it is, so it can never pass for a DELETE.
+      return e.type === 'DELETE' ? `DELETE "${key}"` : `${JSON.stringify(e.type)} "${key}"`;
     })
     .join(', ');
 }
