@@ -41,15 +41,16 @@ export class KubeHttpClient {
     return { status: res.statusCode ?? 0, headers: flatHeaders(res.headers), text, json: parseJson(text) };
   }
 
-  async watch(path: string, opts: { as?: Identity } = {}): Promise<KubeWatch> {
-    const res = await this.send('GET', path, this.baseHeaders(opts.as));
+  async watch(path: string, opts: { as?: Identity; accept?: string } = {}): Promise<KubeWatch> {
+    const res = await this.send('GET', path, { ...this.baseHeaders(opts.as), ...(opts.accept ? { accept: opts.accept } : {}) });
     return new StreamingWatch(res);
   }
 
   /** A GET read raw as it streams: what the wire carries, headers and chunks, before any parsing. */
-  async stream(path: string, opts: { as?: Identity; http2?: boolean } = {}): Promise<KubeRawStream> {
-    if (opts.http2) return this.streamHttp2(path, this.baseHeaders(opts.as));
-    return new RawStream(await this.send('GET', path, this.baseHeaders(opts.as)));
+  async stream(path: string, opts: { as?: Identity; http2?: boolean; accept?: string } = {}): Promise<KubeRawStream> {
+    const headers = { ...this.baseHeaders(opts.as), ...(opts.accept ? { accept: opts.accept } : {}) };
+    if (opts.http2) return this.streamHttp2(path, headers);
+    return new RawStream(await this.send('GET', path, headers));
   }
 
   /** The same GET on its own HTTP/2 connection (ALPN h2 over TLS); the stream owns the session. */

@@ -136,3 +136,64 @@ Then('the response has not ended', async function (this: KubespecWorld) {
   assert.equal(stream.ended, false, 'the streamed response ended');
   await stream.close();
 });
+
+// ---- the serialization a client negotiates (WATCH-SERIALIZATION) ---------------------------------
+
+/** What kubectl get --watch sends (staging/src/k8s.io/kubectl/pkg/cmd/get/get.go, the Table Accept list). */
+const TABLE_ACCEPT = 'application/json;as=Table;v=v1;g=meta.k8s.io,application/json;as=Table;v=v1beta1;g=meta.k8s.io,application/json';
+
+When('a client watches ConfigMaps labelled {string} as Tables with {string}', async function (this: KubespecWorld, selector: string, query: string) {
+  const q = new URLSearchParams(query);
+  q.set('watch', 'true');
+  q.set('labelSelector', selector);
+  const watch = await this.kube().watch(`${configMapsPath(this.kube())}?${q.toString()}`, { accept: TABLE_ACCEPT });
+  this.onCleanup(() => watch.close());
+  this.note('table watch', watch);
+});
+
+function tableRowsShown(watch: KubeWatch): string[] {
+  return watch.events.filter((e) => e.type !== 'BOOKMARK').map((e) => `${e.type} "${e.object?.rows?.[0]?.cells?.[0]}"`);
+}
+
+Then(/^within (\d+) s the Table watch delivers rows for: (.+)$/, async function (this: KubespecWorld, seconds: string, list: string) {
+  const watch = this.recall<KubeWatch>('table watch');
+  const expected = [...list.matchAll(/(ADDED|MODIFIED|DELETED) "([^"]*)"/g)].map((m) => `${m[1]} "${m[2]}"`);
+  await this.eventually(`the Table watch to deliver ${expected.length} events`, () => tableRowsShown(watch).length >= expected.length, Number(seconds) * 1000);
+  assert.deepEqual(tableRowsShown(watch), expected, `events: ${JSON.stringify(watch.events).slice(0, 2000)}`);
+});
+
+Then('each of its events is a meta.k8s.io\\/v1 Table of one row: the name in the first cell, the object as PartialObjectMetadata at the Table\'s resourceVersion', function (this: KubespecWorld) {
+  const watch = this.recall<KubeWatch>('table watch');
+  for (const e of watch.events.filter((x) => x.type !== 'BOOKMARK')) {
+    const t = e.object;
+    const shown = JSON.stringify(t);
+    assert.equal(t?.kind, 'Table', shown);
+    assert.equal(t?.apiVersion, 'meta.k8s.io/v1', shown);
+    assert.equal(t.rows?.length, 1, `one row per event: ${shown}`);
+    const obj = t.rows[0].object;
+    assert.equal(obj?.kind, 'PartialObjectMetadata', `the row's object by default is its metadata only: ${shown}`);
+    assert.equal(obj?.metadata?.name, t.rows[0].cells[0], shown);
+    assert.equal(obj?.data, undefined, shown);
+    assert.match(String(t.metadata?.resourceVersion ?? ''), /^\d+$/, `the Table carries the object's resourceVersion: ${shown}`);
+    assert.equal(obj.metadata.resourceVersion, t.metadata.resourceVersion, shown);
+  }
+});
+
+Then('only the first of its Tables carries column definitions, {string} first', function (this: KubespecWorld, first: string) {
+  const tables = this.recall<KubeWatch>('table watch').events.filter((x) => x.type !== 'BOOKMARK').map((e) => e.object);
+  assert.ok(tables.length > 1, 'at least two Tables');
+  assert.equal(tables[0].columnDefinitions?.[0]?.name, first, `the first Table's columns: ${JSON.stringify(tables[0].columnDefinitions)}`);
+  assert.equal(tables[0].columnDefinitions.length, tables[0].rows[0].cells.length, 'a cell per column');
+  // NoHeaders leaves the field nil: null, absent or empty on the wire.
+  for (const t of tables.slice(1)) assert.ok((t.columnDefinitions ?? []).length === 0, `a later Table carries columns: ${JSON.stringify(t)}`);
+});
+
+Then('each of its rows carries the whole ConfigMap, data included', function (this: KubespecWorld) {
+  const watch = this.recall<KubeWatch>('table watch');
+  for (const e of watch.events.filter((x) => x.type !== 'BOOKMARK')) {
+    const obj = e.object?.rows?.[0]?.object;
+    assert.equal(obj?.kind, 'ConfigMap', JSON.stringify(e.object));
+    assert.equal(obj?.apiVersion, 'v1', JSON.stringify(e.object));
+    assert.deepEqual(obj?.data, { v: '0' }, JSON.stringify(e.object));
+  }
+});
