@@ -262,7 +262,7 @@ export interface KubeRawStream {
   /** Response headers, names lower-cased. */
   readonly headers: Record<string, string>;
   readonly httpVersion: string;
-  /** The body received so far, as text. */
+  /** The body received so far, as text; a protobuf body as latin1, one character per byte. */
   readonly body: string;
   readonly ended: boolean;
   close(): Promise<void>;

@@ -136,7 +136,8 @@ class RawStream implements KubeRawStream {
     this.status = res.statusCode ?? 0;
     this.headers = flatHeaders(res.headers);
     this.httpVersion = res.httpVersion;
-    res.setEncoding('utf8');
+    // A binary body (a protobuf watch) is kept byte for byte: one latin1 character per byte.
+    res.setEncoding(/protobuf/.test(this.headers['content-type'] ?? '') ? 'latin1' : 'utf8');
     res.on('data', (chunk: string) => (this.body += chunk));
     res.on('end', () => (this.ended = true));
     res.on('error', () => (this.ended = true));

@@ -196,6 +196,16 @@ Feature: API Server — the watch stream
       And each of its events is a meta.k8s.io/v1 Table of one row: the name in the first cell, the object as PartialObjectMetadata at the Table's resourceVersion
       And only the first of its Tables carries column definitions, "Name" first
 
+    # The protobuf serializer frames each event with its length (apimachinery runtime/serializer/
+    # protobuf LengthDelimitedFramer) and serveWatch names the media type with ";stream=watch"
+    # (endpoints/handlers/watch.go: every media type but JSON gets the suffix).
+    @requires:kube.api @requires:kube.watch
+    Scenario: a watch asked for protobuf gets length-prefixed WatchEvent frames under the ";stream=watch" media type
+      When the client opens GET "/api/v1/namespaces/{ns}/configmaps?watch=true" over HTTP/1.1 accepting "application/vnd.kubernetes.protobuf"
+      And ConfigMaps "x" and "y" are created
+      Then the watch response status is 200 with header "Content-Type: application/vnd.kubernetes.protobuf;stream=watch"
+      And within 5 s the response body holds a protobuf frame for each of them: an ADDED WatchEvent whose object is a v1 ConfigMap in the k8s envelope
+
     # includeObject=Object: the row carries the whole object (handlers/response.go asTable,
     # metav1.IncludeObject), as kubectl get --watch -o custom-columns asks for it.
     @requires:kube.api @requires:kube.watch

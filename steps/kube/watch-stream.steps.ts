@@ -9,6 +9,7 @@ import { Then, When } from '@cucumber/cucumber';
 import type { KubeRawStream, KubeWatch } from '../../contract/contract.ts';
 import type { KubespecWorld } from '../support/world.ts';
 import { configMapsPath, createConfigMap, expandNs, expectSuccess } from './api.ts';
+import { lengthDelimited } from '../support/stored-value.ts';
 
 function described(watch: KubeWatch): string {
   return watch.events.map((e) => `${e.type} "${e.object?.metadata?.name}"@${e.object?.metadata?.resourceVersion}`).join(', ') || '(none)';
@@ -195,5 +196,56 @@ Then('each of its rows carries the whole ConfigMap, data included', function (th
     assert.equal(obj?.kind, 'ConfigMap', JSON.stringify(e.object));
     assert.equal(obj?.apiVersion, 'v1', JSON.stringify(e.object));
     assert.deepEqual(obj?.data, { v: '0' }, JSON.stringify(e.object));
+  }
+});
+
+When('the client opens GET {string} over HTTP\\/1.1 accepting {string}', async function (this: KubespecWorld, rawPath: string, accept: string) {
+  const kube = this.kube();
+  assert.ok(kube.stream, 'this target declares kube.watch but offers no stream()');
+  const stream = await kube.stream(expandNs(kube, rawPath), { accept });
+  this.onCleanup(() => stream.close());
+  this.note('raw stream', stream);
+});
+
+/**
+ * A protobuf watch stream, read from the wire format alone: each frame is a 4-byte big-endian
+ * length, then a meta.k8s.io/v1 WatchEvent (type = 1, object = 2: a RawExtension, raw = 1) whose
+ * object is the protobuf serializer's output — the magic "k8s\0", then a runtime.Unknown
+ * (typeMeta = 1: apiVersion = 1, kind = 2; raw = 2, here a ConfigMap: metadata = 1, name = 1)
+ * (apimachinery pkg/runtime/serializer/streaming, pkg/runtime/serializer/protobuf/protobuf.go,
+ * pkg/apis/meta/v1/generated.proto, pkg/runtime/generated.proto).
+ */
+function protobufFrames(body: string): { complete: boolean; events: { type: string; apiVersion: string; kind: string; name: string; magic: boolean }[] } {
+  const bytes = Buffer.from(body, 'latin1');
+  const text = (b: Uint8Array | undefined) => (b ? Buffer.from(b).toString('utf8') : '');
+  const events = [];
+  let at = 0;
+  while (at + 4 <= bytes.length) {
+    const length = bytes.readUInt32BE(at);
+    if (at + 4 + length > bytes.length) return { complete: false, events };
+    const event = bytes.subarray(at + 4, at + 4 + length);
+    const raw = lengthDelimited(lengthDelimited(event, 2) ?? new Uint8Array(), 1) ?? new Uint8Array();
+    const magic = Buffer.from(raw.subarray(0, 4)).toString('latin1') === 'k8s\u0000';
+    const unknown = raw.subarray(4);
+    const typeMeta = lengthDelimited(unknown, 1) ?? new Uint8Array();
+    const metadata = lengthDelimited(lengthDelimited(unknown, 2) ?? new Uint8Array(), 1) ?? new Uint8Array();
+    events.push({ type: text(lengthDelimited(event, 1)), apiVersion: text(lengthDelimited(typeMeta, 1)), kind: text(lengthDelimited(typeMeta, 2)), name: text(lengthDelimited(metadata, 1)), magic });
+    at += 4 + length;
+  }
+  return { complete: at === bytes.length, events };
+}
+
+// A cluster may add objects of its own to the namespace (kube-root-ca.crt): frames beyond the
+// created objects' are allowed, as long as the stream is whole frames.
+Then(/^within (\d+) s the response body holds a protobuf frame for each of them: an ADDED WatchEvent whose object is a v1 ConfigMap in the k8s envelope$/, async function (this: KubespecWorld, seconds: string) {
+  const stream = rawStream(this);
+  const names = this.recall<string[]>('created configmaps');
+  const named = () => protobufFrames(stream.body).events.map((e) => e.name);
+  await this.eventually(`a frame for each of ${names.join(', ')}`, () => names.every((n) => named().includes(n)), Number(seconds) * 1000);
+  const { complete, events } = protobufFrames(stream.body);
+  assert.ok(complete, `the body should be whole length-prefixed frames: ${JSON.stringify(events)}`);
+  for (const name of names) {
+    const ev = events.find((e) => e.name === name);
+    assert.deepEqual(ev, { type: 'ADDED', apiVersion: 'v1', kind: 'ConfigMap', name, magic: true }, `frames: ${JSON.stringify(events)}`);
   }
 });
