@@ -145,6 +145,19 @@ Feature: API Server — the watch stream
       And the resourceVersions of the watch's events strictly increase as integers
       And the DELETED event for "counter" carries data "n" = "3"
 
+    # A custom resource read at a version other than its stored one is converted on its way out,
+    # every event of a watch too (apiextensions-apiserver's crConverter, by the CRD's webhook here:
+    # API-CRD-CONVERSION in single-entry.feature); the wait for the webhook must not reorder them.
+    @requires:kube.api @requires:kube.watch @requires:kube.crd.conversion-webhook
+    Scenario: events that each wait for a conversion webhook still arrive in commit order, each converted
+      Given a CustomResourceDefinition for kind "Widget" in group "{ns}.example.com" served at v1 and v2, stored at v1, with a conversion webhook that moves spec.size to spec.replicas
+      When Widget "w1" is created at v1 with spec.size 1
+      And the client watches Widgets at v2 from the current resourceVersion
+      And Widget "w1" is updated at v1 to spec.size 3
+      And Widget "w2" is created at v1 with spec.size 2
+      And the client deletes Widget "w1" at v1
+      Then within 5 s the conversion watch delivers exactly, each at v2: MODIFIED "w1" with spec.replicas 3, ADDED "w2" with spec.replicas 2, DELETED "w1" with spec.replicas 3
+
   Rule: WATCH-CHUNKED-STREAM — one HTTP response carries the events as newline-delimited JSON: chunked transfer over HTTP/1.1, one stream over HTTP/2
     Source: 000_1662d8c5cea2447f.txt § 控制平面 / API Server / Watch 机制
     Claim: Events are serialized and pushed to the client over HTTP chunked transfer encoding (HTTP/1.1)

@@ -139,3 +139,30 @@ Then(/^the conversion webhook received a ConversionReview for "([^"]*)" holding 
     && (r.request?.objects ?? []).some((o: any) => o?.metadata?.name === name));
   assert.ok(match, `no v1 ConversionReview to ${desired} holding "${name}" among ${JSON.stringify(reviews.map((r) => r.request?.desiredAPIVersion))}`);
 });
+
+// ---- a watch whose events wait for the webhook (WATCH-EVENT-ORDER) --------------------------------
+
+When(/^the client watches \w+s at (v\d+) from the current resourceVersion$/, async function (this: KubespecWorld, version: string) {
+  const list = expectSuccess(await this.kube().request({ method: 'GET', path: widgetsPath(this, version) }), `list at ${version}`);
+  const watch = await this.kube().watch(`${widgetsPath(this, version)}?watch=true&resourceVersion=${list.metadata.resourceVersion}`);
+  this.onCleanup(() => watch.close());
+  this.note('conversion watch', watch);
+});
+
+When(/^(\w+) "([^"]*)" is updated at v1 to spec.size (\d+)$/, async function (this: KubespecWorld, kind: string, name: string, size: string) {
+  const current = expectSuccess(await this.kube().request({ method: 'GET', path: widgetsPath(this, 'v1', name) }), `get ${kind} "${name}" at v1`);
+  expectSuccess(await this.kube().request({ method: 'PUT', path: widgetsPath(this, 'v1', name), body: { ...current, spec: { size: Number(size) } } }), `update ${kind} "${name}" at v1`);
+});
+
+When(/^the client deletes \w+ "([^"]*)" at v1$/, async function (this: KubespecWorld, name: string) {
+  expectSuccess(await this.kube().request({ method: 'DELETE', path: widgetsPath(this, 'v1', name) }), `delete "${name}"`);
+});
+
+Then(/^within (\d+) s the conversion watch delivers exactly, each at (v\d+): (.+)$/, async function (this: KubespecWorld, seconds: string, version: string, list: string) {
+  const crd = this.recall<ConvertedCrd>('converted crd');
+  const watch = this.recall<{ events: readonly { type: string; object: any }[] }>('conversion watch');
+  const want = [...list.matchAll(/(ADDED|MODIFIED|DELETED) "([^"]*)" with spec.replicas (\d+)/g)].map((m) => `${m[1]} ${m[2]} ${crd.group}/${version} ${m[3]}`);
+  const seen = () => watch.events.filter((e) => e.type !== 'BOOKMARK').map((e) => `${e.type} ${e.object?.metadata?.name} ${e.object?.apiVersion} ${e.object?.spec?.replicas}`);
+  await this.eventually(`${want.length} events`, () => seen().length >= want.length, Number(seconds) * 1000);
+  assert.deepEqual(seen(), want);
+});
