@@ -229,6 +229,19 @@ Feature: API Server — the watch stream
       Then within 5 s the Table watch delivers rows for: ADDED "a", ADDED "b"
       And each of its rows carries the whole ConfigMap, data included
 
+    # A custom resource is shown in the version the request names: with conversion strategy None
+    # only its apiVersion changes (apiextensions-apiserver pkg/apiserver/conversion/nop_converter.go),
+    # and a Table of it has the CRD's columns, Name first (pkg/registry/customresource/tableconvertor).
+    @requires:kube.api @requires:kube.watch
+    Scenario: a Table watch of a custom resource at its other version carries each object at that version
+      Given a CustomResourceDefinition for kind "Gizmo" in group "{ns}.example.com" served at v1 and v2, stored at v1, with conversion strategy None
+      When Gizmo "g1" is created at v1 with spec.size 1
+      And the client watches Gizmos at v2 as Tables with "includeObject=Object"
+      And Gizmo "g2" is created at v1 with spec.size 1
+      Then within 5 s the Table watch delivers rows for: ADDED "g1", ADDED "g2"
+      And only the first of its Tables carries column definitions, "Name" first
+      And each of its rows carries the whole Gizmo at v2, spec.size 1
+
   Rule: WATCH-INITIAL-STATE — a watch with no resourceVersion, or from "0", first delivers the current objects as ADDED events, never the history
     Source: 000_1662d8c5cea2447f.txt § 控制平面 / API Server / Watch 机制
     Claim: Which changes a watch delivers depends on its resourceVersion (api-concepts, "Semantics for

@@ -166,3 +166,36 @@ Then(/^within (\d+) s the conversion watch delivers exactly, each at (v\d+): (.+
   await this.eventually(`${want.length} events`, () => seen().length >= want.length, Number(seconds) * 1000);
   assert.deepEqual(seen(), want);
 });
+
+// ---- a custom resource watched at its other version, strategy None (WATCH-SERIALIZATION) ---------
+
+Given(/^a CustomResourceDefinition for kind "(\w+)" in group "([^"]*)" served at v1 and v2, stored at v1, with conversion strategy None$/, async function (this: KubespecWorld, kind: string, rawGroup: string) {
+  const kube = this.kube();
+  const group = expandNs(kube, rawGroup);
+  const crd = twoVersionCrd(group, kind, { strategy: 'None' });
+  expectSuccess(await kube.request({ method: 'POST', path: CRDS, body: crd.body }), `create CustomResourceDefinition ${crd.name}`);
+  this.onCleanup(() => kube.request({ method: 'DELETE', path: `${CRDS}/${crd.name}` }));
+  await this.eventually(`CustomResourceDefinition ${crd.name} Established`, async () => {
+    const got = await kube.request({ method: 'GET', path: `${CRDS}/${crd.name}` });
+    return (got.json?.status?.conditions ?? []).some((c: any) => c.type === 'Established' && c.status === 'True');
+  });
+  this.note('converted crd', { group, plural: crd.plural, kind } satisfies ConvertedCrd);
+});
+
+/** kubectl get --watch's Accept (staging/src/k8s.io/kubectl/pkg/cmd/get/get.go). */
+const TABLE_ACCEPT = 'application/json;as=Table;v=v1;g=meta.k8s.io,application/json;as=Table;v=v1beta1;g=meta.k8s.io,application/json';
+
+When(/^the client watches \w+s at (v\d+) as Tables with "([^"]*)"$/, async function (this: KubespecWorld, version: string, query: string) {
+  const watch = await this.kube().watch(`${widgetsPath(this, version)}?watch=true&${query}`, { accept: TABLE_ACCEPT });
+  this.onCleanup(() => watch.close());
+  this.note('table watch', watch);
+});
+
+Then(/^each of its rows carries the whole (\w+) at (v\d+), spec.size (\d+)$/, function (this: KubespecWorld, kind: string, version: string, size: string) {
+  const crd = this.recall<ConvertedCrd>('converted crd');
+  const watch = this.recall<{ events: readonly { type: string; object: any }[] }>('table watch');
+  for (const e of watch.events.filter((x) => x.type !== 'BOOKMARK')) {
+    const obj = e.object?.rows?.[0]?.object;
+    assert.deepEqual({ kind: obj?.kind, apiVersion: obj?.apiVersion, size: obj?.spec?.size }, { kind, apiVersion: `${crd.group}/${version}`, size: Number(size) }, JSON.stringify(e.object));
+  }
+});
