@@ -242,6 +242,17 @@ Feature: API Server — the watch stream
       And only the first of its Tables carries column definitions, "Name" first
       And each of its rows carries the whole Gizmo at v2, spec.size 1
 
+    # An event that cannot be put in the form asked for is not sent in another: upstream's watch
+    # server stops at the first event it fails to encode (endpoints/handlers/watch.go; kubernetes
+    # #84693 "Stop Watching when there is encoding error") — for a custom resource, a failed
+    # conversion. The client's re-list then sees the 500 (API-CRD-CONVERSION).
+    @requires:kube.api @requires:kube.watch @requires:kube.crd.conversion-webhook
+    Scenario: a watch whose conversion webhook is down ends at the first event it cannot convert, and never sends it unconverted
+      Given a CustomResourceDefinition for kind "Widget" in group "{ns}.example.com" served at v1 and v2, stored at v1, with a conversion webhook that is down
+      When the client watches Widgets at v2 from the current resourceVersion
+      And Widget "w1" is created at v1 with spec.size 3
+      Then within 10 s the conversion watch has ended, having delivered no Widget
+
   Rule: WATCH-INITIAL-STATE — a watch with no resourceVersion, or from "0", first delivers the current objects as ADDED events, never the history
     Source: 000_1662d8c5cea2447f.txt § 控制平面 / API Server / Watch 机制
     Claim: Which changes a watch delivers depends on its resourceVersion (api-concepts, "Semantics for
