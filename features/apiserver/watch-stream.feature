@@ -175,6 +175,16 @@ Feature: API Server — the watch stream
       And within 5 s the response body holds a line for each of them, every line a JSON object with keys "type" and "object"
       And the response has not ended
 
+    # No cache between client and server may keep or replay a watch: upstream's handler chain marks
+    # every response "Cache-Control: no-cache, private" (staging/src/k8s.io/apiserver/pkg/server/
+    # filters/cachecontrol.go WithCacheControl, in DefaultBuildHandlerChain).
+    @requires:kube.api @requires:kube.watch
+    Scenario: a watch response tells caches not to keep it
+      When the client opens GET "/api/v1/namespaces/{ns}/configmaps?watch=true" over HTTP/1.1
+      And ConfigMaps "x" are created
+      Then the watch response status is 200 with header "Cache-Control: no-cache, private"
+      And the response has not ended
+
     @requires:kube.api @requires:kube.watch @requires:kube.http2
     Scenario: a watch over HTTP/2 is one stream of {"type","object"} lines, with no chunked coding
       When the client opens GET "/api/v1/namespaces/{ns}/configmaps?watch=true" over HTTP/2
