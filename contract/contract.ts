@@ -275,7 +275,7 @@ export interface KubeRawStream {
   /** Response headers, names lower-cased. */
   readonly headers: Record<string, string>;
   readonly httpVersion: string;
-  /** The body received so far, as text. */
+  /** The body received so far, as text; a protobuf body as latin1, one character per byte. */
   readonly body: string;
   readonly ended: boolean;
   close(): Promise<void>;
@@ -286,7 +286,11 @@ export interface KubeFacet {
   /** The namespace this scenario owns; created for it and removed afterwards. */
   readonly namespace: string;
   request(req: KubeRequest): Promise<KubeResponse>;
-  watch(path: string, opts?: { as?: Identity }): Promise<KubeWatch>;
+  /**
+   * A watch whose events are read as JSON lines. `accept`: the Accept header instead of
+   * application/json (e.g. kubectl get --watch's `application/json;as=Table;v=v1;g=meta.k8s.io`).
+   */
+  watch(path: string, opts?: { as?: Identity; accept?: string }): Promise<KubeWatch>;
   /** Compact the backing store at its current revision (`kube.compaction`). */
   compact?(): Promise<void>;
   /** Read a raw key of the backing store (`kube.storage`). */
@@ -326,7 +330,7 @@ export interface KubeFacet {
    * A GET whose response is read raw as it streams (`kube.watch`), for the wire-format claims;
    * `http2`: over an HTTP/2 stream (TLS with ALPN h2) instead of HTTP/1.1 (`kube.http2`).
    */
-  stream?(path: string, opts?: { http2?: boolean }): Promise<KubeRawStream>;
+  stream?(path: string, opts?: { http2?: boolean; accept?: string }): Promise<KubeRawStream>;
 }
 
 /**

@@ -41,15 +41,16 @@ export class KubeHttpClient {
     return { status: res.statusCode ?? 0, headers: flatHeaders(res.headers), text, json: parseJson(text) };
   }
 
-  async watch(path: string, opts: { as?: Identity } = {}): Promise<KubeWatch> {
-    const res = await this.send('GET', path, this.baseHeaders(opts.as));
+  async watch(path: string, opts: { as?: Identity; accept?: string } = {}): Promise<KubeWatch> {
+    const res = await this.send('GET', path, { ...this.baseHeaders(opts.as), ...(opts.accept ? { accept: opts.accept } : {}) });
     return new StreamingWatch(res);
   }
 
   /** A GET read raw as it streams: what the wire carries, headers and chunks, before any parsing. */
-  async stream(path: string, opts: { as?: Identity; http2?: boolean } = {}): Promise<KubeRawStream> {
-    if (opts.http2) return this.streamHttp2(path, this.baseHeaders(opts.as));
-    return new RawStream(await this.send('GET', path, this.baseHeaders(opts.as)));
+  async stream(path: string, opts: { as?: Identity; http2?: boolean; accept?: string } = {}): Promise<KubeRawStream> {
+    const headers = { ...this.baseHeaders(opts.as), ...(opts.accept ? { accept: opts.accept } : {}) };
+    if (opts.http2) return this.streamHttp2(path, headers);
+    return new RawStream(await this.send('GET', path, headers));
   }
 
   /** The same GET on its own HTTP/2 connection (ALPN h2 over TLS); the stream owns the session. */
@@ -135,7 +136,8 @@ class RawStream implements KubeRawStream {
     this.status = res.statusCode ?? 0;
     this.headers = flatHeaders(res.headers);
     this.httpVersion = res.httpVersion;
-    res.setEncoding('utf8');
+    // A binary body (a protobuf watch) is kept byte for byte: one latin1 character per byte.
+    res.setEncoding(/protobuf/.test(this.headers['content-type'] ?? '') ? 'latin1' : 'utf8');
     res.on('data', (chunk: string) => (this.body += chunk));
     res.on('end', () => (this.ended = true));
     res.on('error', () => (this.ended = true));

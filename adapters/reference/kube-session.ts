@@ -61,7 +61,7 @@ export async function openKubeSession(cluster: ReferenceCluster, namespace: stri
     identity: ADMIN,
     request: (req) => client.request(req),
     watch: (path, opts) => client.watch(path, opts),
-    stream: (path, o) => (o?.http2 ? credentialed.adminHttp2Stream(path, adminToken) : client.stream(path)),
+    stream: (path, o) => (o?.http2 ? credentialed.adminHttp2Stream(path, adminToken) : client.stream(path, o?.accept ? { accept: o.accept } : {})),
     compact: () => cluster.backend.compact(cluster.backend.currentRevision()),
     storageGet: async (key) => (await cluster.backend.get(key))?.value,
     storageKeys: async (prefix) => (await cluster.backend.range(prefix)).kvs.map((kv) => kv.key),

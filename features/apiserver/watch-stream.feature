@@ -93,6 +93,19 @@ Feature: API Server — the watch stream
       And the client deletes pod "mine" at once
       Then within 5 s the watch "one pod" delivers exactly: ADDED "mine", DELETED "mine"
 
+    # Only an exact requirement on spec.nodeName picks the pods' trigger: fields.Selector's
+    # RequiresExactMatch answers for a hasTerm ("=" / "==") and never for a notHasTerm ("!="), and
+    # the cacher takes the trigger value from it (staging/src/k8s.io/apimachinery/pkg/fields/
+    # selector.go; apiserver/pkg/storage/cacher/cacher.go). A "!=" watch is filtered on every pod.
+    @requires:kube.api @requires:kube.watch
+    Scenario: a watch of the pods on every node but node-a (spec.nodeName!=node-a) gets the other nodes' pods, and none of node-a's
+      Given a client watches pods with field selector "spec.nodeName!=node-a" from the current resourceVersion, kept as "not node-a"
+      When pod "mine" is created bound to node "node-a"
+      And pod "theirs" is created bound to node "node-b"
+      And the client deletes pod "theirs" at once
+      And the client deletes pod "mine" at once
+      Then within 5 s the watch "not node-a" delivers exactly: ADDED "theirs", DELETED "theirs"
+
     @requires:kube.api @requires:kube.watch
     Scenario: when a pod is bound, it leaves the watch of unscheduled pods (spec.nodeName=) as DELETED and enters its node's watch as ADDED
       # A scheduler watches the pods with no node yet; the write of the binding
@@ -132,6 +145,19 @@ Feature: API Server — the watch stream
       And the resourceVersions of the watch's events strictly increase as integers
       And the DELETED event for "counter" carries data "n" = "3"
 
+    # A custom resource read at a version other than its stored one is converted on its way out,
+    # every event of a watch too (apiextensions-apiserver's crConverter, by the CRD's webhook here:
+    # API-CRD-CONVERSION in single-entry.feature); the wait for the webhook must not reorder them.
+    @requires:kube.api @requires:kube.watch @requires:kube.crd.conversion-webhook
+    Scenario: events that each wait for a conversion webhook still arrive in commit order, each converted
+      Given a CustomResourceDefinition for kind "Widget" in group "{ns}.example.com" served at v1 and v2, stored at v1, with a conversion webhook that moves spec.size to spec.replicas
+      When Widget "w1" is created at v1 with spec.size 1
+      And the client watches Widgets at v2 from the current resourceVersion
+      And Widget "w1" is updated at v1 to spec.size 3
+      And Widget "w2" is created at v1 with spec.size 2
+      And the client deletes Widget "w1" at v1
+      Then within 5 s the conversion watch delivers exactly, each at v2: MODIFIED "w1" with spec.replicas 3, ADDED "w2" with spec.replicas 2, DELETED "w1" with spec.replicas 3
+
   Rule: WATCH-CHUNKED-STREAM — one HTTP response carries the events as newline-delimited JSON: chunked transfer over HTTP/1.1, one stream over HTTP/2
     Source: 000_1662d8c5cea2447f.txt § 控制平面 / API Server / Watch 机制
     Claim: Events are serialized and pushed to the client over HTTP chunked transfer encoding (HTTP/1.1)
@@ -149,6 +175,16 @@ Feature: API Server — the watch stream
       And within 5 s the response body holds a line for each of them, every line a JSON object with keys "type" and "object"
       And the response has not ended
 
+    # No cache between client and server may keep or replay a watch: upstream's handler chain marks
+    # every response "Cache-Control: no-cache, private" (staging/src/k8s.io/apiserver/pkg/server/
+    # filters/cachecontrol.go WithCacheControl, in DefaultBuildHandlerChain).
+    @requires:kube.api @requires:kube.watch
+    Scenario: a watch response tells caches not to keep it
+      When the client opens GET "/api/v1/namespaces/{ns}/configmaps?watch=true" over HTTP/1.1
+      And ConfigMaps "x" are created
+      Then the watch response status is 200 with header "Cache-Control: no-cache, private"
+      And the response has not ended
+
     @requires:kube.api @requires:kube.watch @requires:kube.http2
     Scenario: a watch over HTTP/2 is one stream of {"type","object"} lines, with no chunked coding
       When the client opens GET "/api/v1/namespaces/{ns}/configmaps?watch=true" over HTTP/2
@@ -156,6 +192,76 @@ Feature: API Server — the watch stream
       Then the watch response status is 200 without a "Transfer-Encoding" header
       And within 5 s the response body holds a line for each of them, every line a JSON object with keys "type" and "object"
       And the response has not ended
+
+  Rule: WATCH-SERIALIZATION — each event goes out serialized in the form the client negotiated: JSON, protobuf frames, or the one-row Tables of kubectl get --watch
+    Source: 000_1662d8c5cea2447f.txt § 控制平面 / API Server / Watch 机制
+    Claim: The API server serializes each change event before it pushes it to the client, in the media
+      type the request's Accept header negotiated (staging/src/k8s.io/apiserver/pkg/endpoints/handlers/
+      watch.go, serveWatch): application/json gives {"type","object"} lines (WATCH-CHUNKED-STREAM);
+      application/vnd.kubernetes.protobuf gives protobuf frames under Content-Type
+      "application/vnd.kubernetes.protobuf;stream=watch"; `application/json;as=Table;v=v1;g=meta.k8s.io`,
+      what kubectl get --watch asks for, turns each event's object into a meta.k8s.io/v1 Table of one
+      row (its cells, and the object as PartialObjectMetadata, or whole with includeObject=Object:
+      handlers/response.go asTable), the column definitions on the first event only.
+    Quote: "API Server 从 etcd 的 Watch 流中获取变更事件，经序列化后通过 HTTP chunked transfer / HTTP/2 stream 推送给客户端。"
+
+    # Upstream's watch encoder (handlers/watch.go: Fixup, later watchEmbeddedEncoder.doEncode) sets
+    # TableOptions.NoHeaders after the first object it transforms: "on watch, we only want to print
+    # table headers on the first object and omit them on subsequent events".
+    @requires:kube.api @requires:kube.watch
+    Scenario: a watch asked for Tables gets each change as a one-row Table, the column definitions on the first event only
+      Given ConfigMaps "a" labelled "set=ks"
+      When a client watches ConfigMaps labelled "set=ks" as Tables with ""
+      And ConfigMaps "b" labelled "set=ks"
+      And the ConfigMap "a" is updated 1 times
+      And the client deletes ConfigMap "b"
+      Then within 5 s the Table watch delivers rows for: ADDED "a", ADDED "b", MODIFIED "a", DELETED "b"
+      And each of its events is a meta.k8s.io/v1 Table of one row: the name in the first cell, the object as PartialObjectMetadata at the Table's resourceVersion
+      And only the first of its Tables carries column definitions, "Name" first
+
+    # The protobuf serializer frames each event with its length (apimachinery runtime/serializer/
+    # protobuf LengthDelimitedFramer) and serveWatch names the media type with ";stream=watch"
+    # (endpoints/handlers/watch.go: every media type but JSON gets the suffix).
+    @requires:kube.api @requires:kube.watch
+    Scenario: a watch asked for protobuf gets length-prefixed WatchEvent frames under the ";stream=watch" media type
+      When the client opens GET "/api/v1/namespaces/{ns}/configmaps?watch=true" over HTTP/1.1 accepting "application/vnd.kubernetes.protobuf"
+      And ConfigMaps "x" and "y" are created
+      Then the watch response status is 200 with header "Content-Type: application/vnd.kubernetes.protobuf;stream=watch"
+      And within 5 s the response body holds a protobuf frame for each of them: an ADDED WatchEvent whose object is a v1 ConfigMap in the k8s envelope
+
+    # includeObject=Object: the row carries the whole object (handlers/response.go asTable,
+    # metav1.IncludeObject), as kubectl get --watch -o custom-columns asks for it.
+    @requires:kube.api @requires:kube.watch
+    Scenario: a Table watch with includeObject=Object carries each whole object in its row
+      Given ConfigMaps "a" labelled "set=ks"
+      When a client watches ConfigMaps labelled "set=ks" as Tables with "includeObject=Object"
+      And ConfigMaps "b" labelled "set=ks"
+      Then within 5 s the Table watch delivers rows for: ADDED "a", ADDED "b"
+      And each of its rows carries the whole ConfigMap, data included
+
+    # A custom resource is shown in the version the request names: with conversion strategy None
+    # only its apiVersion changes (apiextensions-apiserver pkg/apiserver/conversion/nop_converter.go),
+    # and a Table of it has the CRD's columns, Name first (pkg/registry/customresource/tableconvertor).
+    @requires:kube.api @requires:kube.watch
+    Scenario: a Table watch of a custom resource at its other version carries each object at that version
+      Given a CustomResourceDefinition for kind "Gizmo" in group "{ns}.example.com" served at v1 and v2, stored at v1, with conversion strategy None
+      When Gizmo "g1" is created at v1 with spec.size 1
+      And the client watches Gizmos at v2 as Tables with "includeObject=Object"
+      And Gizmo "g2" is created at v1 with spec.size 1
+      Then within 5 s the Table watch delivers rows for: ADDED "g1", ADDED "g2"
+      And only the first of its Tables carries column definitions, "Name" first
+      And each of its rows carries the whole Gizmo at v2, spec.size 1
+
+    # An event that cannot be put in the form asked for is not sent in another: upstream's watch
+    # server stops at the first event it fails to encode (endpoints/handlers/watch.go; kubernetes
+    # #84693 "Stop Watching when there is encoding error") — for a custom resource, a failed
+    # conversion. The client's re-list then sees the 500 (API-CRD-CONVERSION).
+    @requires:kube.api @requires:kube.watch @requires:kube.crd.conversion-webhook
+    Scenario: a watch whose conversion webhook is down ends at the first event it cannot convert, and never sends it unconverted
+      Given a CustomResourceDefinition for kind "Widget" in group "{ns}.example.com" served at v1 and v2, stored at v1, with a conversion webhook that is down
+      When the client watches Widgets at v2 from the current resourceVersion
+      And Widget "w1" is created at v1 with spec.size 3
+      Then within 10 s the conversion watch has ended, having delivered no Widget
 
   Rule: WATCH-INITIAL-STATE — a watch with no resourceVersion, or from "0", first delivers the current objects as ADDED events, never the history
     Source: 000_1662d8c5cea2447f.txt § 控制平面 / API Server / Watch 机制
@@ -287,6 +393,17 @@ Feature: API Server — the watch stream
       When 2 minutes of virtual time pass
       Then the watch "with bookmarks" has delivered at least 1 BOOKMARK, each carrying only kind "ConfigMap", apiVersion "v1" and metadata.resourceVersion
       And the watch "without" has delivered no BOOKMARK
+
+    # The cacher schedules each bookmark watcher's next one bookmarkFrequency after the last
+    # (staging/src/k8s.io/apiserver/pkg/storage/cacher/cacher.go: defaultBookmarkFrequency =
+    # time.Minute; cache_watcher.go nextBookmarkTime, re-added to bookmarkWatchers after each), so a
+    # quiet watch hears of its progress again and again, not once.
+    @requires:kube.api @requires:kube.watch @requires:clock.virtual
+    Scenario: over five quiet minutes a watch that allows bookmarks keeps getting them, about one a minute
+      Given ConfigMaps "a" labelled "set=ks"
+      And a client watches ConfigMaps labelled "set=ks" from the current resourceVersion with "allowWatchBookmarks=true", kept as "with bookmarks"
+      When 5 minutes of virtual time pass
+      Then the watch "with bookmarks" has delivered at least 3 BOOKMARKs, each carrying only kind "ConfigMap", apiVersion "v1" and metadata.resourceVersion
 
     @requires:kube.api @requires:kube.watch @requires:clock.virtual
     Scenario: a bookmark moves past the writes the watch's selector filtered out

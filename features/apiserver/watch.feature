@@ -36,6 +36,19 @@ Feature: API Server — watching instead of polling, and what happens when histo
       Then the watch delivers 3 MODIFIED events for "settings" with increasing resourceVersions
       And the watch is not answered with code 410
 
+    # kubectl get --watch asks for Tables; the 410 still comes as the Status itself, never as a
+    # Table of it: upstream's doTransformObject returns a *metav1.Status untransformed
+    # (staging/src/k8s.io/apiserver/pkg/endpoints/handlers/response.go).
+    @requires:kube.api @requires:kube.watch @requires:kube.compaction
+    Scenario: a watch asking for Tables from a compacted resourceVersion gets the 410 as a plain Status
+      Given a ConfigMap "settings" exists
+      And the resourceVersion of ConfigMap "settings" is noted as "before"
+      And the ConfigMap "settings" is updated 3 times
+      When the API server's store is compacted
+      And a client watches ConfigMaps as Tables from resourceVersion "before"
+      Then the watch is answered with code 410 and reason "Expired"
+      And the watch ends with that answer, and nothing follows it
+
     # Compacting at the newest revision keeps that revision: a watch from the one before it asks
     # only for changes the store still has (a watch starts at resourceVersion + 1, and etcd
     # refuses only a start below the compact revision: etcd server/storage/mvcc/watchable_store.go;

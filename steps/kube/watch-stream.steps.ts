@@ -9,6 +9,7 @@ import { Then, When } from '@cucumber/cucumber';
 import type { KubeRawStream, KubeWatch } from '../../contract/contract.ts';
 import type { KubespecWorld } from '../support/world.ts';
 import { configMapsPath, createConfigMap, expandNs, expectSuccess } from './api.ts';
+import { lengthDelimited } from '../support/stored-value.ts';
 
 function described(watch: KubeWatch): string {
   return watch.events.map((e) => `${e.type} "${e.object?.metadata?.name}"@${e.object?.metadata?.resourceVersion}`).join(', ') || '(none)';
@@ -135,4 +136,116 @@ Then('the response has not ended', async function (this: KubespecWorld) {
   const stream = rawStream(this);
   assert.equal(stream.ended, false, 'the streamed response ended');
   await stream.close();
+});
+
+// ---- the serialization a client negotiates (WATCH-SERIALIZATION) ---------------------------------
+
+/** What kubectl get --watch sends (staging/src/k8s.io/kubectl/pkg/cmd/get/get.go, the Table Accept list). */
+const TABLE_ACCEPT = 'application/json;as=Table;v=v1;g=meta.k8s.io,application/json;as=Table;v=v1beta1;g=meta.k8s.io,application/json';
+
+When('a client watches ConfigMaps labelled {string} as Tables with {string}', async function (this: KubespecWorld, selector: string, query: string) {
+  const q = new URLSearchParams(query);
+  q.set('watch', 'true');
+  q.set('labelSelector', selector);
+  const watch = await this.kube().watch(`${configMapsPath(this.kube())}?${q.toString()}`, { accept: TABLE_ACCEPT });
+  this.onCleanup(() => watch.close());
+  this.note('table watch', watch);
+});
+
+function tableRowsShown(watch: KubeWatch): string[] {
+  return watch.events.filter((e) => e.type !== 'BOOKMARK').map((e) => `${e.type} "${e.object?.rows?.[0]?.cells?.[0]}"`);
+}
+
+Then(/^within (\d+) s the Table watch delivers rows for: (.+)$/, async function (this: KubespecWorld, seconds: string, list: string) {
+  const watch = this.recall<KubeWatch>('table watch');
+  const expected = [...list.matchAll(/(ADDED|MODIFIED|DELETED) "([^"]*)"/g)].map((m) => `${m[1]} "${m[2]}"`);
+  await this.eventually(`the Table watch to deliver ${expected.length} events`, () => tableRowsShown(watch).length >= expected.length, Number(seconds) * 1000);
+  assert.deepEqual(tableRowsShown(watch), expected, `events: ${JSON.stringify(watch.events).slice(0, 2000)}`);
+});
+
+Then('each of its events is a meta.k8s.io\\/v1 Table of one row: the name in the first cell, the object as PartialObjectMetadata at the Table\'s resourceVersion', function (this: KubespecWorld) {
+  const watch = this.recall<KubeWatch>('table watch');
+  for (const e of watch.events.filter((x) => x.type !== 'BOOKMARK')) {
+    const t = e.object;
+    const shown = JSON.stringify(t);
+    assert.equal(t?.kind, 'Table', shown);
+    assert.equal(t?.apiVersion, 'meta.k8s.io/v1', shown);
+    assert.equal(t.rows?.length, 1, `one row per event: ${shown}`);
+    const obj = t.rows[0].object;
+    assert.equal(obj?.kind, 'PartialObjectMetadata', `the row's object by default is its metadata only: ${shown}`);
+    assert.equal(obj?.metadata?.name, t.rows[0].cells[0], shown);
+    assert.equal(obj?.data, undefined, shown);
+    assert.match(String(t.metadata?.resourceVersion ?? ''), /^\d+$/, `the Table carries the object's resourceVersion: ${shown}`);
+    assert.equal(obj.metadata.resourceVersion, t.metadata.resourceVersion, shown);
+  }
+});
+
+Then('only the first of its Tables carries column definitions, {string} first', function (this: KubespecWorld, first: string) {
+  const tables = this.recall<KubeWatch>('table watch').events.filter((x) => x.type !== 'BOOKMARK').map((e) => e.object);
+  assert.ok(tables.length > 1, 'at least two Tables');
+  assert.equal(tables[0].columnDefinitions?.[0]?.name, first, `the first Table's columns: ${JSON.stringify(tables[0].columnDefinitions)}`);
+  assert.equal(tables[0].columnDefinitions.length, tables[0].rows[0].cells.length, 'a cell per column');
+  // NoHeaders leaves the field nil: null, absent or empty on the wire.
+  for (const t of tables.slice(1)) assert.ok((t.columnDefinitions ?? []).length === 0, `a later Table carries columns: ${JSON.stringify(t)}`);
+});
+
+Then('each of its rows carries the whole ConfigMap, data included', function (this: KubespecWorld) {
+  const watch = this.recall<KubeWatch>('table watch');
+  for (const e of watch.events.filter((x) => x.type !== 'BOOKMARK')) {
+    const obj = e.object?.rows?.[0]?.object;
+    assert.equal(obj?.kind, 'ConfigMap', JSON.stringify(e.object));
+    assert.equal(obj?.apiVersion, 'v1', JSON.stringify(e.object));
+    assert.deepEqual(obj?.data, { v: '0' }, JSON.stringify(e.object));
+  }
+});
+
+When('the client opens GET {string} over HTTP\\/1.1 accepting {string}', async function (this: KubespecWorld, rawPath: string, accept: string) {
+  const kube = this.kube();
+  assert.ok(kube.stream, 'this target declares kube.watch but offers no stream()');
+  const stream = await kube.stream(expandNs(kube, rawPath), { accept });
+  this.onCleanup(() => stream.close());
+  this.note('raw stream', stream);
+});
+
+/**
+ * A protobuf watch stream, read from the wire format alone: each frame is a 4-byte big-endian
+ * length, then a meta.k8s.io/v1 WatchEvent (type = 1, object = 2: a RawExtension, raw = 1) whose
+ * object is the protobuf serializer's output — the magic "k8s\0", then a runtime.Unknown
+ * (typeMeta = 1: apiVersion = 1, kind = 2; raw = 2, here a ConfigMap: metadata = 1, name = 1)
+ * (apimachinery pkg/runtime/serializer/streaming, pkg/runtime/serializer/protobuf/protobuf.go,
+ * pkg/apis/meta/v1/generated.proto, pkg/runtime/generated.proto).
+ */
+function protobufFrames(body: string): { complete: boolean; events: { type: string; apiVersion: string; kind: string; name: string; magic: boolean }[] } {
+  const bytes = Buffer.from(body, 'latin1');
+  const text = (b: Uint8Array | undefined) => (b ? Buffer.from(b).toString('utf8') : '');
+  const events = [];
+  let at = 0;
+  while (at + 4 <= bytes.length) {
+    const length = bytes.readUInt32BE(at);
+    if (at + 4 + length > bytes.length) return { complete: false, events };
+    const event = bytes.subarray(at + 4, at + 4 + length);
+    const raw = lengthDelimited(lengthDelimited(event, 2) ?? new Uint8Array(), 1) ?? new Uint8Array();
+    const magic = Buffer.from(raw.subarray(0, 4)).toString('latin1') === 'k8s\u0000';
+    const unknown = raw.subarray(4);
+    const typeMeta = lengthDelimited(unknown, 1) ?? new Uint8Array();
+    const metadata = lengthDelimited(lengthDelimited(unknown, 2) ?? new Uint8Array(), 1) ?? new Uint8Array();
+    events.push({ type: text(lengthDelimited(event, 1)), apiVersion: text(lengthDelimited(typeMeta, 1)), kind: text(lengthDelimited(typeMeta, 2)), name: text(lengthDelimited(metadata, 1)), magic });
+    at += 4 + length;
+  }
+  return { complete: at === bytes.length, events };
+}
+
+// A cluster may add objects of its own to the namespace (kube-root-ca.crt): frames beyond the
+// created objects' are allowed, as long as the stream is whole frames.
+Then(/^within (\d+) s the response body holds a protobuf frame for each of them: an ADDED WatchEvent whose object is a v1 ConfigMap in the k8s envelope$/, async function (this: KubespecWorld, seconds: string) {
+  const stream = rawStream(this);
+  const names = this.recall<string[]>('created configmaps');
+  const named = () => protobufFrames(stream.body).events.map((e) => e.name);
+  await this.eventually(`a frame for each of ${names.join(', ')}`, () => names.every((n) => named().includes(n)), Number(seconds) * 1000);
+  const { complete, events } = protobufFrames(stream.body);
+  assert.ok(complete, `the body should be whole length-prefixed frames: ${JSON.stringify(events)}`);
+  for (const name of names) {
+    const ev = events.find((e) => e.name === name);
+    assert.deepEqual(ev, { type: 'ADDED', apiVersion: 'v1', kind: 'ConfigMap', name, magic: true }, `frames: ${JSON.stringify(events)}`);
+  }
 });

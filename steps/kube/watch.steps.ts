@@ -313,3 +313,12 @@ When('the client deletes pod {string} at once', async function (this: KubespecWo
   const kube = this.kube();
   expectSuccess(await kube.request({ method: 'DELETE', path: `${podsPath(kube, name)}?gracePeriodSeconds=0` }), `delete pod "${name}"`);
 });
+
+/** kubectl get --watch's Accept (staging/src/k8s.io/kubectl/pkg/cmd/get/get.go): Tables first. */
+When('a client watches ConfigMaps as Tables from resourceVersion {string}', async function (this: KubespecWorld, label: string) {
+  const rv = this.recall<string>(label);
+  const accept = 'application/json;as=Table;v=v1;g=meta.k8s.io,application/json;as=Table;v=v1beta1;g=meta.k8s.io,application/json';
+  const watch = await this.kube().watch(`${configMapsPath(this.kube())}?watch=true&resourceVersion=${encodeURIComponent(rv)}`, { accept });
+  this.onCleanup(() => watch.close());
+  this.note('watch', watch);
+});

@@ -29,7 +29,7 @@ export function storedString(value: string, field: { proto: readonly number[]; j
 }
 
 /** The first length-delimited field with this number in a message, or undefined. */
-function lengthDelimited(msg: Uint8Array, number: number): Uint8Array | undefined {
+export function lengthDelimited(msg: Uint8Array, number: number): Uint8Array | undefined {
   let at = 0;
   while (at < msg.length) {
     let tag: number;
