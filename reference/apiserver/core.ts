@@ -101,6 +101,10 @@ export async function handleRequest(env: Env, req: ApiRequest, onInternalError?:
   const verb = reportedVerb(method, call.info, headerValue(req.headers, 'content-type'));
   env.metrics.request(verb, call.info, code, (env.clock.now_ms() - start_ms) / 1000, call.query?.get('dryRun') === 'All');
   const headers: Record<string, string> = {};
+  // Every answer, refusals included, may be kept by no shared cache: upstream's handler chain sets
+  // it unless the handler did (WithCacheControl, k8s.io/apiserver/pkg/endpoints/filters/cachecontrol.go:
+  // "all servers are protected by authn/authz").
+  if (!answer.headers?.['cache-control']) headers['cache-control'] = 'no-cache, private';
   if (call.warnings!.length > 0) headers.warning = call.warnings!.map((w) => `299 - ${JSON.stringify(w)}`).join(', ');
   return { answer: protobufAnswer(answer, call.output), headers };
 }

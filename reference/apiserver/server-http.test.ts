@@ -243,6 +243,23 @@ test('a Status is written with upstream\'s bytes: its field order, no empty grou
   }
 });
 
+test('every answer says no shared cache may keep it, as upstream\'s handler chain does: a read, a refusal, a watch', async () => {
+  const api = createApiServer({ backend: new LocalBackend(), clock, timers: realTimers });
+  const http = await listen(api.handler);
+  try {
+    for (const path of ['/api', `${CONFIGMAPS}/missing`, '/no/such/path']) {
+      const r = await fetch(`${http.url}${path}`);
+      await r.text();
+      assert.equal(r.headers.get('cache-control'), 'no-cache, private', path);
+    }
+    const watch = rawWatch(http.port, `${CONFIGMAPS}?watch=true&timeoutSeconds=1`);
+    await watch.ended;
+    assert.match(watch.bytes(), /\r\ncache-control: no-cache, private\r\n/i);
+  } finally {
+    await http.close();
+  }
+});
+
 test('replies finished in one turn of the event loop are written after it, together, in the order they finished', async () => {
   const api = createApiServer({ backend: new LocalBackend(), clock });
   await api.ready;
