@@ -14,13 +14,23 @@ import { x509Authenticator } from './authn/x509.ts';
 const clock = { now_ms: () => Date.now() };
 const CONFIGMAPS = '/api/v1/namespaces/default/configmaps';
 
-/** A raw HTTP/1.1 watch: the response bytes exactly as they came off the wire. */
+/**
+ * A raw HTTP/1.1 watch: the response bytes exactly as they came off the wire. `ended`: the
+ * response is over — its last chunk arrived, or (HTTP/1.0, no chunks) the server closed the
+ * connection. Not the connection's end for HTTP/1.1: the server keeps it open for the next
+ * request, for kube-apiserver's 90 s idle timeout (host/listen.ts).
+ */
 function rawWatch(port: number, path: string, version = '1.1'): { socket: Socket; bytes: () => string; ended: Promise<void> } {
   let text = '';
+  let done!: () => void;
+  const ended = new Promise<void>((resolve) => (done = resolve));
   const socket = connect(port, '127.0.0.1');
   socket.setEncoding('latin1');
-  socket.on('data', (c: string) => (text += c));
-  const ended = new Promise<void>((done) => socket.on('end', () => done()));
+  socket.on('data', (c: string) => {
+    text += c;
+    if (text.includes('\r\n\r\n') && text.endsWith('\r\n0\r\n\r\n')) done();
+  });
+  socket.on('end', () => done());
   socket.write(`GET ${path} HTTP/${version}\r\nhost: test\r\naccept: application/json\r\n\r\n`);
   return { socket, bytes: () => text, ended };
 }
