@@ -14,6 +14,7 @@ import { Given, Then, When } from '@cucumber/cucumber';
 import type { KubespecWorld } from '../support/world.ts';
 import { webhookServer, type RegisteredHook } from '../support/webhook-server.ts';
 import { expandNs, expectSuccess, LAST_RESPONSE } from './api.ts';
+import { TABLE_ACCEPT } from '../support/table-accept.ts';
 
 const CRDS = '/apis/apiextensions.k8s.io/v1/customresourcedefinitions';
 
@@ -182,8 +183,6 @@ Given(/^a CustomResourceDefinition for kind "(\w+)" in group "([^"]*)" served at
   this.note('converted crd', { group, plural: crd.plural, kind } satisfies ConvertedCrd);
 });
 
-/** kubectl get --watch's Accept (staging/src/k8s.io/kubectl/pkg/cmd/get/get.go). */
-const TABLE_ACCEPT = 'application/json;as=Table;v=v1;g=meta.k8s.io,application/json;as=Table;v=v1beta1;g=meta.k8s.io,application/json';
 
 When(/^the client watches \w+s at (v\d+) as Tables with "([^"]*)"$/, async function (this: KubespecWorld, version: string, query: string) {
   const watch = await this.kube().watch(`${widgetsPath(this, version)}?watch=true&${query}`, { accept: TABLE_ACCEPT });

@@ -10,6 +10,7 @@ import type { KubeRawStream, KubeWatch } from '../../contract/contract.ts';
 import type { KubespecWorld } from '../support/world.ts';
 import { configMapsPath, createConfigMap, expandNs, expectSuccess } from './api.ts';
 import { lengthDelimited } from '../support/stored-value.ts';
+import { TABLE_ACCEPT } from '../support/table-accept.ts';
 
 function described(watch: KubeWatch): string {
   return watch.events.map((e) => `${e.type} "${e.object?.metadata?.name}"@${e.object?.metadata?.resourceVersion}`).join(', ') || '(none)';
@@ -140,8 +141,6 @@ Then('the response has not ended', async function (this: KubespecWorld) {
 
 // ---- the serialization a client negotiates (WATCH-SERIALIZATION) ---------------------------------
 
-/** What kubectl get --watch sends (staging/src/k8s.io/kubectl/pkg/cmd/get/get.go, the Table Accept list). */
-const TABLE_ACCEPT = 'application/json;as=Table;v=v1;g=meta.k8s.io,application/json;as=Table;v=v1beta1;g=meta.k8s.io,application/json';
 
 When('a client watches ConfigMaps labelled {string} as Tables with {string}', async function (this: KubespecWorld, selector: string, query: string) {
   const q = new URLSearchParams(query);

@@ -4,6 +4,7 @@ import { Given, Then, When } from '@cucumber/cucumber';
 import type { KubeFacet, KubeWatch } from '../../contract/contract.ts';
 import type { KubespecWorld } from '../support/world.ts';
 import { collectionPath, configMapsPath, createConfigMap, expectSuccess, getConfigMap } from './api.ts';
+import { TABLE_ACCEPT } from '../support/table-accept.ts';
 
 Given('a ConfigMap {string} exists', async function (this: KubespecWorld, name: string) {
   await createConfigMap(this.kube(), name);
@@ -314,11 +315,10 @@ When('the client deletes pod {string} at once', async function (this: KubespecWo
   expectSuccess(await kube.request({ method: 'DELETE', path: `${podsPath(kube, name)}?gracePeriodSeconds=0` }), `delete pod "${name}"`);
 });
 
-/** kubectl get --watch's Accept (staging/src/k8s.io/kubectl/pkg/cmd/get/get.go): Tables first. */
+/** A watch as kubectl get --watch asks for it (TABLE_ACCEPT). */
 When('a client watches ConfigMaps as Tables from resourceVersion {string}', async function (this: KubespecWorld, label: string) {
   const rv = this.recall<string>(label);
-  const accept = 'application/json;as=Table;v=v1;g=meta.k8s.io,application/json;as=Table;v=v1beta1;g=meta.k8s.io,application/json';
-  const watch = await this.kube().watch(`${configMapsPath(this.kube())}?watch=true&resourceVersion=${encodeURIComponent(rv)}`, { accept });
+  const watch = await this.kube().watch(`${configMapsPath(this.kube())}?watch=true&resourceVersion=${encodeURIComponent(rv)}`, { accept: TABLE_ACCEPT });
   this.onCleanup(() => watch.close());
   this.note('watch', watch);
 });
