@@ -24,6 +24,7 @@ import { RaftBackend } from '../../reference/wiring/raft-backend.ts';
 import { LocalBackend } from '../../reference/store/local.ts';
 import { MvccStore } from '../../reference/store/mvcc.ts';
 import { CCM_USER, CLOUD_CONTROLLER_MANAGER } from '../../reference/wiring/cloud.ts';
+import { settledClusterStore } from './warm-store.ts';
 
 const CAPABILITIES: Capability[] = [
   'kv', 'kv.watch', 'kv.compaction', 'kv.snapshot',
@@ -186,8 +187,12 @@ async function openSession(seed: number, tags: readonly string[]): Promise<Sessi
     // An HA topology scenario runs several API servers over a replicated store: topology-session.ts.
     const topologyKind = topologyFromTags(tags);
     const replicated = topologyKind ? new RaftBackend({ seed, members: 3, onAdvance: (ms) => clock.advance(ms), ...(faults.size > 0 ? { faults } : {}) }) : undefined;
+    // A single store starts as a copy of a settled cluster's (warm-store.ts). Not under a fault
+    // model: a fault in the store, API server or controllers must act from the first write on.
+    const warm = !replicated && faults.size === 0 && fault === undefined ? await settledClusterStore() : undefined;
+    const backend = replicated ?? warm;
     const cluster = await ReferenceCluster.start({
-      seed, clock, secure: { tokenCsv, anonymous }, maxMutatingInFlight: MAX_MUTATING_IN_FLIGHT, ...(replicated ? { backend: replicated } : {}),
+      seed, clock, secure: { tokenCsv, anonymous }, maxMutatingInFlight: MAX_MUTATING_IN_FLIGHT, ...(backend ? { backend } : {}), ...(warm ? { bootstrapped: true } : {}),
       ...(faults.size > 0 ? { faults } : {}),
       // kube-proxy with --iptables-min-sync-period=0 (every change synced at once, an upstream
       // setting), so scenarios on virtual time do not wait out the 1 s batching between syncs.

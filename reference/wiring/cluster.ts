@@ -55,6 +55,12 @@ export interface ReferenceClusterOptions {
   /** Virtual time for the suite, real time for `kubespec serve`. */
   clock: Scheduler;
   backend?: Backend;
+  /**
+   * The backend already holds a cluster that came up and settled (a restored snapshot of one,
+   * adapters/reference/warm-store.ts): the API server starts over it as it restarts over an
+   * existing etcd, writing no bootstrap objects, and the controllers find nothing to do.
+   */
+  bootstrapped?: boolean;
   port?: number;
   host?: string;
   /** Serve HTTPS; the controller manager trusts `tls.ca`, which must also have signed `tls.cert`. */
@@ -209,6 +215,7 @@ export class ReferenceCluster {
       ...security?.options,
       ...(opts.maxMutatingInFlight !== undefined ? { maxMutatingInFlight: opts.maxMutatingInFlight } : {}),
       ...(opts.faults ? { faults: opts.faults } : {}),
+      ...(opts.bootstrapped ? { bootstrap: false } : {}),
     });
     await api.ready;
     const http = await listen(api.handler, { port: opts.port ?? 0, host: opts.host ?? '127.0.0.1', tls: opts.tls });

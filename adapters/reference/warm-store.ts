@@ -1,0 +1,55 @@
+/**
+ * The store of a reference cluster that has come up and settled, taken once per worker and
+ * restored under each scenario's cluster.
+ *
+ * Every scenario gets a cluster of its own. Bringing one up from an empty store is most of a
+ * session's cost: the API server writes its bootstrap objects (namespaces, the default RBAC
+ * policy, priority classes), then the controller manager gives each system namespace its
+ * `default` ServiceAccount and fills the aggregated ClusterRoles — some sixty writes, each
+ * through the whole pipeline, identical in every scenario. A scenario's cluster instead starts
+ * its API server over a copy of that store, as kube-apiserver restarts over an existing etcd, and
+ * its controller manager starts as a new process does: it wins the Lease the last one released
+ * (client-go's ReleaseOnCancel), lists and watches everything, and finds nothing to do.
+ *
+ * Only the store is shared; every process in a scenario is its own, seeded from the scenario.
+ * The objects in the snapshot were made with the template's own seed, on the same virtual epoch
+ * every session's clock starts at.
+ */
+import { ReferenceCluster } from '../../reference/wiring/cluster.ts';
+import { VirtualClock } from '../../reference/wiring/virtual-clock.ts';
+import { LocalBackend } from '../../reference/store/local.ts';
+
+/** The template cluster's seed: its objects' uids and names are drawn from it, the same in every run. */
+const TEMPLATE_SEED = 0x7e3a1a7e;
+
+let snapshot: Promise<string> | undefined;
+
+/** A fresh store holding a settled cluster (the worker builds the template on first use). */
+export async function settledClusterStore(): Promise<LocalBackend> {
+  snapshot ??= settledClusterSnapshot();
+  return LocalBackend.fromSnapshot(await snapshot);
+}
+
+/**
+ * Brings up a cluster as a scenario's (no scheduler: it starts after the controllers settle, and
+ * only for the scenarios that ask), lets its controller manager settle, stops it (its Lease is
+ * released) and snapshots the store.
+ */
+async function settledClusterSnapshot(): Promise<string> {
+  const backend = new LocalBackend();
+  const cluster = await ReferenceCluster.start({
+    seed: TEMPLATE_SEED,
+    backend,
+    clock: new VirtualClock(),
+    secure: { tokenCsv: '', anonymous: true },
+    scheduler: false,
+    inProcessComponents: true,
+    proxyMinSyncPeriod_ms: 0,
+  });
+  try {
+    await cluster.stopControllers();
+    return backend.snapshot();
+  } finally {
+    await cluster.stop();
+  }
+}
