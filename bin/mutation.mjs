@@ -19,11 +19,14 @@ for (const n of names) {
   }
 }
 const stryker = path.join('node_modules', '@stryker-mutator', 'core', 'bin', 'stryker.js');
+// KUBESPEC_COLD_SESSIONS=1: every scenario's cluster bootstraps from an empty store, as each
+// mutant must act on the whole start-up; the reference target otherwise restores a settled
+// cluster's store built once per worker (adapters/reference/warm-store.ts).
 let failed = false;
 const scores = [];
 for (const name of names) {
   console.log(`== mutation: ${name} ==`);
-  const run = spawnSync(process.execPath, [stryker, 'run', 'stryker.config.mjs'], { stdio: 'inherit', env: { ...process.env, KUBESPEC_MUTATION: name, KUBESPEC_TARGET: 'reference', KUBESPEC_SEED: process.env.KUBESPEC_SEED ?? '20261130', NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --import tsx`.trim() } });
+  const run = spawnSync(process.execPath, [stryker, 'run', 'stryker.config.mjs'], { stdio: 'inherit', env: { ...process.env, KUBESPEC_COLD_SESSIONS: '1', KUBESPEC_MUTATION: name, KUBESPEC_TARGET: 'reference', KUBESPEC_SEED: process.env.KUBESPEC_SEED ?? '20261130', NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --import tsx`.trim() } });
   if (run.status !== 0) failed = true;
   scores.push([name, scoreOf(path.join('reports', 'mutation', name, 'mutation.json'))]);
 }

@@ -188,8 +188,10 @@ async function openSession(seed: number, tags: readonly string[]): Promise<Sessi
     const topologyKind = topologyFromTags(tags);
     const replicated = topologyKind ? new RaftBackend({ seed, members: 3, onAdvance: (ms) => clock.advance(ms), ...(faults.size > 0 ? { faults } : {}) }) : undefined;
     // A single store starts as a copy of a settled cluster's (warm-store.ts). Not under a fault
-    // model: a fault in the store, API server or controllers must act from the first write on.
-    const warm = !replicated && faults.size === 0 && fault === undefined ? await settledClusterStore() : undefined;
+    // model: a fault in the store, API server or controllers must act from the first write on;
+    // nor under mutation testing (KUBESPEC_COLD_SESSIONS=1, bin/mutation.mjs), where the template
+    // would be built under whichever mutant was active first and then serve every later one.
+    const warm = !replicated && faults.size === 0 && fault === undefined && process.env.KUBESPEC_COLD_SESSIONS !== '1' ? await settledClusterStore() : undefined;
     const backend = replicated ?? warm;
     const cluster = await ReferenceCluster.start({
       seed, clock, secure: { tokenCsv, anonymous }, maxMutatingInFlight: MAX_MUTATING_IN_FLIGHT, ...(backend ? { backend } : {}), ...(warm ? { bootstrapped: true } : {}),
