@@ -20,7 +20,7 @@ import { closingEnvelopes, RunWatchdog, startFailureEnvelopes, type Verdict, typ
 import { printRunSummary } from './summary.ts';
 import { SCHEMA_PATH, schemaProblems } from './report/schema.ts';
 import { FAULTS, parseFaults } from '../reference/faults.ts';
-import { CUCUMBER_PRELOAD_ARGS, cucumberNodeOptions } from './cucumber-preload.ts';
+import { cucumberLoad, type CucumberLoad } from './cucumber-bundle.ts';
 
 export interface RunOptions {
   target: string;
@@ -85,15 +85,17 @@ export async function run(opts: RunOptions): Promise<RunResult> {
     return { exitCode: EXIT_OK, passed: 0, failed: 0, skipped: 0 };
   }
   saveRunRecord({ target: name, capabilities, seed, contractVersion: target.contractVersion ?? CONTRACT_VERSION, command: `kubespec ${process.argv.slice(2).join(' ')}` });
-  const args = cucumberArgs(opts, dir, opts.rerun ? rerunFile : undefined);
   // c8 only when asked (--coverage): V8's precise coverage and c8's report cost a run about 40 % more CPU.
   const coverage = name === 'reference' && !resolved.env.KUBESPEC_TARGET_MODULE && opts.coverage === true;
+  // The support code bundled, or through tsx (cucumber-bundle.ts says when).
+  const load = await cucumberLoad({ coverage, env });
+  const args = cucumberArgs(opts, dir, load, opts.rerun ? rerunFile : undefined);
   // A run without --coverage leaves no earlier run's c8 report behind for the matrix to link.
   if (!coverage) fs.rmSync(path.join(dir, 'coverage'), { recursive: true, force: true });
   const messages = path.join(dir, 'messages.ndjson');
   fs.rmSync(messages, { force: true }); // the watchdog must not read the last run's stream
   const watchdog = { ...watchdogOptions(opts), messages };
-  const { code, verdict } = await spawnCucumber(args, env, watchdog, coverage ? path.join(dir, 'coverage') : undefined);
+  const { code, verdict } = await spawnCucumber(args, env, load, watchdog, coverage ? path.join(dir, 'coverage') : undefined);
   if (verdict) console.error(`kubespec: ${verdict.message}`);
   const report = writeTargetReports(name);
   printRunSummary(report, dir);
@@ -170,15 +172,15 @@ function targetEnv(opts: RunOptions, seed: number): NodeJS.ProcessEnv {
   };
 }
 
-function cucumberArgs(opts: RunOptions, dir: string, rerunFile?: string): string[] {
+function cucumberArgs(opts: RunOptions, dir: string, load: CucumberLoad, rerunFile?: string): string[] {
   const tags = opts.tags ? `(${ALWAYS_EXCLUDED}) and (${opts.tags})` : ALWAYS_EXCLUDED;
   const args = [
     rerunFile ? `@${rerunFile}` : 'features/**/*.feature',
-    '--import', 'steps/**/*.ts',
+    ...load.importArgs,
     '--tags', tags,
     // kubespec's own console output (steps/support/formatter.ts): outcomes per Rule, a known
     // deviation as one line with its reason; the summary after the run prints failure details.
-    '--format', './steps/support/formatter.ts',
+    '--format', load.formatter,
     '--format', `message:${path.join(dir, 'messages.ndjson')}`,
     '--format', `html:${path.join(dir, 'cucumber.html')}`,
     '--format', `junit:${path.join(dir, 'junit.xml')}`,
@@ -229,16 +231,16 @@ function watchdogOptions(opts: RunOptions): WatchdogOptions {
 /** How often the watchdog reads the message stream and checks the clock. */
 const WATCHDOG_POLL_MS = 250;
 
-function spawnCucumber(args: string[], env: NodeJS.ProcessEnv, wd: WatchdogOptions & { messages: string }, coverageDir?: string): Promise<{ code: number; verdict?: Verdict }> {
+function spawnCucumber(args: string[], env: NodeJS.ProcessEnv, load: CucumberLoad, wd: WatchdogOptions & { messages: string }, coverageDir?: string): Promise<{ code: number; verdict?: Verdict }> {
   const cucumber = path.join('node_modules', '@cucumber', 'cucumber', 'bin', 'cucumber.js');
   const command = coverageDir
-    ? [path.join('node_modules', 'c8', 'bin', 'c8.js'), ...c8Args(coverageDir), process.execPath, ...CUCUMBER_PRELOAD_ARGS, cucumber, ...args]
-    : [...CUCUMBER_PRELOAD_ARGS, cucumber, ...args];
+    ? [path.join('node_modules', 'c8', 'bin', 'c8.js'), ...c8Args(coverageDir), process.execPath, ...load.preloadArgs, cucumber, ...args]
+    : [...load.preloadArgs, cucumber, ...args];
   // Its own process group, so the watchdog can end cucumber and whatever it started (c8's child).
   const child = spawn(process.execPath, command, {
     stdio: 'inherit',
     detached: true,
-    env: { ...env, NODE_OPTIONS: cucumberNodeOptions(env.NODE_OPTIONS) },
+    env: { ...env, NODE_OPTIONS: load.nodeOptions(env.NODE_OPTIONS) },
   });
   const killGroup = (signal: NodeJS.Signals): void => {
     try {

@@ -17,7 +17,7 @@ import { DEFAULT_RUN_SEED, parseSeed } from '../adapters/seed.ts';
 import { FAULTS, isFaultName, type FaultName } from '../reference/faults.ts';
 import { readMessages, scenarioResults, type ScenarioResult } from './report/scenarios.ts';
 import { EXIT_FAILURES, EXIT_OK, UsageError } from './usage.ts';
-import { CUCUMBER_PRELOAD_ARGS, cucumberNodeOptions } from './cucumber-preload.ts';
+import { cucumberLoad, type CucumberLoad } from './cucumber-bundle.ts';
 
 export interface SelftestOptions {
   /** Comma-separated fault names; default every fault in the registry. */
@@ -68,15 +68,16 @@ export async function selftest(opts: SelftestOptions = {}): Promise<SelftestResu
   fs.mkdirSync(path.join(OUT_DIR, 'runs'), { recursive: true });
   const features = [...new Set(faults.flatMap((f) => existing(FAULTS[f].features)))].sort();
   console.log(`kubespec selftest: ${faults.length} fault model(s), seed ${seed}; the reference as it is first (${features.length} feature files)`);
-  const baseline = await featureRun('baseline', features, undefined, seed);
+  const load = await cucumberLoad();
+  const baseline = await featureRun('baseline', features, undefined, seed, load);
   if (baseline.problem) console.error(`kubespec selftest: the reference run itself had a problem: ${baseline.problem}`);
   const passing = new Map([...keyed(baseline.results)].filter(([, r]) => r.outcome === 'passed'));
   const verdicts = await pool(faults, parallel, async (fault) => {
     const started = Date.now();
     const files = existing(FAULTS[fault].features);
-    let run = await featureRun(fault, files, fault, seed);
+    let run = await featureRun(fault, files, fault, seed, load);
     // A run that stopped early (a crash, a starved machine) proves nothing either way: once more.
-    if (run.problem) run = await featureRun(fault, files, fault, seed);
+    if (run.problem) run = await featureRun(fault, files, fault, seed, load);
     const caught = [...keyed(run.results)].filter(([key, r]) => passing.has(key) && caughtBy(r)).map(([, r]) => r);
     const verdict: FaultVerdict = {
       fault,
@@ -137,12 +138,12 @@ interface FeatureRun {
 }
 
 /** One cucumber child on the reference target, with `fault` injected; its message stream kept under runs/. */
-function featureRun(label: string, features: string[], fault: FaultName | undefined, seed: number): Promise<FeatureRun> {
+function featureRun(label: string, features: string[], fault: FaultName | undefined, seed: number, load: CucumberLoad): Promise<FeatureRun> {
   const messages = path.join(OUT_DIR, 'runs', `${label}.ndjson`);
   fs.rmSync(messages, { force: true });
   const cucumber = path.join('node_modules', '@cucumber', 'cucumber', 'bin', 'cucumber.js');
-  const args = [...CUCUMBER_PRELOAD_ARGS, cucumber, ...features, '--import', 'steps/**/*.ts', '--tags', ALWAYS_EXCLUDED, '--format', `message:${messages}`];
-  const env: NodeJS.ProcessEnv = { ...process.env, KUBESPEC_TARGET: 'reference', KUBESPEC_SEED: String(seed), NODE_OPTIONS: cucumberNodeOptions(process.env.NODE_OPTIONS) };
+  const args = [...load.preloadArgs, cucumber, ...features, ...load.importArgs, '--tags', ALWAYS_EXCLUDED, '--format', `message:${messages}`];
+  const env: NodeJS.ProcessEnv = { ...process.env, KUBESPEC_TARGET: 'reference', KUBESPEC_SEED: String(seed), NODE_OPTIONS: load.nodeOptions(process.env.NODE_OPTIONS) };
   delete env.KUBESPEC_FAULTS;
   if (fault) env.KUBESPEC_FAULTS = fault;
   // Its output is kept beside the message stream, for a run that needs looking into.
