@@ -54,7 +54,7 @@ export const COMPONENTS = {
   // watch with fieldSelector spec.nodeName=<node>, a kubelet's), so the kv features cannot reach
   // that code, and under `store` its mutants counted as without coverage. watch-stream.feature's
   // WATCH-SELECTOR and WATCH-BOOKMARKS scenarios watch pods by spec.nodeName, and a trigger index
-  // that loses, misroutes or reorders a change fails them. These features belong to the store's
+  // that loses or misroutes a change fails them. These features belong to the store's
   // run because the store's contract (a triggered watcher still gets every change it wants) is
   // only observable through them. `store` keeps the kv features alone, so its figures stay
   // comparable with earlier runs; score the store as a whole from both (docs/mutation.md).
