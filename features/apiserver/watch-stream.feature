@@ -93,6 +93,48 @@ Feature: API Server — the watch stream
       And the client deletes pod "mine" at once
       Then within 5 s the watch "one pod" delivers exactly: ADDED "mine", DELETED "mine"
 
+    # Several watches can want the same node (its kubelet's, a node agent's), and a watch that names
+    # no exact node has no trigger value: upstream's cacher hands each change to every watcher whose
+    # trigger value the pod has now or had before, and to every watcher without one
+    # (cacher.go startDispatching: triggerValues, then watchersBuffer from allWatchers and valueWatchers).
+    @requires:kube.api @requires:kube.watch
+    Scenario: two watches of the same node and a watch of the pods on any other node, open together, each get the node's pods
+      Given a client watches pods with field selector "spec.nodeName=node-a" from the current resourceVersion, kept as "kubelet"
+      And a client watches pods with field selector "spec.nodeName=node-a" from the current resourceVersion, kept as "agent"
+      And a client watches pods with field selector "spec.nodeName!=node-b" from the current resourceVersion, kept as "not node-b"
+      When pod "mine" is created bound to node "node-a"
+      And pod "theirs" is created bound to node "node-b"
+      And the client deletes pod "theirs" at once
+      And the client deletes pod "mine" at once
+      Then within 5 s the watch "kubelet" delivers exactly: ADDED "mine", DELETED "mine"
+      And within 5 s the watch "agent" delivers exactly: ADDED "mine", DELETED "mine"
+      And within 5 s the watch "not node-b" delivers exactly: ADDED "mine", DELETED "mine"
+
+    # A kubelet watches its node's pods in every namespace; a person may watch the same node in one
+    # namespace (kubectl get pods -n NS --field-selector spec.nodeName=NODE --watch). The cacher keeps
+    # one trigger index per resource and filters each watcher by its own key prefix.
+    @requires:kube.api @requires:kube.watch
+    Scenario: a watch of a node's pods in every namespace gets them from each namespace, beside a watch of the same node in one namespace
+      Given Namespace "{ns}-other" exists
+      And a client watches pods with field selector "spec.nodeName=node-a" from the current resourceVersion, kept as "in the namespace"
+      And a client watches pods in all namespaces with field selector "spec.nodeName=node-a" from the current resourceVersion, kept as "kubelet"
+      When pod "mine" is created bound to node "node-a"
+      And pod "elsewhere" is created bound to node "node-a" in Namespace "{ns}-other"
+      And the client deletes pod "elsewhere" in Namespace "{ns}-other" at once
+      And the client deletes pod "mine" at once
+      Then within 5 s the watch "kubelet" delivers exactly: ADDED "mine", ADDED "elsewhere", DELETED "elsewhere", DELETED "mine"
+      And within 5 s the watch "in the namespace" delivers exactly: ADDED "mine", DELETED "mine"
+
+    @requires:kube.api @requires:kube.watch @requires:clock.virtual
+    Scenario: when one of two watches of the same node ends, the other still gets the node's pods
+      Given a client watches pods with field selector "spec.nodeName=node-a" from the current resourceVersion with "timeoutSeconds=300", kept as "long"
+      And a client watches pods with field selector "spec.nodeName=node-a" from the current resourceVersion with "timeoutSeconds=30", kept as "short"
+      When 35 seconds of virtual time pass
+      Then the watch "short" has ended
+      When pod "mine" is created bound to node "node-a"
+      And the client deletes pod "mine" at once
+      Then within 5 s the watch "long" delivers exactly: ADDED "mine", DELETED "mine"
+
     # Only an exact requirement on spec.nodeName picks the pods' trigger: fields.Selector's
     # RequiresExactMatch answers for a hasTerm ("=" / "==") and never for a notHasTerm ("!="), and
     # the cacher takes the trigger value from it (staging/src/k8s.io/apimachinery/pkg/fields/
@@ -430,3 +472,18 @@ Feature: API Server — the watch stream
       And pod "theirs" is created bound to node "node-b"
       When 2 minutes of virtual time pass
       Then the watch "node-a" has delivered only BOOKMARKs, the last at a resourceVersion at least that of pod "theirs" at its creation
+
+    # A bookmark says "you have everything up to here": one ahead of what the watch was offered
+    # would make a client that resumes from it skip the next change (cacher.go: the bookmark's
+    # resourceVersion is the last one the cacher processed, never one still to come).
+    @requires:kube.api @requires:kube.watch @requires:clock.virtual
+    Scenario: a kubelet's bookmark is never ahead of the writes: a watch resumed from it gets the next pod on its node
+      Given a client watches pods with field selector "spec.nodeName=node-a" from the current resourceVersion with "allowWatchBookmarks=true", kept as "node-a"
+      # The pod is written just before the watch's first bookmark (one a minute), so that bookmark
+      # follows the watch's own event with no other write between them.
+      And 59 seconds of virtual time pass
+      And pod "mine" is created bound to node "node-a"
+      When 2 seconds of virtual time pass
+      And a client watches pods with field selector "spec.nodeName=node-a" from the last BOOKMARK of the watch "node-a", kept as "resumed"
+      And pod "next" is created bound to node "node-a"
+      Then within 5 s the watch "resumed" delivers exactly: ADDED "next"

@@ -53,6 +53,21 @@ Feature: etcd — revisions, history and watch
       And the events' modRevisions strictly increase, the first being r + 3
 
     @requires:kv @requires:kv.watch
+    Scenario: a watch from a past revision after which nothing under its prefix changed replays nothing, then goes live
+      The revisions from r on hold only writes to other keys: the watch has nothing to catch up on,
+      and that is no reason to fail or to end it (etcd's syncWatchers finds no events for it and
+      moves it to the synced group, server/storage/mvcc/watchable_store.go).
+
+      Given a store
+      And key "/wq/a" is put with value "1"
+      And key "/wqx" is put with value "outside the prefix" at revision r
+      And key "/other" is put with value "x"
+      When a watch on prefix "/wq/" starts from revision r
+      And key "/wq/b" is put with value "2"
+      Then within 2 s the watch has delivered exactly: PUT "/wq/b"="2"
+      And the watch was not cancelled
+
+    @requires:kv @requires:kv.watch
     Scenario: a watch does not deliver changes to keys outside its prefix
       Given a store
       When a watch on prefix "/w/" starts from the next revision

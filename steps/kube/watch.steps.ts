@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { Given, Then, When } from '@cucumber/cucumber';
 import type { KubeFacet, KubeWatch } from '../../contract/contract.ts';
 import type { KubespecWorld } from '../support/world.ts';
-import { collectionPath, configMapsPath, createConfigMap, expectSuccess, getConfigMap } from './api.ts';
+import { collectionPath, configMapsPath, createConfigMap, expandNs, expectSuccess, getConfigMap } from './api.ts';
 import { TABLE_ACCEPT } from '../support/table-accept.ts';
 
 Given('a ConfigMap {string} exists', async function (this: KubespecWorld, name: string) {
@@ -264,20 +264,34 @@ Then('the watch has delivered no BOOKMARK', function (this: KubespecWorld) {
 
 // ---- pods by spec.nodeName: the kubelet's and the scheduler's watches (WATCH-SELECTOR) ----------
 
-function podsPath(kube: KubeFacet, name?: string): string {
-  const base = collectionPath('', 'pods', kube.namespace);
+/** The scenario's namespace by default; another one named (with "{ns}" expanded), or '' for every namespace. */
+function podsPath(kube: KubeFacet, name?: string, namespace: string = kube.namespace): string {
+  const base = collectionPath('', 'pods', namespace);
   return name ? `${base}/${encodeURIComponent(name)}` : base;
 }
 
-/** A kubelet watches the pods bound to its node (spec.nodeName=<node>), the scheduler the unbound ones (spec.nodeName=). */
-Given(/^a client watches pods with field selector "([^"]*)" from the current resourceVersion(?: with "([^"]*)")?, kept as "([^"]*)"$/, async function (this: KubespecWorld, selector: string, query: string | undefined, name: string) {
+/**
+ * A kubelet watches the pods bound to its node (spec.nodeName=<node>), the scheduler the unbound
+ * ones (spec.nodeName=), both in every namespace; a client that got a BOOKMARK resumes from its
+ * resourceVersion.
+ */
+Given(/^a client watches pods( in all namespaces)? with field selector "([^"]*)" from (?:the current resourceVersion|the last BOOKMARK of the watch "([^"]*)")(?: with "([^"]*)")?, kept as "([^"]*)"$/, async function (this: KubespecWorld, everywhere: string | null, selector: string, resumed: string | null, query: string | null, name: string) {
   const kube = this.kube();
-  const list = expectSuccess(await kube.request({ method: 'GET', path: `${podsPath(kube)}?fieldSelector=${encodeURIComponent(selector)}` }), 'list pods');
+  const collection = podsPath(kube, undefined, everywhere ? '' : kube.namespace);
+  let rv: string;
+  if (resumed) {
+    const watch = this.recall<KubeWatch>(`watch ${resumed}`);
+    const last = watch.events.filter((e) => e.type === 'BOOKMARK').at(-1);
+    assert.ok(last, `the watch "${resumed}" has delivered no BOOKMARK: ${shownEvents(watch)}`);
+    rv = String(last.object.metadata.resourceVersion);
+  } else {
+    rv = expectSuccess(await kube.request({ method: 'GET', path: `${collection}?fieldSelector=${encodeURIComponent(selector)}` }), 'list pods').metadata.resourceVersion;
+  }
   const q = new URLSearchParams(query ?? '');
   q.set('watch', 'true');
   q.set('fieldSelector', selector);
-  q.set('resourceVersion', list.metadata.resourceVersion);
-  const watch = await kube.watch(`${podsPath(kube)}?${q.toString()}`);
+  q.set('resourceVersion', rv);
+  const watch = await kube.watch(`${collection}?${q.toString()}`);
   this.onCleanup(() => watch.close());
   this.note(`watch ${name}`, watch);
 });
@@ -286,16 +300,17 @@ function podBody(name: string, spec: Record<string, unknown>): unknown {
   return { apiVersion: 'v1', kind: 'Pod', metadata: { name }, spec: { ...spec, containers: [{ name: 'c', image: 'registry.k8s.io/pause:3.9' }] } };
 }
 
-async function createPod(world: KubespecWorld, name: string, spec: Record<string, unknown>): Promise<void> {
+async function createPod(world: KubespecWorld, name: string, spec: Record<string, unknown>, namespace?: string): Promise<void> {
   const kube = world.kube();
-  const created = expectSuccess(await kube.request({ method: 'POST', path: podsPath(kube), body: podBody(name, spec) }), `create pod "${name}"`);
+  const collection = podsPath(kube, undefined, namespace);
+  const created = expectSuccess(await kube.request({ method: 'POST', path: collection, body: podBody(name, spec) }), `create pod "${name}"`);
   world.note(`created pod ${name}`, created.metadata.resourceVersion);
   // No kubelet runs these pods: a deletion at once is what removes them.
-  world.onCleanup(() => kube.request({ method: 'DELETE', path: `${podsPath(kube, name)}?gracePeriodSeconds=0` }));
+  world.onCleanup(() => kube.request({ method: 'DELETE', path: `${collection}/${encodeURIComponent(name)}?gracePeriodSeconds=0` }));
 }
 
-When(/^pods? "([^"]*)" (?:is|are) created bound to node "([^"]*)"$/, async function (this: KubespecWorld, name: string, node: string) {
-  await createPod(this, name, { nodeName: node });
+When(/^pods? "([^"]*)" (?:is|are) created bound to node "([^"]*)"(?: in Namespace "([^"]*)")?$/, async function (this: KubespecWorld, name: string, node: string, namespace: string | null) {
+  await createPod(this, name, { nodeName: node }, namespace ? expandNs(this.kube(), namespace) : undefined);
 });
 
 // A scheduler name no scheduler answers to keeps the pod unbound on a real cluster too.
@@ -310,9 +325,10 @@ When('pod {string} is bound to node {string}', async function (this: KubespecWor
   expectSuccess(await kube.request({ method: 'POST', path: `${podsPath(kube, name)}/binding`, body }), `bind pod "${name}" to "${node}"`);
 });
 
-When('the client deletes pod {string} at once', async function (this: KubespecWorld, name: string) {
+When(/^the client deletes pod "([^"]*)"(?: in Namespace "([^"]*)")? at once$/, async function (this: KubespecWorld, name: string, namespace: string | null) {
   const kube = this.kube();
-  expectSuccess(await kube.request({ method: 'DELETE', path: `${podsPath(kube, name)}?gracePeriodSeconds=0` }), `delete pod "${name}"`);
+  const path = podsPath(kube, name, namespace ? expandNs(kube, namespace) : kube.namespace);
+  expectSuccess(await kube.request({ method: 'DELETE', path: `${path}?gracePeriodSeconds=0` }), `delete pod "${name}"`);
 });
 
 /** A watch as kubectl get --watch asks for it (TABLE_ACCEPT). */
