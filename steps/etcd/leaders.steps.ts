@@ -166,12 +166,21 @@ When('both followers\' disks start taking {int} ms per sync', async function (th
   for (const f of followers) await members.setDiskLatency.call(members, f.id, latency_ms);
 });
 
+/**
+ * A write acknowledged with no time passing at all never went to a follower and back: a
+ * replicated write takes at least one round trip to a majority. Past this many in a row, the
+ * loop below would otherwise never reach its end (and grow the store until memory runs out).
+ */
+const PUTS_WITHOUT_TIME = 1000;
+
 When('keys are put one after another for {int} s', async function (this: KubespecWorld, seconds: number) {
   const now = (): number => this.clock().now_ms();
   const end = now() + seconds * 1000;
   let acknowledged = 0;
+  let timeless = 0;
   const refused: StoreUnavailableError[] = [];
   for (let i = 1; now() < end; i++) {
+    const before = now();
     try {
       await this.kv().put(`/slow-disk/${i}`, String(i));
       acknowledged++;
@@ -179,6 +188,10 @@ When('keys are put one after another for {int} s', async function (this: Kubespe
       // The store refusing (no leader, timed out) is what a slow disk may cause; anything else is not.
       if (!(error instanceof StoreUnavailableError)) throw error;
       refused.push(error);
+    }
+    timeless = now() === before ? timeless + 1 : 0;
+    if (timeless >= PUTS_WITHOUT_TIME) {
+      throw new Error(`${PUTS_WITHOUT_TIME} puts in a row were answered without any time passing: a write replicated to a majority takes at least a round trip to the followers`);
     }
   }
   this.note('acknowledged puts', acknowledged);
