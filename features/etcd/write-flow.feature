@@ -144,6 +144,17 @@ Feature: etcd — the write path
       And 2 s of virtual time pass
       Then no member's commit index ever moved back
 
+    @requires:kv @requires:kv.members
+    Scenario: each committed write is applied once: 10 puts move the store's revision by exactly 10
+      The state machine applies each committed entry once, in log order (Raft §5.3: "the leader
+      applies the entry to its state machine"; a member keeps lastApplied, Figure 2). A store that
+      applied an entry again would take a revision for a put no client made.
+
+      Given a 3-member store with a stable leader
+      And a store at revision r
+      When 10 keys are put
+      Then the store's revision is r + 10
+
     @requires:kv @requires:kv.members @requires:raft.observe
     Scenario: every member's state machine applies a committed entry
       Given a 3-member store with a stable leader
