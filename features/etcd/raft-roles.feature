@@ -96,6 +96,24 @@ Feature: etcd — Raft roles
       And the partitioned member has not led any term since it was recorded
       And every key acknowledged in this scenario reads back with the value written
 
+    @requires:kv @requires:kv.members @requires:kv.members.5 @requires:net.partition @requires:clock.virtual @members:5
+    Scenario: an old leader with a longer log of unacknowledged writes is not elected over the members holding a later acknowledged write
+      "Up to date" compares the last entries' terms first, and the lengths only between equal
+      terms (§5.4.1): a longer log of an earlier term is behind. The old leader and its follower
+      hold 100 entries that never committed; the majority's log is shorter, but ends in a later
+      term with an acknowledged write. Once the majority's leader dies, the two long logs must
+      not gather a third vote.
+
+      Given a 5-member store
+      When the leader and one follower are partitioned from the other three members
+      And 100 puts are sent to the store without waiting for their answers
+      Then within 5 s of virtual time the other three members agree on a new leader
+      And a put of key "/acked/1" succeeds
+      When the leader is killed
+      And the partition is healed
+      Then within 10 s a put of key "/after" succeeds
+      And every key acknowledged in this scenario reads back with the value written
+
   Rule: RAFT-LEADER-STEPS-DOWN-IN-MINORITY — a leader that no longer hears from a majority stops acting as leader
     Source: 000_1662d8c5cea2447f.txt § 控制平面 / etcd / Raft 一致性协议
     Claim: Leadership rests on a majority. A leader that has not heard from a majority within an

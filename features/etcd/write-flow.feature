@@ -79,6 +79,18 @@ Feature: etcd — the write path
       When key "/k" is put with value "v"
       Then in the trace the first "MsgAppResp" for the entry's index comes before "commit leader=<leader> index=<i>"
 
+    @requires:kv @requires:kv.members @requires:raft.observe
+    Scenario: a follower counts an entry as committed only after the leader has
+      Holding an entry is not committing it: only the leader counts the replicas, and a follower
+      learns the commit index from the leader's later appends and heartbeats (Raft §5.3). A
+      follower that took an entry as committed on receipt would apply a write that a new leader
+      may still replace.
+
+      Given a 3-member store with a stable leader
+      When 10 keys are put
+      And 1 s of virtual time passes
+      Then in the trace every follower's commit index reaches an index only after a leader's did
+
   Rule: RAFT-COMMIT-OWN-TERM — a leader commits by counting replicas only entries of its own term
     Source: 000_1662d8c5cea2447f.txt § 控制平面 / etcd / Raft 一致性协议 / 写入流程
     Claim: Step 4 says the Leader commits an entry once a majority acknowledged it. Raft restricts
@@ -115,6 +127,33 @@ Feature: etcd — the write path
       When key "/k" is put with value "v" and its entry index is i
       And 1 s of virtual time passes
       Then every member's commit index is at least i
+
+    @requires:kv @requires:kv.members @requires:raft.observe @requires:clock.virtual
+    Scenario: a member's commit index never moves back, through writes and a change of leader
+      What a member has learned is committed stays committed: its commit index only grows (Raft
+      Figure 2, commitIndex "increases monotonically"), whatever commit index a leader's later
+      message carries. A leader's heartbeat carries the commit index only up to what it knows the
+      follower holds, and a new leader may know less than a follower does.
+
+      Given a 3-member store with a stable leader
+      When 20 keys are put
+      And the leader is killed
+      Then within 5 s a new leader is elected
+      And a put of key "/after" succeeds
+      When it is restarted
+      And 2 s of virtual time pass
+      Then no member's commit index ever moved back
+
+    @requires:kv @requires:kv.members
+    Scenario: each committed write is applied once: 10 puts move the store's revision by exactly 10
+      The state machine applies each committed entry once, in log order (Raft §5.3: "the leader
+      applies the entry to its state machine"; a member keeps lastApplied, Figure 2). A store that
+      applied an entry again would take a revision for a put no client made.
+
+      Given a 3-member store with a stable leader
+      And a store at revision r
+      When 10 keys are put
+      Then the store's revision is r + 10
 
     @requires:kv @requires:kv.members @requires:raft.observe
     Scenario: every member's state machine applies a committed entry

@@ -214,6 +214,40 @@ Then('every member\'s commit index is at least {word}', async function (this: Ku
   for (const id of await liveIds(this)) assert.ok(this.raft().commitIndex(id) >= index, `member ${id} commit index ${this.raft().commitIndex(id)} < ${index}`);
 });
 
+/**
+ * Raft Figure 2: a member's commitIndex "increases monotonically"; what is known committed stays
+ * so. Checked over the whole transcript, member by member, including members restarted since.
+ */
+Then('no member\'s commit index ever moved back', function (this: KubespecWorld) {
+  const commits = commitsOf(parseTrace(this.raft().trace()));
+  assert.ok(commits.length > 0, 'the trace holds no commit line at all');
+  const last = new Map<string, number>();
+  const back: string[] = [];
+  for (const c of commits) {
+    const before = last.get(c.member) ?? 0;
+    if (c.index < before) back.push(`${c.text} (after index ${before})`);
+    last.set(c.member, c.index);
+  }
+  assert.deepEqual(back, [], 'commit indexes that moved back');
+});
+
+/**
+ * A follower only learns the commit index from a leader (Raft §5.3: "the leader keeps track of the
+ * highest index it knows to be committed, and it includes that index in future AppendEntries"):
+ * every follower commit line in the transcript follows a leader's commit line at least as high.
+ */
+Then('in the trace every follower\'s commit index reaches an index only after a leader\'s did', function (this: KubespecWorld) {
+  const commits = commitsOf(parseTrace(this.raft().trace()));
+  let leaderHighest = 0;
+  const ahead: string[] = [];
+  for (const c of commits) {
+    if (c.role === 'leader') leaderHighest = Math.max(leaderHighest, c.index);
+    else if (c.index > leaderHighest) ahead.push(`${c.text} (no leader had committed past ${leaderHighest})`);
+  }
+  assert.ok(commits.some((c) => c.role !== 'leader'), 'the trace holds no follower commit line at all');
+  assert.deepEqual(ahead, [], 'followers that counted an entry as committed before any leader did');
+});
+
 Then(/^within (\d+) s of virtual time every member applies the entry$/, async function (this: KubespecWorld, seconds: string) {
   const { index } = lastEntry(this);
   const ids = await liveIds(this);
