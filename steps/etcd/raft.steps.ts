@@ -216,17 +216,22 @@ Then('every member\'s commit index is at least {word}', async function (this: Ku
 
 /**
  * Raft Figure 2: a member's commitIndex "increases monotonically"; what is known committed stays
- * so. Checked over the whole transcript, member by member, including members restarted since.
+ * so. Checked over the whole transcript, member by member. A restart begins a new life: Figure 2
+ * lists commitIndex among the volatile state, "initialized to 0" (etcd-io/raft keeps it in the
+ * persisted HardState, but the claim does not ask for that), so only moves back within one life count.
  */
 Then('no member\'s commit index ever moved back', function (this: KubespecWorld) {
-  const commits = commitsOf(parseTrace(this.raft().trace()));
-  assert.ok(commits.length > 0, 'the trace holds no commit line at all');
+  const lines = parseTrace(this.raft().trace());
+  assert.ok(commitsOf(lines).length > 0, 'the trace holds no commit line at all');
   const last = new Map<string, number>();
   const back: string[] = [];
-  for (const c of commits) {
-    const before = last.get(c.member) ?? 0;
-    if (c.index < before) back.push(`${c.text} (after index ${before})`);
-    last.set(c.member, c.index);
+  for (const l of lines) {
+    const restarted = /^restart member=(\S+)/.exec(l.text);
+    if (restarted) last.delete(restarted[1]!);
+    if (l.kind !== 'commit' || l.member === undefined || l.index === undefined) continue;
+    const before = last.get(l.member) ?? 0;
+    if (l.index < before) back.push(`${l.text} (after index ${before})`);
+    last.set(l.member, l.index);
   }
   assert.deepEqual(back, [], 'commit indexes that moved back');
 });
