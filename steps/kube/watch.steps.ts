@@ -306,7 +306,7 @@ async function createPod(world: KubespecWorld, name: string, spec: Record<string
   const created = expectSuccess(await kube.request({ method: 'POST', path: collection, body: podBody(name, spec) }), `create pod "${name}"`);
   world.note(`created pod ${name}`, created.metadata.resourceVersion);
   // No kubelet runs these pods: a deletion at once is what removes them.
-  world.onCleanup(() => kube.request({ method: 'DELETE', path: `${collection}/${encodeURIComponent(name)}?gracePeriodSeconds=0` }));
+  world.onCleanup(() => kube.request({ method: 'DELETE', path: `${podsPath(kube, name, namespace)}?gracePeriodSeconds=0` }));
 }
 
 When(/^pods? "([^"]*)" (?:is|are) created bound to node "([^"]*)"(?: in Namespace "([^"]*)")?$/, async function (this: KubespecWorld, name: string, node: string, namespace: string | null) {
