@@ -6,10 +6,8 @@
  * on a real target and a hidden bug (or an unseeded source of randomness) on the reference.
  */
 import { randomInt } from 'node:crypto';
-import path from 'node:path';
 import { DEFAULT_RUN_SEED, parseSeed } from '../adapters/seed.ts';
-import { readMessages, scenarioResults, type Outcome } from './report/scenarios.ts';
-import { targetDir } from './report/write.ts';
+import type { Outcome } from './report/scenarios.ts';
 import { run, type RunOptions, type RunResult } from './run.ts';
 import { EXIT_FAILURES, UsageError } from './usage.ts';
 
@@ -35,13 +33,13 @@ export async function runRepeated(opts: RunOptions, repeatText: string): Promise
   for (let i = 0; i < times; i++) {
     const seed = i === 0 ? first : randomInt(1, 0xffffffff);
     console.log(`\n== kubespec run --repeat: run ${i + 1} of ${times}, seed ${seed} ==`);
-    const result = await run({ ...opts, seed: String(seed), coverage: false });
+    // The outcomes come back from the run itself, read while it still held reports/<target>/.
+    const result = await run({ ...opts, seed: String(seed), coverage: false, scenarioOutcomes: true });
     if (result.exitCode !== 0) failedRuns++;
     total.passed += result.passed;
     total.failed += result.failed;
     total.skipped += result.skipped;
-    const messages = path.join(targetDir(opts.target), 'messages.ndjson');
-    for (const r of scenarioResults(readMessages(messages))) {
+    for (const r of result.scenarios ?? []) {
       const key = `${r.uri}: ${r.name}`;
       const seen = outcomes.get(key) ?? new Map<Outcome, number>();
       if (!seen.has(r.outcome)) seen.set(r.outcome, seed);

@@ -21,6 +21,8 @@ import { printRunSummary } from './summary.ts';
 import { SCHEMA_PATH, schemaProblems } from './report/schema.ts';
 import { FAULTS, parseFaults } from '../reference/faults.ts';
 import { cucumberLoad, type CucumberLoad } from './cucumber-bundle.ts';
+import { lockReportsDir } from './report/run-lock.ts';
+import { readMessages, scenarioResults, type ScenarioResult } from './report/scenarios.ts';
 
 export interface RunOptions {
   target: string;
@@ -44,6 +46,8 @@ export interface RunOptions {
   dryRun?: boolean;
   /** Fault models to inject into the reference (reference/faults.ts), comma-separated. */
   fault?: string;
+  /** Return each scenario's outcome (RunResult.scenarios), read from this run's own stream. */
+  scenarioOutcomes?: boolean;
 }
 
 /** Rules not yet implemented, or that no scenario can check, are never run. */
@@ -54,6 +58,8 @@ export interface RunResult {
   passed: number;
   failed: number;
   skipped: number;
+  /** With RunOptions.scenarioOutcomes: every scenario's outcome in this run. */
+  scenarios?: ScenarioResult[];
 }
 
 /** --dns-server: an IP address and a port (a resolver is pointed at it), for the kube target. */
@@ -73,10 +79,20 @@ export async function run(opts: RunOptions): Promise<RunResult> {
     const { checkTargetReport } = await import('./check-target.ts');
     return { exitCode: await checkTargetReport(target, resolved), passed: 0, failed: 0, skipped: 0 };
   }
-  const capabilities = [...target.capabilities].sort();
   const name = env.KUBESPEC_TARGET!;
   const dir = targetDir(name);
-  fs.mkdirSync(dir, { recursive: true });
+  const release = lockReportsDir(dir);
+  try {
+    return await runHoldingDir(opts, { seed, resolved, target, env, name, dir });
+  } finally {
+    release();
+  }
+}
+
+/** The run itself, once it holds reports/<target>/ (run-lock.ts). */
+async function runHoldingDir(opts: RunOptions, built: { seed: number; resolved: ResolvedTarget; target: Target; env: NodeJS.ProcessEnv; name: string; dir: string }): Promise<RunResult> {
+  const { seed, resolved, target, env, name, dir } = built;
+  const capabilities = [...target.capabilities].sort();
   env.KUBESPEC_RUN_DIR = path.resolve(dir);
   fs.rmSync(path.join(dir, 'versions.json'), { force: true });
   const rerunFile = path.join(dir, 'rerun.txt');
@@ -109,7 +125,10 @@ export async function run(opts: RunOptions): Promise<RunResult> {
   const unexplained = code !== 0 && s.failed === 0 && s['known-deviation'] === 0;
   if (unexplained && !verdict) console.error(`kubespec: cucumber exited with ${code} without a failed scenario: see the output above`);
   const failed = s.failed + (unexplained || verdict?.kind === 'no-exit' || verdict?.kind === 'no-start' ? 1 : 0) + (invalid.length ? 1 : 0);
-  return { exitCode: failed > 0 ? EXIT_FAILURES : EXIT_OK, passed: s.passed + s['known-deviation'], failed, skipped: s['not-applicable'] };
+  return {
+    exitCode: failed > 0 ? EXIT_FAILURES : EXIT_OK, passed: s.passed + s['known-deviation'], failed, skipped: s['not-applicable'],
+    ...(opts.scenarioOutcomes ? { scenarios: scenarioResults(readMessages(messages)) } : {}),
+  };
 }
 
 /** --fault names registered fault models, and only the reference can have them injected. */
