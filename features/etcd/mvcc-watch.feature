@@ -180,6 +180,28 @@ Feature: etcd — revisions, history and watch
       And reading key "/hc" at revision r1 fails as compacted
 
     @requires:kv @requires:kv.compaction
+    Scenario: a compaction keeps every later version of a key, also of one created before it or exactly at it
+      A compaction removes only what no read at or above its revision can see: of each key, the
+      versions older than the last one at or before the compact revision (etcd-io/etcd
+      server/storage/mvcc/key_index.go, keyIndex.compact: it keeps the revision "which is the largest
+      one that is smaller than or equal to the given atRev" and everything after it). Versions written
+      after the compaction's revision are untouched, whether the key was created before the
+      compaction's revision or at it.
+
+      Given a store
+      And key "/hk/a" is put with value "a1"
+      And key "/hk/b" is put with value "b1" at revision r1
+      And key "/hk/a" is put with value "a2" at revision r2
+      And key "/hk/b" is put with value "b2" at revision r3
+      And key "/hk/a" is put with value "a3"
+      And key "/hk/b" is put with value "b3"
+      When the store is compacted at revision r1
+      Then reading key "/hk/a" at revision r1 returns "a1"
+      And reading key "/hk/a" at revision r2 returns "a2"
+      And reading key "/hk/b" at revision r1 returns "b1"
+      And reading key "/hk/b" at revision r3 returns "b2"
+
+    @requires:kv @requires:kv.compaction
     Scenario: a compaction never moves the edge of the history back, nor past the present
       etcd refuses a compaction at or below the current compact revision ("mvcc: required revision
       has been compacted") and above the current revision ("mvcc: required revision is a future

@@ -47,6 +47,24 @@ Feature: etcd — the write path
       Then the trace shows a "MsgApp" carrying the entry sent to each of the 4 followers
       And within 1 s of virtual time all 5 members have the entry in their log
 
+    @requires:kv @requires:kv.members @requires:kv.metrics
+    Scenario: a follower that was down while writes committed gets them once it is back, without another write
+      "All followers" includes one that missed the appends: the leader keeps replicating to it, and
+      does not wait for the next client write to do so. A heartbeat answer from a follower whose
+      match is behind the leader's log makes the leader send it the missing entries (etcd-io/raft
+      raft.go, stepLeader, MsgHeartbeatResp: `if pr.Match < r.raftLog.lastIndex()` → sendAppend;
+      Raft §5.3: the leader "retries AppendEntries indefinitely"). With a heartbeat every 100 ms,
+      a follower back within the bound has every entry and the leader's commit index, which etcd
+      reports per member as etcd_server_proposals_committed_total (server/etcdserver/raft.go sets
+      it from each Ready's HardState.Commit).
+
+      Given a 3-member store
+      When a follower is killed
+      And 100 keys are put
+      And 2 seconds pass
+      And it is restarted
+      Then within 5 s every member's etcd_server_proposals_committed_total equals the leader's
+
   Rule: RAFT-MAJORITY-COMMIT — an entry commits once a majority of members hold it, and not before
     Source: 000_1662d8c5cea2447f.txt § 控制平面 / etcd / Raft 一致性协议 / 写入流程
     Claim: Step 4: after a majority acknowledges, the Leader commits the entry.

@@ -137,6 +137,7 @@ export class MvccStore {
    * does for a watcher whose minRev < compactRev, with etcd's reason text.
    */
   watch(prefix: string, fromRevision: number, handlers: WatchHandlers): () => void {
+    // Stryker disable next-line StringLiteral: the fault seam's name, switched only by --fault models (docs/mutation.md)
     if (fromRevision > 0 && fromRevision < this.compacted && !this.faults.has('watch-misses-compaction')) {
       handlers.onCancel(COMPACTED_REASON, this.compacted);
       return () => {};
@@ -179,6 +180,7 @@ export class MvccStore {
   private readRevision(revision: number | undefined): number {
     if (revision === undefined || revision <= 0) return this.revision;
     if (revision > this.revision) throw new FutureRevisionError(revision, this.revision);
+    // Stryker disable next-line StringLiteral: the fault seam's name, switched only by --fault models (docs/mutation.md)
     if (revision < this.compacted && !this.faults.has('compaction-keeps-history')) throw new CompactedError(revision, this.compacted);
     return revision;
   }
@@ -197,6 +199,7 @@ export class MvccStore {
     const prevKv = history === undefined ? undefined : latestLive(history);
     if (history === undefined || prevKv === undefined) {
       // Fault delete-missing-bumps-revision: a delete that changes nothing still takes a revision.
+      // Stryker disable next-line all: the fault seam itself, switched only by --fault models (docs/mutation.md)
       if (this.faults.has('delete-missing-bumps-revision')) this.revision++;
       return { revision: this.revision };
     }

@@ -74,6 +74,22 @@ Then('from {string} to {string} etcd_server_leader_changes_seen_total grew on ev
   assert.deepEqual(still, [], 'members that saw no leader change');
 });
 
+Then(/^within (\d+) s every member's etcd_server_proposals_committed_total equals the leader's$/, async function (this: KubespecWorld, seconds: string) {
+  const alive = (await this.members().list()).filter((m) => m.alive).map((m) => m.id);
+  let last = '';
+  await this.eventually('every live member to report the leader\'s committed index', async () => {
+    const scrapes = new Map([...(await this.kvMetrics().scrape())].map(([id, text]) => [id, parseExposition(text).samples]));
+    const leaders = [...scrapes].filter(([, s]) => value(s, 'etcd_server_is_leader') === 1).map(([id]) => id);
+    const committed = Object.fromEntries(alive.map((id) => [id, value(scrapes.get(id), 'etcd_server_proposals_committed_total')]));
+    last = `leaders ${JSON.stringify(leaders)}, committed ${JSON.stringify(committed)}`;
+    if (leaders.length !== 1) return false;
+    const target = committed[leaders[0]!];
+    return target !== undefined && target > 0 && alive.every((id) => committed[id] === target);
+  }, Number(seconds) * 1000).catch((error: unknown) => {
+    throw new Error(`${error instanceof Error ? error.message : String(error)}; last scrape: ${last}`);
+  });
+});
+
 Then('at least one of the puts was refused by the store', function (this: KubespecWorld) {
   const refused = this.recall<StoreUnavailableError[]>('refused puts');
   assert.ok(refused.length >= 1, 'every put was acknowledged: the slow disk cost the clients nothing');
