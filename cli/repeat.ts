@@ -11,6 +11,9 @@ import type { Outcome } from './report/scenarios.ts';
 import { run, type RunOptions, type RunResult } from './run.ts';
 import { EXIT_FAILURES, UsageError } from './usage.ts';
 
+/** A shell's code for a command ended by Ctrl-C (128 + SIGINT). */
+const EXIT_INTERRUPTED = 130;
+
 export interface Flake {
   scenario: string;
   /** Each outcome seen, with the first seed that produced it. */
@@ -35,6 +38,11 @@ export async function runRepeated(opts: RunOptions, repeatText: string): Promise
     console.log(`\n== kubespec run --repeat: run ${i + 1} of ${times}, seed ${seed} ==`);
     // The outcomes come back from the run itself, read while it still held reports/<target>/.
     const result = await run({ ...opts, seed: String(seed), coverage: false, scenarioOutcomes: true });
+    if (result.interrupted) {
+      // A stopped run's unfinished scenarios are not outcomes of its seed: no verdict, and no next run.
+      console.log(`\nkubespec run --repeat: ${result.interrupted} during run ${i + 1} of ${times}; stopped, no flake verdict`);
+      return { ...total, exitCode: EXIT_INTERRUPTED };
+    }
     if (result.exitCode !== 0) failedRuns++;
     total.passed += result.passed;
     total.failed += result.failed;

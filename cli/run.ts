@@ -60,6 +60,8 @@ export interface RunResult {
   skipped: number;
   /** With RunOptions.scenarioOutcomes: every scenario's outcome in this run. */
   scenarios?: ScenarioResult[];
+  /** The signal (Ctrl-C, SIGTERM) that ended the run before cucumber finished, if one did. */
+  interrupted?: NodeJS.Signals;
 }
 
 /** --dns-server: an IP address and a port (a resolver is pointed at it), for the kube target. */
@@ -111,8 +113,9 @@ async function runHoldingDir(opts: RunOptions, built: { seed: number; resolved: 
   const messages = path.join(dir, 'messages.ndjson');
   fs.rmSync(messages, { force: true }); // the watchdog must not read the last run's stream
   const watchdog = { ...watchdogOptions(opts), messages };
-  const { code, verdict } = await spawnCucumber(args, env, load, watchdog, coverage ? path.join(dir, 'coverage') : undefined);
+  const { code, verdict, interrupted } = await spawnCucumber(args, env, load, watchdog, coverage ? path.join(dir, 'coverage') : undefined);
   if (verdict) console.error(`kubespec: ${verdict.message}`);
+  if (!fs.existsSync(messages)) return noStream(code, interrupted);
   const report = writeTargetReports(name);
   printRunSummary(report, dir);
   // What the suite writes must read back under the schema it ships; a report that does not is a bug here.
@@ -128,7 +131,21 @@ async function runHoldingDir(opts: RunOptions, built: { seed: number; resolved: 
   return {
     exitCode: failed > 0 ? EXIT_FAILURES : EXIT_OK, passed: s.passed + s['known-deviation'], failed, skipped: s['not-applicable'],
     ...(opts.scenarioOutcomes ? { scenarios: scenarioResults(readMessages(messages)) } : {}),
+    ...(interrupted ? { interrupted } : {}),
   };
+}
+
+/**
+ * Cucumber ended before writing a single message (stopped while it loaded, or failed to load):
+ * there is nothing to report on, which is said plainly rather than as a missing-file error.
+ */
+function noStream(code: number, interrupted: NodeJS.Signals | undefined): RunResult {
+  if (interrupted) {
+    console.error(`kubespec: ${interrupted} before the first scenario ran; no report written`);
+    return { exitCode: EXIT_FAILURES, passed: 0, failed: 0, skipped: 0, interrupted };
+  }
+  console.error(`kubespec: cucumber exited with ${code} before running any scenario; no report written (see its output above)`);
+  return { exitCode: EXIT_FAILURES, passed: 0, failed: 1, skipped: 0 };
 }
 
 /** --fault names registered fault models, and only the reference can have them injected. */
@@ -250,7 +267,7 @@ function watchdogOptions(opts: RunOptions): WatchdogOptions {
 /** How often the watchdog reads the message stream and checks the clock. */
 const WATCHDOG_POLL_MS = 250;
 
-function spawnCucumber(args: string[], env: NodeJS.ProcessEnv, load: CucumberLoad, wd: WatchdogOptions & { messages: string }, coverageDir?: string): Promise<{ code: number; verdict?: Verdict }> {
+function spawnCucumber(args: string[], env: NodeJS.ProcessEnv, load: CucumberLoad, wd: WatchdogOptions & { messages: string }, coverageDir?: string): Promise<{ code: number; verdict?: Verdict; interrupted?: NodeJS.Signals }> {
   const cucumber = path.join('node_modules', '@cucumber', 'cucumber', 'bin', 'cucumber.js');
   const command = coverageDir
     ? [path.join('node_modules', 'c8', 'bin', 'c8.js'), ...c8Args(coverageDir), process.execPath, ...load.preloadArgs, cucumber, ...args]
@@ -268,8 +285,13 @@ function spawnCucumber(args: string[], env: NodeJS.ProcessEnv, load: CucumberLoa
       // already gone
     }
   };
-  // A detached group no longer gets the terminal's Ctrl-C: pass it on.
-  const forward = (signal: NodeJS.Signals) => () => killGroup(signal);
+  // A detached group no longer gets the terminal's Ctrl-C: pass it on, and remember it, so a
+  // caller running several runs (--repeat) stops instead of starting the next.
+  let interrupted: NodeJS.Signals | undefined;
+  const forward = (signal: NodeJS.Signals) => () => {
+    interrupted ??= signal;
+    killGroup(signal);
+  };
   const onInt = forward('SIGINT');
   const onTerm = forward('SIGTERM');
   process.on('SIGINT', onInt).on('SIGTERM', onTerm);
@@ -289,7 +311,7 @@ function spawnCucumber(args: string[], env: NodeJS.ProcessEnv, load: CucumberLoa
       killGroup('SIGKILL'); // anything cucumber left behind in its group
       if (verdict?.kind === 'scenario-over-budget') appendEnvelopes(wd.messages, closingEnvelopes(verdict, Date.now()));
       if (verdict?.kind === 'no-start') appendEnvelopes(wd.messages, startFailureEnvelopes(verdict, Date.now()));
-      resolve({ code: code ?? (signal ? 128 : 1), ...(verdict ? { verdict } : {}) });
+      resolve({ code: code ?? (signal ? 128 : 1), ...(verdict ? { verdict } : {}), ...(interrupted ? { interrupted } : {}) });
     }),
   );
 }
