@@ -294,6 +294,19 @@ Feature: API Server — the watch stream
       And only the first of its Tables carries column definitions, "Name" first
       And each of its rows carries the whole Gizmo at v2, spec.size 1
 
+    # A CRD's own printer columns: the Table of a custom resource has Name, then the version's
+    # additionalPrinterColumns, each cell read at its jsonPath; Age only when none is declared
+    # (apiextensions-apiserver pkg/registry/customresource/tableconvertor, the CRD handler's
+    # serving info takes the columns of the version served).
+    @requires:kube.api @requires:kube.watch
+    Scenario: a Table watch of a custom resource with a printer column carries that column, each row its value
+      Given a CustomResourceDefinition for kind "Gizmo" in group "{ns}.example.com" served at v1 and v2, stored at v1, with conversion strategy None and an integer printer column "Size" at .spec.size
+      When Gizmo "g1" is created at v1 with spec.size 4
+      And the client watches Gizmos at v2 as Tables with ""
+      And Gizmo "g2" is created at v1 with spec.size 4
+      Then within 5 s the Table watch delivers rows for: ADDED "g1", ADDED "g2"
+      And the first of its Tables has the columns "Name" and "Size", and each of its rows the Gizmo's name and spec.size 4
+
     # An event that cannot be put in the form asked for is not sent in another: upstream's watch
     # server stops at the first event it fails to encode (endpoints/handlers/watch.go; kubernetes
     # #84693 "Stop Watching when there is encoding error") — for a custom resource, a failed

@@ -137,9 +137,15 @@ function startStream(env: Env, def: ResourceDef, plan: WatchPlan, sink: WatchSin
       stop();
     }).catch(() => stop());
   };
+  // Ends the stream once what waits in the queue has gone out: a 410 that goes through an
+  // asynchronous transform (a webhook-converted custom resource's watch) is still sent, then the end.
+  const finish = (): void => {
+    if (queue) void queue.then(stop);
+    else stop();
+  };
   for (const ev of plan.initial) send(ev);
   if (plan.expired) {
-    stop();
+    finish();
     return stop;
   }
   const trigger = nodeNameTrigger(def, plan.filter);
@@ -156,7 +162,7 @@ function startStream(env: Env, def: ResourceDef, plan: WatchPlan, sink: WatchSin
     onCancel(_reason, compactRevision) {
       const oldest = (compactRevision ?? env.backend.compactRevision()) - 1;
       send({ type: 'ERROR', object: errors.expired(`too old resource version: ${plan.startRevision} (${oldest})`).toStatus() });
-      stop();
+      finish();
     },
   }));
   if (env.timers && open) {
