@@ -76,6 +76,25 @@ function oldestWatchable(env: Env, def: ResourceDef): number {
   return windowed === undefined ? compacted : Math.max(compacted, windowed);
 }
 
+// Stryker disable all: the fault seams are switched by --fault models only (reference/faults.ts,
+// `kubespec selftest`); without one each hands back the honest value untouched, so a mutant here
+// is no bug of the watch. The call sites hold no seam condition of their own.
+/** The watch's fault seams: each takes what the watch would do and, under its fault, does the wrong thing. */
+function seams(env: Env) {
+  const f = env.faults;
+  return {
+    /** watch-no-initial-events: a watch from "0" or no resourceVersion starts empty. */
+    initialEvents: (wanted: boolean): boolean => wanted && !f.has('watch-no-initial-events'),
+    /** watch-never-410: a watch from a compacted resourceVersion starts silently from what is kept. */
+    expired: (plan: WatchPlan): WatchPlan => (plan.expired && f.has('watch-never-410') ? { ...plan, expired: false, initial: [], startRevision: env.backend.compactRevision() } : plan),
+    /** watch-drops-deletes: DELETED events are never sent. */
+    delivers: (ev: ApiWatchEvent): boolean => !(ev.type === 'DELETED' && f.has('watch-drops-deletes')),
+    /** watch-no-bookmarks: no periodic BOOKMARK, whatever the client allows. */
+    bookmarks: (allowed: boolean): boolean => allowed && !f.has('watch-no-bookmarks'),
+  };
+}
+// Stryker restore all
+
 async function planWatch(env: Env, call: ResourceCall): Promise<WatchPlan> {
   const { def, query } = call;
   const filter = parseFilter(call, env.faults);
@@ -83,21 +102,16 @@ async function planWatch(env: Env, call: ResourceCall): Promise<WatchPlan> {
   const rv = parseResourceVersion(query.get('resourceVersion'));
   const sendInitial = queryOptionalBool(query, 'sendInitialEvents');
   const plan: WatchPlan = { filter, prefix, initial: [], startRevision: 0, expired: false, bookmarks: queryBool(query, 'allowWatchBookmarks'), timeout_s: parseTimeout(query.get('timeoutSeconds')) };
-  // Fault watch-no-initial-events: a watch from "0" or no resourceVersion starts empty.
-  const wantsInitial = (sendInitial === true || (sendInitial !== false && (rv === undefined || rv === 0))) && !env.faults.has('watch-no-initial-events');
+  const seam = seams(env);
+  const wantsInitial = seam.initialEvents(sendInitial === true || (sendInitial !== false && (rv === undefined || rv === 0)));
   if (rv !== undefined && rv > 0 && sendInitial !== true) {
     const oldest = oldestWatchable(env, def);
-    // Fault watch-never-410 (reference/faults.ts): start silently from what is kept.
-    if (rv < oldest && env.faults.has('watch-never-410')) {
-      plan.startRevision = env.backend.compactRevision();
-      return plan;
-    }
     if (rv < oldest) {
       plan.expired = true;
       plan.initial.push({ type: 'ERROR', object: errors.expired(`too old resource version: ${rv} (${oldest})`).toStatus() });
     }
     plan.startRevision = rv;
-    return plan;
+    return seam.expired(plan);
   }
   const page = await env.backend.range(prefix);
   plan.startRevision = page.revision;
@@ -112,6 +126,7 @@ async function planWatch(env: Env, call: ResourceCall): Promise<WatchPlan> {
 }
 
 function startStream(env: Env, def: ResourceDef, plan: WatchPlan, sink: WatchSink): () => void {
+  const seam = seams(env);
   let open = true;
   let lastRevision = plan.startRevision;
   const stops: (() => void)[] = [];
@@ -154,7 +169,7 @@ function startStream(env: Env, def: ResourceDef, plan: WatchPlan, sink: WatchSin
     onEvents(events, revision) {
       for (const e of events) {
         const ev = toWatchEvent(e, (obj) => matches(plan.filter, obj));
-        if (ev && !(ev.type === 'DELETED' && env.faults.has('watch-drops-deletes'))) send(ev);
+        if (ev && seam.delivers(ev)) send(ev);
         lastRevision = Math.max(lastRevision, e.kv.modRevision);
       }
       lastRevision = Math.max(lastRevision, Math.min(revision, env.backend.currentRevision()));
@@ -169,7 +184,7 @@ function startStream(env: Env, def: ResourceDef, plan: WatchPlan, sink: WatchSin
     stops.push(env.timers.after(plan.timeout_s * 1000, stop));
     // A store that skipped this watcher for changes it did not want says how far it has offered them.
     const progress = () => Math.max(lastRevision, trigger?.offeredThrough?.() ?? 0);
-    if (plan.bookmarks && !env.faults.has('watch-no-bookmarks')) stops.push(scheduleBookmarks(env, def, progress, send));
+    if (seam.bookmarks(plan.bookmarks)) stops.push(scheduleBookmarks(env, def, progress, send));
   }
   return stop;
 }
