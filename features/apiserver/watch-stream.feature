@@ -261,6 +261,17 @@ Feature: API Server — the watch stream
       And each of its events is a meta.k8s.io/v1 Table of one row: the name in the first cell, the object as PartialObjectMetadata at the Table's resourceVersion
       And only the first of its Tables carries column definitions, "Name" first
 
+    # meta.k8s.io/v1beta1 is a Table version the watch still transforms to, beside v1
+    # (endpoints/handlers/watch.go optionsForTransform: Kind Table at metav1beta1 or metav1); a
+    # client that asks only for it gets its Tables in it.
+    @requires:kube.api @requires:kube.watch
+    Scenario: a watch asked for meta.k8s.io/v1beta1 Tables gets each change as a v1beta1 Table
+      Given ConfigMaps "a" labelled "set=ks"
+      When a client watches ConfigMaps labelled "set=ks" as meta.k8s.io/v1beta1 Tables
+      And ConfigMaps "b" labelled "set=ks"
+      Then within 5 s the Table watch delivers rows for: ADDED "a", ADDED "b"
+      And each of its events is a meta.k8s.io/v1beta1 Table of one row: the name in the first cell, the object as PartialObjectMetadata at the Table's resourceVersion
+
     # The protobuf serializer frames each event with its length (apimachinery runtime/serializer/
     # protobuf LengthDelimitedFramer) and serveWatch names the media type with ";stream=watch"
     # (endpoints/handlers/watch.go: every media type but JSON gets the suffix).

@@ -240,6 +240,7 @@ function tableEvents(env: Env, call: ResourceCall): (ev: ApiWatchEvent) => ApiWa
   let first = true;
   return (ev) => {
     if (ev.type === 'BOOKMARK' || ev.type === 'ERROR') return ev;
+    // Stryker disable next-line OptionalChaining: equivalent, every ADDED/MODIFIED/DELETED object here is a stored one, with metadata
     const object = toTable([ev.object], { resourceVersion: (ev.object as any)?.metadata?.resourceVersion }, {
       apiVersion: call.output.tableApiVersion ?? 'meta.k8s.io/v1',
       resource: call.def.resource,
