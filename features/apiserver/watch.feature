@@ -25,6 +25,7 @@ Feature: API Server — watching instead of polling, and what happens when histo
       When the API server's store is compacted
       And a client watches ConfigMaps from resourceVersion "before"
       Then the watch is answered with code 410 and reason "Expired"
+      And its message names resourceVersion "before" as too old, then the oldest one a watch can start from
       And the watch ends with that answer, and nothing follows it
 
     @requires:kube.api @requires:kube.watch

@@ -78,6 +78,21 @@ Then('the watch is answered with code {int} and reason {string}', async function
   if (watch.status !== 200) assert.equal(watch.status, code, 'an HTTP error answer must carry the same code as its Status');
 });
 
+/**
+ * The watch cache's words for it (staging/src/k8s.io/apiserver/pkg/storage/cacher/watch_cache.go:
+ * "too old resource version: %d (%d)", the resourceVersion asked for and, after it, the one a
+ * watch can still start from), the line client-go's reflector logs when its watch ends with 410.
+ */
+Then('its message names resourceVersion {string} as too old, then the oldest one a watch can start from', function (this: KubespecWorld, label: string) {
+  const watch = this.recall<KubeWatch>('watch');
+  const status = watch.status !== 200 ? watch.error : watch.events[0]?.object;
+  const rv = this.recall<string>(label);
+  const m = /^too old resource version: (\d+) \((\d+)\)$/.exec(String(status?.message));
+  assert.ok(m, `the 410's message: ${JSON.stringify(status)}`);
+  assert.equal(m[1], rv, `the resourceVersion asked for: ${status.message}`);
+  assert.ok(BigInt(m[2]!) > BigInt(rv), `the oldest resourceVersion served comes after the one asked for: ${status.message}`);
+});
+
 Then('the watch is not answered with code {int}', function (this: KubespecWorld, code: number) {
   const watch = this.recall<KubeWatch>('watch');
   assert.equal(watch.status, 200, `watch answered HTTP ${watch.status}: ${JSON.stringify(watch.error)}`);

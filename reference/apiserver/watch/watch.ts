@@ -103,19 +103,19 @@ async function planWatch(env: Env, call: ResourceCall): Promise<WatchPlan> {
   const sendInitial = queryOptionalBool(query, 'sendInitialEvents');
   const plan: WatchPlan = { filter, prefix, initial: [], startRevision: 0, expired: false, bookmarks: queryBool(query, 'allowWatchBookmarks'), timeout_s: parseTimeout(query.get('timeoutSeconds')) };
   const seam = seams(env);
-  const wantsInitial = seam.initialEvents(sendInitial === true || (sendInitial !== false && (rv === undefined || rv === 0)));
-  if (rv !== undefined && rv > 0 && sendInitial !== true) {
+  const from = rv ?? 0; // past the branch below: unset or "0", or sendInitialEvents=true, so initial events unless it is false
+  if (from > 0 && sendInitial !== true) {
     const oldest = oldestWatchable(env, def);
-    if (rv < oldest) {
+    if (from < oldest) {
       plan.expired = true;
-      plan.initial.push({ type: 'ERROR', object: errors.expired(`too old resource version: ${rv} (${oldest})`).toStatus() });
+      plan.initial.push({ type: 'ERROR', object: errors.expired(`too old resource version: ${from} (${oldest})`).toStatus() });
     }
-    plan.startRevision = rv;
+    plan.startRevision = from;
     return seam.expired(plan);
   }
   const page = await env.backend.range(prefix);
   plan.startRevision = page.revision;
-  if (wantsInitial) {
+  if (seam.initialEvents(sendInitial !== false)) {
     for (const kv of page.kvs) {
       const obj = decodeObject(kv);
       if (matches(filter, obj)) plan.initial.push({ type: 'ADDED', object: obj });
