@@ -75,6 +75,10 @@ export const COMPONENTS = {
   // coverageAnalysis 'all': a watch's events go out from timers and queued promises, after the
   // scenario that started them may have ended, and per-scenario coverage credited some mutants to
   // scenarios that never see them (a mutant reported surviving failed under `kubespec run`).
+  // The fault seams are one `seams()` function under `Stryker disable all`; the trigger index and the
+  // events.ts caches carry `Stryker disable` comments for their equivalent mutants (docs/mutation.md,
+  // "apiserver-watch, 2026-12-02 (second session)"). On a loaded machine 'all' tests about one mutant
+  // a minute; KUBESPEC_MUTATION_COVERAGE=perTest with KUBESPEC_MUTATE ranges is 5-10 times faster.
   'apiserver-watch': {
     coverageAnalysis: 'all',
     mutate: ['reference/apiserver/watch/watch.ts', 'reference/apiserver/watch/events.ts'],

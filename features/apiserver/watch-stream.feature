@@ -261,6 +261,17 @@ Feature: API Server — the watch stream
       And each of its events is a meta.k8s.io/v1 Table of one row: the name in the first cell, the object as PartialObjectMetadata at the Table's resourceVersion
       And only the first of its Tables carries column definitions, "Name" first
 
+    # meta.k8s.io/v1beta1 is a Table version the watch still transforms to, beside v1
+    # (endpoints/handlers/watch.go optionsForTransform: Kind Table at metav1beta1 or metav1); a
+    # client that asks only for it gets its Tables in it.
+    @requires:kube.api @requires:kube.watch
+    Scenario: a watch asked for meta.k8s.io/v1beta1 Tables gets each change as a v1beta1 Table
+      Given ConfigMaps "a" labelled "set=ks"
+      When a client watches ConfigMaps labelled "set=ks" as meta.k8s.io/v1beta1 Tables
+      And ConfigMaps "b" labelled "set=ks"
+      Then within 5 s the Table watch delivers rows for: ADDED "a", ADDED "b"
+      And each of its events is a meta.k8s.io/v1beta1 Table of one row: the name in the first cell, the object as PartialObjectMetadata at the Table's resourceVersion
+
     # The protobuf serializer frames each event with its length (apimachinery runtime/serializer/
     # protobuf LengthDelimitedFramer) and serveWatch names the media type with ";stream=watch"
     # (endpoints/handlers/watch.go: every media type but JSON gets the suffix).
@@ -293,6 +304,19 @@ Feature: API Server — the watch stream
       Then within 5 s the Table watch delivers rows for: ADDED "g1", ADDED "g2"
       And only the first of its Tables carries column definitions, "Name" first
       And each of its rows carries the whole Gizmo at v2, spec.size 1
+
+    # A CRD's own printer columns: the Table of a custom resource has Name, then the version's
+    # additionalPrinterColumns, each cell read at its jsonPath; Age only when none is declared
+    # (apiextensions-apiserver pkg/registry/customresource/tableconvertor, the CRD handler's
+    # serving info takes the columns of the version served).
+    @requires:kube.api @requires:kube.watch
+    Scenario: a Table watch of a custom resource with a printer column carries that column, each row its value
+      Given a CustomResourceDefinition for kind "Gizmo" in group "{ns}.example.com" served at v1 and v2, stored at v1, with conversion strategy None and an integer printer column "Size" at .spec.size
+      When Gizmo "g1" is created at v1 with spec.size 4
+      And the client watches Gizmos at v2 as Tables with ""
+      And Gizmo "g2" is created at v1 with spec.size 4
+      Then within 5 s the Table watch delivers rows for: ADDED "g1", ADDED "g2"
+      And the first of its Tables has the columns "Name" and "Size", and each of its rows the Gizmo's name and spec.size 4
 
     # An event that cannot be put in the form asked for is not sent in another: upstream's watch
     # server stops at the first event it fails to encode (endpoints/handlers/watch.go; kubernetes

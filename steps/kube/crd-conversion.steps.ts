@@ -37,14 +37,15 @@ function answer(behaviour: Behaviour, request: any): unknown {
   return { apiVersion: 'apiextensions.k8s.io/v1', kind: 'ConversionReview', response: { uid, convertedObjects: converted, result: { status: 'Success' } } };
 }
 
-function twoVersionCrd(group: string, kind: string, conversion: unknown): { name: string; plural: string; body: unknown } {
+function twoVersionCrd(group: string, kind: string, conversion: unknown, printerColumns?: unknown[]): { name: string; plural: string; body: unknown } {
   const plural = `${kind.toLowerCase()}s`;
   const schema = { openAPIV3Schema: { type: 'object', properties: { spec: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } } } };
+  const columns = printerColumns ? { additionalPrinterColumns: printerColumns } : {};
   const body = {
     apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition', metadata: { name: `${plural}.${group}` },
     spec: {
       group, scope: 'Namespaced', names: { plural, kind },
-      versions: [{ name: 'v1', served: true, storage: true, schema }, { name: 'v2', served: true, storage: false, schema }],
+      versions: [{ name: 'v1', served: true, storage: true, schema, ...columns }, { name: 'v2', served: true, storage: false, schema, ...columns }],
       conversion,
     },
   };
@@ -170,10 +171,15 @@ Then(/^within (\d+) s the conversion watch delivers exactly, each at (v\d+): (.+
 
 // ---- a custom resource watched at its other version, strategy None (WATCH-SERIALIZATION) ---------
 
-Given(/^a CustomResourceDefinition for kind "(\w+)" in group "([^"]*)" served at v1 and v2, stored at v1, with conversion strategy None$/, async function (this: KubespecWorld, kind: string, rawGroup: string) {
+/**
+ * "and an integer printer column "Size" at .spec.size": both versions declare it as
+ * additionalPrinterColumns (apiextensions.k8s.io/v1 CustomResourceColumnDefinition: name, type,
+ * jsonPath), which kubectl get shows after Name in place of the default Age column.
+ */
+Given(/^a CustomResourceDefinition for kind "(\w+)" in group "([^"]*)" served at v1 and v2, stored at v1, with conversion strategy None(?: and an integer printer column "(\w+)" at (\.[\w.]+))?$/, async function (this: KubespecWorld, kind: string, rawGroup: string, column: string | undefined, jsonPath: string | undefined) {
   const kube = this.kube();
   const group = expandNs(kube, rawGroup);
-  const crd = twoVersionCrd(group, kind, { strategy: 'None' });
+  const crd = twoVersionCrd(group, kind, { strategy: 'None' }, column ? [{ name: column, type: 'integer', jsonPath }] : undefined);
   expectSuccess(await kube.request({ method: 'POST', path: CRDS, body: crd.body }), `create CustomResourceDefinition ${crd.name}`);
   this.onCleanup(() => kube.request({ method: 'DELETE', path: `${CRDS}/${crd.name}` }));
   await this.eventually(`CustomResourceDefinition ${crd.name} Established`, async () => {
@@ -210,4 +216,36 @@ Then(/^within (\d+) s the conversion watch has ended, having delivered no (\w+)$
   await this.eventually('the watch to end', () => watch.ended, Number(seconds) * 1000);
   const objects = watch.events.filter((e) => e.object?.kind === kind);
   assert.equal(objects.length, 0, `no ${kind} may be delivered unconverted: ${JSON.stringify(watch.events)}`);
+});
+
+// ---- a custom resource's watch from a compacted resourceVersion (WATCH-410) ----------------------
+
+Given(/^the resourceVersion of \w+ "([^"]*)" at (v\d+) is noted as "([^"]*)"$/, async function (this: KubespecWorld, name: string, version: string, label: string) {
+  const obj = expectSuccess(await this.kube().request({ method: 'GET', path: widgetsPath(this, version, name) }), `get "${name}" at ${version}`);
+  this.note(label, obj.metadata.resourceVersion);
+});
+
+/** Kept as "watch", the name the WATCH-410 steps (watch.steps.ts) read. */
+When(/^the client watches \w+s at (v\d+) from resourceVersion "([^"]*)"$/, async function (this: KubespecWorld, version: string, label: string) {
+  const watch = await this.kube().watch(`${widgetsPath(this, version)}?watch=true&resourceVersion=${encodeURIComponent(this.recall<string>(label))}`);
+  this.onCleanup(() => watch.close());
+  this.note('watch', watch);
+});
+
+// ---- a custom resource's own printer columns in a Table watch (WATCH-SERIALIZATION) --------------
+
+/**
+ * The CRD's table convertor (apiextensions-apiserver pkg/registry/customresource/tableconvertor):
+ * Name, then the version's additionalPrinterColumns, each cell the value at its jsonPath (an
+ * integer column's cell a JSON number); the default Age column only when none is declared.
+ */
+Then(/^the first of its Tables has the columns ((?:"\w+"(?:, | and )?)+), and each of its rows the \w+'s name and spec.size (\d+)$/, function (this: KubespecWorld, list: string, size: string) {
+  const tables = this.recall<{ events: readonly { type: string; object: any }[] }>('table watch').events.filter((x) => x.type !== 'BOOKMARK').map((e) => e.object);
+  assert.ok(tables.length > 0, 'at least one Table');
+  const want = [...list.matchAll(/"(\w+)"/g)].map((m) => m[1]);
+  assert.deepEqual((tables[0].columnDefinitions ?? []).map((c: any) => c.name), want, `the first Table's columns: ${JSON.stringify(tables[0].columnDefinitions)}`);
+  for (const t of tables) {
+    const row = t.rows?.[0];
+    assert.deepEqual(row?.cells, [row?.object?.metadata?.name, Number(size)], `the row's cells: ${JSON.stringify(t)}`);
+  }
 });

@@ -151,6 +151,14 @@ When('a client watches ConfigMaps labelled {string} as Tables with {string}', as
   this.note('table watch', watch);
 });
 
+/** A client that asks for meta.k8s.io/v1beta1 Tables only (with JSON as the fallback, as kubectl's list has). */
+When('a client watches ConfigMaps labelled {string} as meta.k8s.io\\/v1beta1 Tables', async function (this: KubespecWorld, selector: string) {
+  const q = new URLSearchParams({ watch: 'true', labelSelector: selector });
+  const watch = await this.kube().watch(`${configMapsPath(this.kube())}?${q.toString()}`, { accept: 'application/json;as=Table;v=v1beta1;g=meta.k8s.io,application/json' });
+  this.onCleanup(() => watch.close());
+  this.note('table watch', watch);
+});
+
 function tableRowsShown(watch: KubeWatch): string[] {
   return watch.events.filter((e) => e.type !== 'BOOKMARK').map((e) => `${e.type} "${e.object?.rows?.[0]?.cells?.[0]}"`);
 }
@@ -162,13 +170,13 @@ Then(/^within (\d+) s the Table watch delivers rows for: (.+)$/, async function 
   assert.deepEqual(tableRowsShown(watch), expected, `events: ${JSON.stringify(watch.events).slice(0, 2000)}`);
 });
 
-Then('each of its events is a meta.k8s.io\\/v1 Table of one row: the name in the first cell, the object as PartialObjectMetadata at the Table\'s resourceVersion', function (this: KubespecWorld) {
+Then(/^each of its events is a (meta\.k8s\.io\/v1|meta\.k8s\.io\/v1beta1) Table of one row: the name in the first cell, the object as PartialObjectMetadata at the Table's resourceVersion$/, function (this: KubespecWorld, apiVersion: string) {
   const watch = this.recall<KubeWatch>('table watch');
   for (const e of watch.events.filter((x) => x.type !== 'BOOKMARK')) {
     const t = e.object;
     const shown = JSON.stringify(t);
     assert.equal(t?.kind, 'Table', shown);
-    assert.equal(t?.apiVersion, 'meta.k8s.io/v1', shown);
+    assert.equal(t?.apiVersion, apiVersion, shown);
     assert.equal(t.rows?.length, 1, `one row per event: ${shown}`);
     const obj = t.rows[0].object;
     assert.equal(obj?.kind, 'PartialObjectMetadata', `the row's object by default is its metadata only: ${shown}`);

