@@ -76,22 +76,29 @@ function oldestWatchable(env: Env, def: ResourceDef): number {
   return windowed === undefined ? compacted : Math.max(compacted, windowed);
 }
 
-// Stryker disable all: the fault seams are switched by --fault models only (reference/faults.ts,
-// `kubespec selftest`); without one each hands back the honest value untouched, so a mutant here
-// is no bug of the watch. The call sites hold no seam condition of their own.
+// Stryker disable all: the fault seams, switched by --fault models only (reference/faults.ts).
+// Each has the form `f.has(FAULT) ? wrong : honest`, with `honest` the value it was handed, so a
+// mutant here either leaves the honest value alone (nothing to catch) or turns the fault model on
+// for every watch — which `kubespec selftest` shows the watch features catch — or changes only what
+// the fault does. The call sites hold no seam condition of their own.
 /** The watch's fault seams: each takes what the watch would do and, under its fault, does the wrong thing. */
 function seams(env: Env) {
   const f = env.faults;
   return {
     /** watch-no-initial-events: a watch from "0" or no resourceVersion starts empty. */
-    initialEvents: (wanted: boolean): boolean => wanted && !f.has('watch-no-initial-events'),
+    initialEvents: (wanted: boolean): boolean => (f.has('watch-no-initial-events') ? false : wanted),
     /** watch-never-410: a watch from a compacted resourceVersion starts silently from what is kept. */
-    expired: (plan: WatchPlan): WatchPlan => (plan.expired && f.has('watch-never-410') ? { ...plan, expired: false, initial: [], startRevision: env.backend.compactRevision() } : plan),
+    expired: (plan: WatchPlan): WatchPlan => (f.has('watch-never-410') ? neverExpired(plan, env.backend.compactRevision()) : plan),
     /** watch-drops-deletes: DELETED events are never sent. */
-    delivers: (ev: ApiWatchEvent): boolean => !(ev.type === 'DELETED' && f.has('watch-drops-deletes')),
+    delivers: (ev: ApiWatchEvent): boolean => (f.has('watch-drops-deletes') ? ev.type !== 'DELETED' : true),
     /** watch-no-bookmarks: no periodic BOOKMARK, whatever the client allows. */
-    bookmarks: (allowed: boolean): boolean => allowed && !f.has('watch-no-bookmarks'),
+    bookmarks: (allowed: boolean): boolean => (f.has('watch-no-bookmarks') ? false : allowed),
   };
+}
+
+/** watch-never-410's plan: an expired watch starts, without its 410, from the compaction. */
+function neverExpired(plan: WatchPlan, compactRevision: number): WatchPlan {
+  return plan.expired ? { ...plan, expired: false, initial: [], startRevision: compactRevision } : plan;
 }
 // Stryker restore all
 
