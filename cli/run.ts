@@ -116,7 +116,8 @@ async function runHoldingDir(opts: RunOptions, built: { seed: number; resolved: 
   const { code, verdict, interrupted } = await spawnCucumber(args, env, load, watchdog, coverage ? path.join(dir, 'coverage') : undefined);
   if (verdict) console.error(`kubespec: ${verdict.message}`);
   if (!fs.existsSync(messages)) return noStream(code, interrupted);
-  const report = writeTargetReports(name);
+  const results = scenarioResults(readMessages(messages));
+  const report = writeTargetReports(name, results);
   printRunSummary(report, dir);
   // What the suite writes must read back under the schema it ships; a report that does not is a bug here.
   const invalid = schemaProblems(report);
@@ -130,7 +131,7 @@ async function runHoldingDir(opts: RunOptions, built: { seed: number; resolved: 
   const failed = s.failed + (unexplained || verdict?.kind === 'no-exit' || verdict?.kind === 'no-start' ? 1 : 0) + (invalid.length ? 1 : 0);
   return {
     exitCode: failed > 0 ? EXIT_FAILURES : EXIT_OK, passed: s.passed + s['known-deviation'], failed, skipped: s['not-applicable'],
-    ...(opts.scenarioOutcomes ? { scenarios: scenarioResults(readMessages(messages)) } : {}),
+    ...(opts.scenarioOutcomes ? { scenarios: results } : {}),
     ...(interrupted ? { interrupted } : {}),
   };
 }

@@ -10,7 +10,7 @@ import { CONTRACT_VERSION } from '../../contract/contract.ts';
 import { readInventory, type Claim } from '../claims/inventory.ts';
 import { buildConformance, type ConformanceReport } from './conformance.ts';
 import { matrixHtml, matrixMarkdown } from './matrix.ts';
-import { readMessages, scenarioResults } from './scenarios.ts';
+import { readMessages, scenarioResults, type ScenarioResult } from './scenarios.ts';
 
 // KUBESPEC_REPORTS_DIR: a hidden knob for tests that run `kubespec run` without touching reports/.
 export const REPORTS_DIR = process.env.KUBESPEC_REPORTS_DIR ?? 'reports';
@@ -35,7 +35,8 @@ export function saveRunRecord(record: RunRecord): void {
   fs.writeFileSync(path.join(targetDir(record.target), 'run.json'), `${JSON.stringify(record, null, 2)}\n`);
 }
 
-export function writeTargetReports(target: string): ConformanceReport {
+/** `results`: the run's scenario outcomes when the caller has already read them from its stream. */
+export function writeTargetReports(target: string, results?: ScenarioResult[]): ConformanceReport {
   const dir = targetDir(target);
   const messages = path.join(dir, 'messages.ndjson');
   if (!fs.existsSync(messages)) throw new Error(`no message stream at ${messages}: run \`kubespec run --target ${target}\` first`);
@@ -48,7 +49,7 @@ export function writeTargetReports(target: string): ConformanceReport {
     command: record.command,
     finishedAt: fs.statSync(messages).mtime.toISOString(),
     claims,
-    results: scenarioResults(readMessages(messages)),
+    results: results ?? scenarioResults(readMessages(messages)),
   });
   fs.writeFileSync(path.join(dir, 'conformance-report.yaml'), YAML.stringify(report, { lineWidth: 0 }));
   writeMatrix(dir, claims, [report]);

@@ -110,7 +110,9 @@ async function planWatch(env: Env, call: ResourceCall): Promise<WatchPlan> {
   const sendInitial = queryOptionalBool(query, 'sendInitialEvents');
   const plan: WatchPlan = { filter, prefix, initial: [], startRevision: 0, expired: false, bookmarks: queryBool(query, 'allowWatchBookmarks'), timeout_s: parseTimeout(query.get('timeoutSeconds')) };
   const seam = seams(env);
-  const from = rv ?? 0; // past the branch below: unset or "0", or sendInitialEvents=true, so initial events unless it is false
+  // Past the branch below the watch is from "now" (resourceVersion unset or "0", or sendInitialEvents=true):
+  // it starts with the current objects unless sendInitialEvents=false.
+  const from = rv ?? 0;
   if (from > 0 && sendInitial !== true) {
     const oldest = oldestWatchable(env, def);
     if (from < oldest) {
@@ -224,7 +226,6 @@ function scheduleBookmarks(env: Env, def: ResourceDef, revision: () => number, s
     cancelPending = env.timers!.after(env.bookmarkInterval_ms, tick);
   };
   cancelPending = env.timers!.after(env.bookmarkInterval_ms, tick);
-  // Stryker disable next-line ArrowFunction: equivalent, a bookmark timer left running after the end sends nothing (send drops it once stopped)
   return () => cancelPending();
 }
 
