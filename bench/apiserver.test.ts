@@ -11,6 +11,7 @@ test('the API server bench measures serve and the bare peer side by side at tiny
     assert.ok(named(undefined, `${verb}: reference ÷ bare`)?.goal?.text.includes('0.5'), `${verb} ratio has its goal`);
   }
   assert.ok(named('reference', 'watch delivery, 3 watchers p99')?.goal);
+  assert.ok((named('bare node:https', 'watch delivery, 3 watchers p99')?.value ?? 0) > 0, 'the bare server delivers watch events too');
   const rss = named('reference', 'idle serve RSS (1 node)');
   assert.ok(rss && rss.value > 10 && rss.goal, 'an idle RSS figure with its goal');
   for (const f of result.figures) assert.ok(Number.isFinite(f.value), `${f.name} is a number`);
