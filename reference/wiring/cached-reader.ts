@@ -13,11 +13,10 @@
  * Cached objects are shared by every request, so they are deep-frozen: a stage that tried to
  * change one would throw instead of corrupting the next request's view.
  */
-import { parseStored } from '../apiserver/storage/codec.ts';
+import { sharedStored } from '../apiserver/storage/codec.ts';
 import type { KvEvent } from '../../contract/contract.ts';
 import type { Backend } from '../store/backend.ts';
 import { registryPrefix } from '../store/registry.ts';
-import { deepFreeze } from '../apiserver/storage/codec.ts';
 
 export interface StoreReader {
   /** Every object of a resource (in one namespace, or cluster-wide for ''), in key order; frozen. */
@@ -92,7 +91,7 @@ export class CachedStoreReader implements StoreReader {
     const readAtLeast = this.backend.currentRevision();
     try {
       const value = (await this.backend.get(key))?.value;
-      const obj = value === undefined ? null : deepFreeze(parseStored(value));
+      const obj = value === undefined ? null : sharedStored(key, value);
       if (this.keepable(fill, readAtLeast)) remember(this.objects, key, obj, this.maxEntries);
       return obj ?? undefined;
     } finally {
@@ -108,7 +107,7 @@ export class CachedStoreReader implements StoreReader {
   private decoded(key: string, modRevision: number, value: string): any {
     const hit = this.byRevision.get(key);
     if (hit && hit.modRevision === modRevision) return hit.obj;
-    const obj = deepFreeze(parseStored(value));
+    const obj = sharedStored(key, value);
     remember(this.byRevision, key, { modRevision, obj }, this.maxEntries);
     return obj;
   }

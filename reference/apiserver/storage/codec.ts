@@ -64,15 +64,26 @@ const MAX_SHARED_KEYS = 100_000;
 const sharedByKey = new Map<string, { value: string; obj: any }[]>();
 
 function sharedBase(kv: KeyValue): any {
-  const entries = sharedByKey.get(kv.key);
+  return sharedStored(kv.key, kv.value);
+}
+
+/**
+ * The object a key's stored text holds, as written (no resourceVersion), deep-frozen and shared
+ * with every other reader of the same text under the same key in this process — also readers of
+ * another store: the reference target's sessions each start over a copy of one settled store
+ * (adapters/reference/warm-store.ts), and their security caches (wiring/cached-reader.ts) then
+ * decode its roles and bindings once per worker, not once per session.
+ */
+export function sharedStored(key: string, value: string): any {
+  const entries = sharedByKey.get(key);
   if (entries) {
-    for (const e of entries) if (e.value === kv.value) return e.obj;
+    for (const e of entries) if (e.value === value) return e.obj;
   }
-  const obj = deepFreeze(parseStored(kv.value));
-  const next = [{ value: kv.value, obj }, ...(entries ?? []).slice(0, 1)];
+  const obj = deepFreeze(parseStored(value));
+  const next = [{ value, obj }, ...(entries ?? []).slice(0, 1)];
   // Re-inserted at the end: the Map's order is then least recently decoded first.
-  sharedByKey.delete(kv.key);
-  sharedByKey.set(kv.key, next);
+  sharedByKey.delete(key);
+  sharedByKey.set(key, next);
   if (sharedByKey.size > MAX_SHARED_KEYS) sharedByKey.delete(sharedByKey.keys().next().value!);
   return obj;
 }
