@@ -57,6 +57,25 @@ test('creating in a namespace that does not exist is 404 and generateName gets a
   assert.match(g.json.metadata.name, /^web-[bcdfghjklmnpqrstvwxz2456789]{5}$/);
 });
 
+test('a generated name that is taken is drawn again, up to 8 names, then AlreadyExists says the server could not find one', async () => {
+  // Upstream's createWithGenerateNameRetry (registry/generic/registry/store.go) and NewGenerateNameConflict.
+  const draws: number[] = [];
+  let uids = 0;
+  const h = await harness({ random: () => draws.shift() ?? 0, uid: () => `00000000-0000-4000-8000-${String(++uids).padStart(12, '0')}` });
+  assert.equal((await h.call('POST', PODS, pod('web-bbbbb'))).status, 201);
+  draws.push(0, 0, 0, 0, 0, 1 / 27, 1 / 27, 1 / 27, 1 / 27, 1 / 27);
+  const second = await h.call('POST', PODS, { ...pod(''), metadata: { generateName: 'web-' } });
+  assert.equal(second.status, 201, JSON.stringify(second.json));
+  assert.equal(second.json.metadata.name, 'web-ccccc');
+  const stuck = await h.call('POST', PODS, { ...pod(''), metadata: { generateName: 'web-' } });
+  assert.equal(stuck.status, 409);
+  assert.equal(stuck.json.reason, 'AlreadyExists');
+  assert.equal(stuck.json.message, 'pods "web-bbbbb" already exists, the server was not able to generate a unique name for the object');
+  assert.deepEqual(stuck.json.details, { name: 'web-bbbbb', kind: 'pods', retryAfterSeconds: 1 });
+  const named = await h.call('POST', PODS, pod('web-bbbbb'));
+  assert.equal(named.json.message, 'pods "web-bbbbb" already exists', 'a name the client chose keeps the plain message');
+});
+
 test('create stamps uid, creationTimestamp from the clock and resourceVersion from the store revision', async () => {
   const h = await harness();
   const r = await h.call('POST', PODS, pod('a'));

@@ -103,6 +103,15 @@ export const errors = {
   alreadyExists(group: string, resource: string, name: string): ApiError {
     return new ApiError(409, 'AlreadyExists', `${qualifiedResource(group, resource)} ${quote(name)} already exists`, { name, group, kind: resource });
   },
+  /**
+   * Every name the server generated was taken (errors.NewGenerateNameConflict in
+   * k8s.io/apimachinery/pkg/api/errors/errors.go, returned by rest.CheckGeneratedNameError):
+   * AlreadyExists like a client's own collision, but saying whose fault it is, with a retry hint.
+   */
+  generateNameConflict(group: string, resource: string, name: string): ApiError {
+    const msg = `${qualifiedResource(group, resource)} ${quote(name)} already exists, the server was not able to generate a unique name for the object`;
+    return new ApiError(409, 'AlreadyExists', msg, { name, group, kind: resource, retryAfterSeconds: 1 });
+  },
   conflict(group: string, resource: string, name: string, why: string): ApiError {
     const msg = `Operation cannot be fulfilled on ${qualifiedResource(group, resource)} ${quote(name)}: ${why}`;
     return new ApiError(409, 'Conflict', msg, { name, group, kind: resource });

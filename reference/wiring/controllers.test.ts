@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import type { ApiRequest } from '../apiserver/types.ts';
 import type { WatchStreamHandlers } from '../controllers/informer.ts';
 import { serviceAccountController } from '../controllers/serviceaccount/index.ts';
-import type { KubeObject } from '../controllers/types.ts';
+import { RESOURCES, type ControllerDef, type KubeObject } from '../controllers/types.ts';
 import { collectionPath } from './api-client.ts';
 import { ReferenceCluster } from './cluster.ts';
 import { ControllerManager, type ControllerClient } from './controllers.ts';
@@ -133,6 +133,29 @@ test('a create the API refuses is retried after 5 ms, then 10 ms, of virtual tim
   assert.deepEqual(creates.map((c) => c.at_ms - t0), [0, 5, 15]);
   assert.match(log[0]!, /serviceaccount-controller: syncing "a" failed, retrying in 5 ms: POST \/api\/v1\/namespaces\/a\/serviceaccounts answered 500: try later/);
   manager.stop();
+});
+
+test('AlreadyExists answers a create of a named object, but fails a generateName create: no object was made', async () => {
+  for (const [metadata, failures, creates] of [[{ name: 'fixed' }, 0, 1], [{ generateName: 'made-' }, 1, 2]] as const) {
+    const { clock, client, creates: sent } = fakeClient([409, 201]);
+    const failed: unknown[] = [];
+    const object = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { ...metadata } as KubeObject['metadata'] };
+    // Each sync asks for the one create: a sync that succeeds is not run again, a failed one is retried after 5 ms.
+    const maker: ControllerDef = {
+      name: 'maker',
+      watches: [RESOURCES.namespaces],
+      keysFor: (event) => [String(event.object.metadata.name)],
+      reconcile: () => [{ verb: 'create', resource: RESOURCES.configmaps, namespace: 'a', object, key: 'a' }],
+      onActionFailed: (action) => failed.push(action),
+    };
+    const manager = await ControllerManager.start({ client, clock, random: () => 0, controllers: [maker] });
+    await manager.settled();
+    clock.advance(5);
+    await manager.settled();
+    assert.equal(failed.length, failures, JSON.stringify(metadata));
+    assert.equal(sent.length, creates, `${JSON.stringify(metadata)}: creates sent`);
+    manager.stop();
+  }
 });
 
 test('a stopped manager closes its watches and no longer reacts to what they carried', async () => {

@@ -287,13 +287,16 @@ export class ControllerManager {
     if (remaining.length > 0) throw new Error(`some content remains in namespace "${namespace}": ${remaining.join(', ')}`);
   }
 
-  /** One action as an API request. AlreadyExists on a create and NotFound on a delete mean the cluster is already as asked. */
+  /** One action as an API request. AlreadyExists on a create of a named object and NotFound on a delete mean the cluster is already as asked. */
   private async apply(action: Action): Promise<void> {
     if (action.verb === 'deletecollection') return this.deleteAll(action.resource, action.namespace);
     if (action.verb === 'requireEmpty') return this.requireEmpty(action.resources, action.namespace);
     if (action.verb === 'create') {
       const result: CreateResult = await this.opts.client.create(action.resource, action.namespace, action.object);
-      if (result.status === 201 || result.status === 409) return;
+      // AlreadyExists means "as asked" only for a name the controller chose; for a generateName
+      // create it means no object was made (the server could not find a free name), and the
+      // controller must count a failed create (upstream's createPods returns the error).
+      if (result.status === 201 || (result.status === 409 && action.object?.metadata?.name)) return;
       throw new Error(`POST ${collectionPath(action.resource, action.namespace)} answered ${result.status}${result.message ? `: ${result.message}` : ''}`);
     }
     if (action.verb === 'sign') return this.signCsr(action);

@@ -7,12 +7,13 @@ import { parseStored } from '../storage/codec.ts';
 import { headerValue, decodeBody } from '../negotiation.ts';
 import { findResource, type ResourceDef } from '../resources/registry.ts';
 import { allocateServiceAddresses, usedAddresses } from '../resources/services.ts';
-import { errors } from '../status.ts';
+import { ApiError, errors } from '../status.ts';
+import type { StoredObject } from '../storage/object-store.ts';
 import type { Call, Env, Reply, ResourceCall } from '../types.ts';
 import { reply } from '../types.ts';
 import { admitAndValidate } from './admit.ts';
 import { decodeResource, requestOptions } from './decode.ts';
-import { prepareForCreate } from './prepare.ts';
+import { generateName, prepareForCreate } from './prepare.ts';
 
 const NAMESPACES = findResource('', 'v1', 'namespaces')!;
 
@@ -60,15 +61,16 @@ export async function createDecoded(env: Env, call: ResourceCall, obj: any, dryR
   const { def, info } = call;
   if (def.namespaced && !info.namespace) throw errors.methodNotSupported(def.group, def.resource, 'create');
   placeInNamespace(def, obj, info.namespace);
+  const generated = !obj.metadata.name && Boolean(obj.metadata.generateName);
   prepareForCreate(env, def, obj);
   if (def.resource === 'certificatesigningrequests' && !def.custom) stampRequester(obj, call.user);
   if (def.namespaced) await ensureNamespaceExists(env, info.namespace);
-  if (def.resource === 'services') return env.allocationLock.run(() => admitAndStore(env, call, obj, dryRun));
-  return admitAndStore(env, call, obj, dryRun);
+  if (def.resource === 'services') return env.allocationLock.run(() => admitAndStore(env, call, obj, dryRun, generated));
+  return admitAndStore(env, call, obj, dryRun, generated);
 }
 
 /** Admission, validation and the write (a module function, not a closure made per request). */
-async function admitAndStore(env: Env, call: ResourceCall, obj: any, dryRun: boolean): Promise<Reply> {
+async function admitAndStore(env: Env, call: ResourceCall, obj: any, dryRun: boolean, generated: boolean): Promise<Reply> {
   const { def, info } = call;
   if (def.resource === 'services') {
     const all = await env.store.range(env.store.prefix(def, ''), {}, '');
@@ -87,9 +89,32 @@ async function admitAndStore(env: Env, call: ResourceCall, obj: any, dryRun: boo
     call.trace.pass('storage', 'dry run: not written');
     return reply(201, admitted);
   }
-  const stored = await storageStage(call, () => env.store.create(def, admitted));
+  const stored = await storageStage(call, () => storeWithGeneratedName(env, def, admitted, generated));
   call.trace.pass('storage', `created at revision ${stored.kv.modRevision}`);
   return reply(201, stored.obj);
+}
+
+/**
+ * Upstream's Store.Create tries up to maxNameGenerationCreateAttempts (8) names when the client
+ * gave only metadata.generateName (createWithGenerateNameRetry in
+ * staging/src/k8s.io/apiserver/pkg/registry/generic/registry/store.go, feature RetryGenerateName,
+ * on by default since 1.30): a taken name is the server's bad luck, not the client's collision.
+ * When all are taken the answer is AlreadyExists saying the server could not generate a unique
+ * name (rest.CheckGeneratedNameError). A controller creating pods by generateName must not read
+ * a 409 as "already there": no pod was made. (Here admission ran once, on the first name drawn.)
+ */
+const MAX_NAME_GENERATION_CREATE_ATTEMPTS = 8;
+
+async function storeWithGeneratedName(env: Env, def: ResourceDef, obj: any, generated: boolean): Promise<StoredObject> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await env.store.create(def, obj);
+    } catch (e) {
+      if (!generated || !(e instanceof ApiError) || e.reason !== 'AlreadyExists') throw e;
+      if (attempt >= MAX_NAME_GENERATION_CREATE_ATTEMPTS) throw errors.generateNameConflict(def.group, def.resource, obj.metadata.name);
+      obj = { ...obj, metadata: { ...obj.metadata, name: generateName(env, String(obj.metadata.generateName)) } };
+    }
+  }
 }
 
 /** Runs a store write, recording a refusal (AlreadyExists, Conflict) against the storage stage. */
