@@ -455,3 +455,22 @@ Then('each new leader leads in the term right after the one its predecessor led 
   const skipped = terms.filter((t) => t.term !== t.after + 1);
   assert.deepEqual(skipped, [], `rounds whose new leader's term is not its predecessor's + 1, of ${JSON.stringify(terms)}`);
 });
+
+/**
+ * Kill the leader, and once another member leads restart it, until the member restarted last by
+ * "it is restarted" leads: what a member serves as leader comes from its own log.
+ */
+When('the leader is killed and restarted until it leads, at most {int} times', async function (this: KubespecWorld, rounds: number) {
+  const id = this.recall<string>('restarted');
+  for (let round = 0; round < rounds; round++) {
+    const leader = await currentLeader(this);
+    if (leader === id) return;
+    await this.members().kill(leader);
+    await this.eventually(`a leader other than ${leader}`, async () => {
+      const next = await this.members().leader();
+      return next !== undefined && next !== leader;
+    }, LEADER_BUDGET_MS);
+    await this.members().restart(leader);
+  }
+  assert.equal(await currentLeader(this), id, `member ${id} did not come to lead in ${rounds} rounds`);
+});
