@@ -31,6 +31,8 @@ describe('the etcd adapter without a cluster', () => {
     assert.equal(etcdUnavailable(new Error('etcdserver: no leader'))?.reason, 'no-leader');
     assert.equal(etcdUnavailable(new Error('etcdserver: leader changed'))?.reason, 'no-leader');
     assert.equal(etcdUnavailable(new Error('14 UNAVAILABLE: connect ECONNREFUSED 127.0.0.1:2379'))?.reason, 'unreachable');
+    // cockatiel's BrokenCircuitError (etcd3's per-host breaker) keeps the plain name "Error".
+    assert.equal(etcdUnavailable(new Error('Execution prevented because the circuit breaker is open'))?.reason, 'unreachable');
     assert.equal(etcdUnavailable(new Error('etcdserver: mvcc: required revision has been compacted')), undefined);
     assert.equal(etcdUnavailable(new TypeError('x is not a function')), undefined);
   });

@@ -232,14 +232,16 @@ export class EtcdKv implements KvFacet {
  * ErrGRPCTimeout "etcdserver: request timed out", ErrGRPCNoLeader "etcdserver: no leader",
  * ErrGRPCLeaderChanged "etcdserver: leader changed", ErrGRPCNotCapable / ErrGRPCStopped...);
  * a call that outlives the client's deadline ends DEADLINE_EXCEEDED; a dead member refuses the
- * connection. Anything else is not a refusal and passes through.
+ * connection, and once a member has refused a few calls etcd3's per-host circuit breaker (cockatiel's
+ * BrokenCircuitError, whose name is plain "Error") refuses calls to it for a while without trying.
+ * Anything else is not a refusal and passes through.
  */
 export function etcdUnavailable(err: unknown): StoreUnavailableError | undefined {
   if (!(err instanceof Error)) return undefined;
   const text = `${err.name} ${err.message}`;
   if (/request timed out|deadline exceeded|DeadlineExceeded/i.test(text)) return new StoreUnavailableError('timeout', err.message, err);
   if (/no leader|leader changed|not leader/i.test(text)) return new StoreUnavailableError('no-leader', err.message, err);
-  if (/ECONNREFUSED|ECONNRESET|connect failed|failed to connect|No connection established|BrokenCircuit|UNAVAILABLE|server stopped/i.test(text)) {
+  if (/ECONNREFUSED|ECONNRESET|connect failed|failed to connect|No connection established|BrokenCircuit|circuit breaker is open|UNAVAILABLE|server stopped/i.test(text)) {
     return new StoreUnavailableError('unreachable', err.message, err);
   }
   return undefined;

@@ -50,6 +50,21 @@ Feature: etcd — Raft roles
       Then no term had more than one leader
       And leaders were recorded in at least 5 different terms
 
+    @requires:kv @requires:kv.members
+    Scenario: a member restarted after a crash comes back in at least the term it was in
+      One vote per term holds across crashes only if a member keeps its term and its vote: Raft
+      Figure 2 lists currentTerm and votedFor as persistent state, "updated on stable storage
+      before responding to RPCs". etcd-io/raft hands them to the host in Ready.HardState, which
+      etcd writes to its WAL before it sends the Ready's messages, and a restarted member starts
+      from the HardState it finds there (etcd-io/raft bootstrap: Storage.InitialState). A member
+      that came back in an earlier term would take the vote requests of that term afresh.
+
+      Given a 3-member store with a stable leader
+      And key "/k" is put with value "v"
+      When a follower is killed, with the term it reports noted
+      And it is restarted
+      Then the first term it reports after the restart is at least the noted one
+
     @requires:kv.members @requires:kv.members.5 @requires:net.partition @requires:raft.observe @requires:clock.virtual @members:5
     Scenario: over random partitions of a 5-member store no term ever has two leaders
       Given a 5-member store
@@ -264,3 +279,18 @@ Feature: etcd — Raft roles
       When the leader and the term it leads in are noted
       And a follower is cut off for 3 s and then rejoins for 1 s, 30 times
       Then the noted leader still leads, in the noted term, and every live member is in that term
+
+    @requires:kv @requires:kv.members @requires:net.partition @requires:clock.virtual
+    Scenario: a stale member that rejoins while the leader is dead does not move the term: the next leader leads in the term after the old one
+      Here the leader the member would disturb is gone. The member was cut off while a write
+      committed, so it cannot win; its pre-votes reach a follower that has heard no leader for
+      seconds, which refuses them (§5.4.1) and must stay in its term: a pre-vote is a question
+      about the next term, not news of it (etcd-io/raft raft.go Step: a MsgPreVote, or a granted
+      MsgPreVoteResp, of a higher term does not move the receiver's term). So the only member that
+      can win campaigns once, in the term after the dead leader's. Ten rounds, each starting with
+      three members, meet the rejoining member's first pre-vote before and after the follower's.
+
+      Given a 3-member store with a stable leader
+      When 10 times a follower is cut off, a key is put, the leader is killed and after 3 s the cut is healed
+      Then each new leader leads in the term right after the one its predecessor led in
+      And every key acknowledged in this scenario reads back with the value written

