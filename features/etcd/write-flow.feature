@@ -92,6 +92,32 @@ Feature: etcd — the write path
       When the leader is killed and restarted until it leads, at most 10 times
       Then every key acknowledged in this scenario reads back with the value written
 
+    @requires:kv @requires:kv.members @requires:raft.observe
+    Scenario: a member whose log diverged is sent what it lacks, not the log again
+      Replicating to all followers costs one copy of each entry per follower — the cost the notes
+      count when they say an extra member adds replication overhead. A follower that comes back
+      with a log that went its own way is no exception: the leader finds where the two logs agree
+      and sends from there (Raft §5.3). etcd-io/raft probes one MsgApp at a time, jumping back by
+      the follower's conflict hint, then streams (tracker/progress.go: StateProbe, MaybeDecrTo,
+      StateReplicate). A leader that resent its log from the start, or stepped back one index per
+      refusal with a full batch each time, would send many times what the follower lacked. Here
+      the old leader holds 50 writes no one else has; two leaders later, the leader of the day
+      knows nothing of its log and starts its probe at its own last index.
+
+      Given a 3-member store with a stable leader
+      And 400 keys are put
+      When 2 followers are killed
+      And 50 puts are sent to the store without waiting for their answers
+      And the last live member is killed, and the others restarted
+      Then within 10 s a put of key "/acked/1" succeeds
+      When 100 keys are put
+      And the leader is killed and at once restarted
+      Then within 10 s a put of key "/acked/2" succeeds
+      When it is restarted
+      And 100 keys are put
+      Then within 5 s of virtual time its last log index equals the leader's
+      And the entries sent to it since its restart number at most twice those it lacked
+
   Rule: RAFT-MAJORITY-COMMIT — an entry commits once a majority of members hold it, and not before
     Source: 000_1662d8c5cea2447f.txt § 控制平面 / etcd / Raft 一致性协议 / 写入流程
     Claim: Step 4: after a majority acknowledges, the Leader commits the entry.

@@ -79,11 +79,23 @@ export interface RaftConfig {
   bugs?: RaftBugs;
 }
 
+/**
+ * How the leader feeds one follower (etcd-io/raft tracker/progress.go, StateProbe and
+ * StateReplicate). Probing, the leader does not know where the follower's log matches its own:
+ * it sends one MsgApp and waits for the answer (or the next heartbeat answer) before the next,
+ * walking `next` back on each rejection (§5.3). Once an append is accepted the match is known
+ * and the leader replicates: it streams entries, moving `next` past each batch as it is sent.
+ */
+type ProgressState = 'probe' | 'replicate';
+
 interface Progress {
   /** Highest index known to match the leader's log. */
   match: number;
-  /** Next index to send. Optimistic: moved past entries as soon as they are sent. */
+  /** Next index to send. Replicating, every entry in (match, next) is in flight. */
   next: number;
+  state: ProgressState;
+  /** Probing: a MsgApp is out and unanswered, so no other is sent (etcd's MsgAppProbesPaused). */
+  probeSent: boolean;
   /** Heard from since the last CheckQuorum round. */
   recentActive: boolean;
 }
@@ -340,7 +352,7 @@ export class RaftNode {
     this.reset(this.currentTerm);
     this.currentRole = 'leader';
     this.lead = this.id;
-    for (const p of this.peers()) this.progress.set(p, { match: 0, next: this.log.lastIndex() + 1, recentActive: true });
+    for (const p of this.peers()) this.progress.set(p, { match: 0, next: this.log.lastIndex() + 1, state: 'probe', probeSent: false, recentActive: true });
     // The no-op lets the leader commit, and so learn the commit index, at once (§8).
     this.log.append({ term: this.currentTerm, index: this.log.lastIndex() + 1, data: null });
     this.bcastAppend();
@@ -530,15 +542,49 @@ export class RaftNode {
   private handleAppendResponse(m: Message, pr: Progress): void {
     pr.recentActive = true;
     if (m.reject) {
-      if (m.index < pr.match) return; // a late answer to an append we have since superseded
-      pr.next = Math.max(pr.match + 1, Math.min(this.nextAfterConflict(m), m.index));
-      this.sendAppend(m.from);
+      if (this.backOff(m, pr)) this.sendAppend(m.from);
       return;
     }
-    if (m.index > pr.match) pr.match = m.index;
-    if (pr.next <= pr.match) pr.next = pr.match + 1;
+    const probing = pr.state === 'probe';
+    const advanced = m.index > pr.match;
+    if (advanced) {
+      pr.match = m.index;
+      pr.next = Math.max(pr.next, m.index + 1);
+    } else if (!probing || m.index !== pr.match) {
+      return; // a late answer to an append we have since superseded
+    }
+    // An accepted append shows where the logs match: stream from there (BecomeReplicate).
+    if (probing) this.becomeReplicate(pr);
     if (this.maybeCommit()) this.bcastAppend();
-    else if (pr.next <= this.log.lastIndex()) this.sendAppend(m.from);
+    // A follower that was probed may have missed the commits made meanwhile: tell it at once.
+    else if (probing || pr.next <= this.log.lastIndex()) this.sendAppend(m.from);
+  }
+
+  /**
+   * A follower refused an append: move `next` back (etcd's Progress.MaybeDecrTo). Returns false
+   * for a refusal that is stale — of an append already superseded — which changes nothing.
+   * Replicating, the leader falls back to probing from just past the match; probing, it skips
+   * to where the follower's hint says the logs may match (§5.3, below).
+   */
+  private backOff(m: Message, pr: Progress): boolean {
+    if (pr.state === 'replicate') {
+      if (m.index <= pr.match) return false;
+      pr.state = 'probe';
+      pr.next = pr.match + 1;
+      pr.probeSent = false;
+      return true;
+    }
+    // A probe goes out alone, so only the answer to the last one counts.
+    if (m.index !== pr.next - 1) return false;
+    pr.next = Math.max(pr.match + 1, Math.min(this.nextAfterConflict(m), m.index));
+    pr.probeSent = false;
+    return true;
+  }
+
+  private becomeReplicate(pr: Progress): void {
+    pr.state = 'replicate';
+    pr.next = pr.match + 1;
+    pr.probeSent = false;
   }
 
   /** §5.3 fast backtracking: skip the follower's whole conflicting term at once. */
@@ -548,27 +594,32 @@ export class RaftNode {
     return ours > 0 ? ours + 1 : m.rejectHint;
   }
 
+  /**
+   * A heartbeat answer lets a probing leader send its next probe, and lets it notice a
+   * follower that is behind with nothing in flight — appends may have been lost — and send it
+   * what it lacks from `next` (etcd-io/raft stepLeader, MsgHeartbeatResp). Replicating, a lost
+   * batch shows up as the follower refusing what comes after it, which turns it back to probing.
+   */
   private handleHeartbeatResponse(m: Message, pr: Progress): void {
     pr.recentActive = true;
-    if (pr.match < this.log.lastIndex()) {
-      // Appends may have been lost: resend from the last known match.
-      pr.next = pr.match + 1;
-      this.sendAppend(m.from);
-    }
+    pr.probeSent = false;
+    if (pr.match < this.log.lastIndex()) this.sendAppend(m.from);
     // Stryker disable next-line StringLiteral: equivalent: '' marks a heartbeat that carries no read and no read has context '' (the host's are 'read-<n>'), so with another marker ackRead('') finds no read and does nothing
     if (m.context !== '') this.ackRead(m.context, m.from);
   }
 
   // ---- replication and commit -------------------------------------------------------------
 
+  /** One MsgApp from `next`: probing, only if none is out; replicating, `next` moves past it. */
   private sendAppend(to: string): void {
     const pr = this.progress.get(to);
-    if (pr === undefined) return;
+    if (pr === undefined || (pr.state === 'probe' && pr.probeSent)) return;
     const prev = pr.next - 1;
     const entries = this.log.slice(pr.next, prev + this.maxEntriesPerMsg);
     this.send({ type: 'MsgApp', to, index: prev, logTerm: this.log.term(prev), entries, commit: this.log.committed });
     const last = entries[entries.length - 1];
-    if (last !== undefined) pr.next = last.index + 1;
+    if (pr.state === 'probe') pr.probeSent = true;
+    else if (last !== undefined) pr.next = last.index + 1;
   }
 
   private bcastAppend(): void {

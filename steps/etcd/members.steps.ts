@@ -395,6 +395,14 @@ When('it is killed and restarted again', async function (this: KubespecWorld) {
   this.note('killed', []);
 });
 
+/** Kill the leader and start it again at once: the members then elect a leader in a new term. */
+When('the leader is killed and at once restarted', async function (this: KubespecWorld) {
+  const leader = await currentLeader(this);
+  await this.members().kill(leader);
+  await this.members().restart(leader);
+  this.note('old leader', leader);
+});
+
 When('a follower is killed, with the term it reports noted', async function (this: KubespecWorld) {
   const leader = await currentLeader(this);
   const members = await this.members().list();

@@ -140,3 +140,36 @@ export function electionSettled(trace: readonly string[]): boolean {
   }
   return true;
 }
+
+/**
+ * Each member's log, index → term, as its append lines built it, from the first line to `end`
+ * (exclusive). A Ready persists a suffix of the log in index order, so an append at index i
+ * replaces whatever the member held from i on (etcd-io/raft log_unstable.go, truncateAndAppend).
+ */
+export function logsFromTrace(lines: readonly TraceLine[], end = lines.length): Map<string, number[]> {
+  const logs = new Map<string, number[]>();
+  for (const l of lines.slice(0, end)) {
+    if (l.kind !== 'append' || l.member === undefined || l.index === undefined) continue;
+    const log = logs.get(l.member) ?? [];
+    log.length = l.index - 1;
+    log.push(l.term);
+    logs.set(l.member, log);
+  }
+  return logs;
+}
+
+/** How many leading entries two logs share (by Log Matching, the rest cannot agree). */
+export function agreedPrefix(a: readonly number[], b: readonly number[]): number {
+  let n = 0;
+  while (n < a.length && n < b.length && a[n] === b[n]) n++;
+  return n;
+}
+
+/** Entries carried by the MsgApps in `lines` sent to `to`. */
+export function entriesSentTo(lines: readonly TraceLine[], to: string): number {
+  let n = 0;
+  for (const l of lines) {
+    if (l.kind === 'send' && l.type === 'MsgApp' && l.to === to && l.entriesFrom !== undefined) n += l.entriesTo! - l.entriesFrom + 1;
+  }
+  return n;
+}

@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { Given, Then, When } from '@cucumber/cucumber';
 import type { KubespecWorld } from '../support/world.ts';
-import { appendsOf, commitsOf, electionSettled, entryIndexOf, parseTrace, sendsOf, type TraceLine } from './raft-trace.ts';
+import { agreedPrefix, appendsOf, commitsOf, electionSettled, entriesSentTo, entryIndexOf, logsFromTrace, parseTrace, sendsOf, type TraceLine } from './raft-trace.ts';
 
 function traceSinceMark(world: KubespecWorld): TraceLine[] {
   let mark = 0;
@@ -70,6 +70,31 @@ Then(/^within (\d+) s of virtual time its last log index equals the leader's$/, 
     const leader = await this.members().leader();
     return leader !== undefined && this.raft().lastLogIndex(id) === this.raft().lastLogIndex(leader);
   }, Number(seconds) * 1000);
+});
+
+/**
+ * Replication cost: what the leader sends a member that came back, counted in entries, against
+ * what it lacked — every entry of the leader's log past the point where their logs agreed when
+ * it came back (the writes made since count too). Upstream needs about one copy of each: it
+ * finds the agreeing point by probing, one MsgApp at a time, with the follower's conflict hint
+ * (Raft §5.3; etcd-io/raft tracker/progress.go, StateProbe and MaybeDecrTo), and then streams.
+ */
+Then('the entries sent to it since its restart number at most twice those it lacked', async function (this: KubespecWorld) {
+  const id = this.recall<string>('restarted');
+  const leader = await this.members().leader();
+  assert.ok(leader !== undefined && leader !== id, `another member leads (got ${leader})`);
+  const lines = parseTrace(this.raft().trace());
+  let restartAt = lines.length - 1;
+  while (restartAt >= 0 && !lines[restartAt]!.text.startsWith(`restart member=${id} `)) restartAt--;
+  assert.ok(restartAt >= 0, `the trace holds no restart of member ${id}`);
+  const held = logsFromTrace(lines, restartAt).get(id) ?? [];
+  const leaders = logsFromTrace(lines).get(leader) ?? [];
+  const agreed = agreedPrefix(held, leaders);
+  const lacked = leaders.length - agreed;
+  const sent = entriesSentTo(lines.slice(restartAt), id);
+  this.log(`member ${id} came back holding ${held.length} entries, ${agreed} of them agreeing with leader ${leader}'s ${leaders.length}; it lacked ${lacked} and was sent ${sent}`);
+  assert.ok(held.length > agreed, `member ${id}'s log held no entry the leader's lacks: the scenario did not build a diverging log`);
+  assert.ok(sent <= 2 * lacked, `member ${id} was sent ${sent} entries for the ${lacked} it lacked`);
 });
 
 Then('the trace shows each of the {int} entries appended first by the leader', function (this: KubespecWorld, count: number) {
