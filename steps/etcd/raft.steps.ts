@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { Given, Then, When } from '@cucumber/cucumber';
 import type { KubespecWorld } from '../support/world.ts';
-import { agreedPrefix, appendsOf, commitsOf, electionSettled, entriesSentTo, entryIndexOf, logsFromTrace, parseTrace, sendsOf, type TraceLine } from './raft-trace.ts';
+import { agreedPrefix, appendsOf, commitsOf, electionSettled, entriesSentTo, entryIndexOf, HEARTBEAT_INTERVAL_MS, logsFromTrace, parseTrace, sendsOf, timeOf, type TraceLine } from './raft-trace.ts';
 
 function traceSinceMark(world: KubespecWorld): TraceLine[] {
   let mark = 0;
@@ -95,6 +95,52 @@ Then('the entries sent to it since its restart number at most twice those it lac
   this.log(`member ${id} came back holding ${held.length} entries, ${agreed} of them agreeing with leader ${leader}'s ${leaders.length}; it lacked ${lacked} and was sent ${sent}`);
   assert.ok(held.length > agreed, `member ${id}'s log held no entry the leader's lacks: the scenario did not build a diverging log`);
   assert.ok(sent <= 2 * lacked, `member ${id} was sent ${sent} entries for the ${lacked} it lacked`);
+});
+
+/**
+ * A member that does not answer is probed, not fed: etcd-io/raft keeps such a follower in
+ * StateProbe, where "leader sends at most one replication message per heartbeat interval"
+ * (tracker/progress.go), whatever the write rate — so a dead member costs the leader nothing
+ * in proportion to the writes. Counted from the moment the current leader took office.
+ */
+Then('the leader sent the killed member at most one MsgApp per heartbeat interval', async function (this: KubespecWorld) {
+  const dead = this.recall<string[]>('killed');
+  assert.equal(dead.length, 1, `one member is down, not ${dead.join(', ')}`);
+  const id = dead[0]!;
+  const leader = await this.members().leader();
+  assert.ok(leader !== undefined, 'a member leads');
+  const lines = parseTrace(this.raft().trace());
+  let since = lines.length - 1;
+  while (since >= 0 && !(lines[since]!.kind === 'became' && lines[since]!.role === 'leader' && lines[since]!.member === leader)) since--;
+  assert.ok(since >= 0, `the trace holds no "became leader member=${leader}"`);
+  const tail = lines.slice(since);
+  const span_ms = (timeOf(tail.at(-1)!.text) ?? 0) - (timeOf(tail[0]!.text) ?? 0);
+  const proposals = appendsOf(tail).filter((a) => a.member === leader && a.command !== undefined).length;
+  const sent = tail.filter((l) => l.kind === 'send' && l.type === 'MsgApp' && l.from === leader && l.to === id).length;
+  const allowed = Math.floor(span_ms / HEARTBEAT_INTERVAL_MS) + 1;
+  this.log(`in ${span_ms} ms of leader ${leader}'s term, with ${proposals} writes appended, it sent ${sent} MsgApp to member ${id}, which is down (at most ${allowed})`);
+  assert.ok(proposals >= 100, `only ${proposals} writes were appended: the scenario did not load the leader`);
+  assert.ok(sent <= allowed, `leader ${leader} sent ${sent} MsgApp to member ${id} in ${span_ms} ms; one per heartbeat interval allows ${allowed}`);
+});
+
+/**
+ * Once every follower holds the leader's log and commit index, there is nothing to replicate:
+ * the leader's only traffic is the heartbeat that keeps followers from campaigning (etcd-io/raft
+ * bcastHeartbeat every heartbeat interval; a MsgApp goes out only for entries or a commit index
+ * a follower lacks).
+ */
+Then('over the next {int} s of virtual time the leader sends nothing but heartbeats', async function (this: KubespecWorld, seconds: number) {
+  const leader = await this.members().leader();
+  assert.ok(leader !== undefined, 'a member leads');
+  const from = this.raft().trace().length;
+  await this.clock().advance(seconds * 1000);
+  const sent = sendsOf(parseTrace(this.raft().trace().slice(from))).filter((l) => l.from === leader);
+  const byType = new Map<string, number>();
+  for (const l of sent) byType.set(l.type!, (byType.get(l.type!) ?? 0) + 1);
+  this.log(`leader ${leader} sent ${JSON.stringify(Object.fromEntries(byType))} in ${seconds} s`);
+  assert.equal(await this.members().leader(), leader, 'the leader changed meanwhile');
+  assert.ok((byType.get('MsgHeartbeat') ?? 0) > 0, `leader ${leader} sent no heartbeat in ${seconds} s`);
+  assert.deepEqual([...byType.keys()], ['MsgHeartbeat'], `leader ${leader} sent more than heartbeats while nothing was written`);
 });
 
 Then('the trace shows each of the {int} entries appended first by the leader', function (this: KubespecWorld, count: number) {
