@@ -125,6 +125,17 @@ Feature: etcd — the write path
       And the entries sent to it since its restart number at most twice those it lacked
 
     @requires:kv @requires:kv.members @requires:raft.observe
+    Scenario: under a burst of writes each follower is sent each entry once
+      Every follower gets a copy of every entry — one copy: once the leader knows where a
+      follower's log stands it streams new entries past what it has already sent (etcd-io/raft
+      StateReplicate), and on a network that loses nothing it never sends an entry twice.
+
+      Given a 3-member store with a stable leader
+      When 300 puts are sent to the store without waiting for their answers
+      And 2 s of virtual time pass
+      Then each follower was sent each of the unanswered puts' entries exactly once
+
+    @requires:kv @requires:kv.members @requires:raft.observe
     Scenario: a member that does not answer is probed at most once per heartbeat, however fast the writes come
       The leader replicates to every follower, but it cannot know where a silent member's log
       stands: etcd-io/raft probes such a follower with one MsgApp at a time, "at most one

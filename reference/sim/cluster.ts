@@ -28,6 +28,12 @@ export interface NetworkFaults {
   dropRate: number;
   /** Probability that a message is delivered twice (with independent delays). */
   duplicateRate: number;
+  /**
+   * Messages from one member to another arrive in the order they were sent, as over etcd's peer
+   * streams (rafthttp: one long-lived HTTP stream per peer and kind of message, over TCP). Off,
+   * unequal delays reorder them: the seeded fault schedules keep it off to explore reordering.
+   */
+  inOrder?: boolean;
 }
 
 export interface SimBugs {
@@ -139,6 +145,8 @@ export class SimCluster {
   private readonly tick_ms: number;
   private readonly requestTimeout_ms: number;
   private net: NetworkFaults;
+  /** Per link, when its last message arrives (network.inOrder). */
+  private readonly lastArrival_ms = new Map<string, number>();
   private readonly rng: Prng;
   private readonly netRng: Prng;
   private readonly members = new Map<string, Member>();
@@ -453,8 +461,17 @@ export class SimCluster {
     if (copies === 2) this.netCounts.duplicated++;
     for (let i = 0; i < copies; i++) {
       const delay_ms = this.netRng.intBetween(this.net.minDelay_ms, Math.max(this.net.minDelay_ms, this.net.maxDelay_ms));
-      this.queue.push(this.clock_ms + delay_ms, { kind: 'deliver', msg });
+      this.queue.push(this.arrivalTime(msg, this.clock_ms + delay_ms), { kind: 'deliver', msg });
     }
+  }
+
+  /** In order: never before the last message on the same link (the queue keeps ties in push order). */
+  private arrivalTime(msg: Message, at_ms: number): number {
+    if (this.net.inOrder !== true) return at_ms;
+    const link = `${msg.from}>${msg.to}`;
+    const at = Math.max(at_ms, this.lastArrival_ms.get(link) ?? 0);
+    this.lastArrival_ms.set(link, at);
+    return at;
   }
 
   private deliver(msg: Message): void {

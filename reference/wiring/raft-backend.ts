@@ -99,6 +99,8 @@ export class RaftBackend implements Backend {
       electionTicks,
       heartbeatTicks: opts.heartbeatTicks ?? 1,
       requestTimeout_ms: this.requestTimeout_ms,
+      // etcd's members talk over TCP streams: what one sends another arrives in order.
+      network: { inOrder: true },
       ...(opts.faults ? simFaults(opts.faults) : {}),
     });
   }

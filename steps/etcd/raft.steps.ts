@@ -143,6 +143,33 @@ Then('over the next {int} s of virtual time the leader sends nothing but heartbe
   assert.deepEqual([...byType.keys()], ['MsgHeartbeat'], `leader ${leader} sent more than heartbeats while nothing was written`);
 });
 
+/**
+ * In steady state a follower is replicated to, not probed: etcd-io/raft's StateReplicate
+ * "optimistically increases next to the latest entry sent" (tracker/progress.go), so on a
+ * network that loses nothing each entry travels to each follower once — resending what is
+ * already in flight is replication cost spent twice.
+ */
+Then('each follower was sent each of the unanswered puts\' entries exactly once', async function (this: KubespecWorld) {
+  const leader = await this.members().leader();
+  assert.ok(leader !== undefined, 'a member leads');
+  const followers = (await liveIds(this)).filter((id) => id !== leader);
+  const lines = parseTrace(this.raft().trace());
+  const puts = appendsOf(lines).filter((a) => a.member === leader && a.role === 'leader' && a.command?.startsWith('put /unanswered/'));
+  assert.ok(puts.length >= 100, `the leader appended ${puts.length} of the puts: the scenario did not load it`);
+  const sends = sendsOf(lines).filter((l) => l.type === 'MsgApp' && l.from === leader);
+  const wrong: string[] = [];
+  for (const id of followers) {
+    const times = new Map<number, number>();
+    for (const l of sends) {
+      if (l.to !== id || l.entriesFrom === undefined) continue;
+      for (let i = l.entriesFrom; i <= l.entriesTo!; i++) times.set(i, (times.get(i) ?? 0) + 1);
+    }
+    for (const p of puts) if (times.get(p.index!) !== 1) wrong.push(`index ${p.index} to member ${id}: ${times.get(p.index!) ?? 0} times`);
+  }
+  this.log(`${puts.length} entries, ${followers.length} followers, ${sends.length} MsgApp from leader ${leader}`);
+  assert.deepEqual(wrong.slice(0, 10), [], `${wrong.length} entries were not sent exactly once to a follower`);
+});
+
 Then('the trace shows each of the {int} entries appended first by the leader', function (this: KubespecWorld, count: number) {
   const keys = this.recall<string[]>('put keys');
   assert.equal(keys.length, count);
