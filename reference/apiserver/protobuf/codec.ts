@@ -420,15 +420,6 @@ function fieldsOf(type: protobuf.Type): FieldPlan[] {
   return plan;
 }
 
-/**
- * toPlain's output is already what protobufjs' encoder reads (numbers, strings, base64 bytes,
- * nested plain objects; these protos have no enums), so it goes to `encode` without the extra
- * copy `fromObject` would make.
- */
-function encodeMessage(type: protobuf.Type, object: unknown, losses: Losses): Uint8Array {
-  return type.encode(toPlain(type, object, losses, false, true)).finish();
-}
-
 function decodeMessage(type: protobuf.Type, bytes: Uint8Array, keepEmpty: boolean): any {
   return fromMessage(type, type.decode(bytes), keepEmpty);
 }
@@ -442,19 +433,39 @@ function decodeMessage(type: protobuf.Type, bytes: Uint8Array, keepEmpty: boolea
  * would have dropped them on the way in.
  */
 export function encodeObject(obj: any, options: { lossless?: boolean } = {}): Uint8Array | undefined {
+  const unknown = encodeUnknown(obj, options);
+  if (!unknown) return undefined;
+  const out = new Uint8Array(MAGIC.length + unknown.length);
+  out.set(MAGIC);
+  out.set(unknown, MAGIC.length);
+  return out;
+}
+
+/**
+ * The runtime.Unknown of an enveloped object (the envelope without its 4-byte magic), or
+ * undefined as encodeObject says. Written in one protobufjs Writer: the object's message goes
+ * straight into Unknown's `raw` (field 2) rather than being finished into its own buffer and
+ * copied in by Unknown.encode(Unknown.fromObject(…)). The bytes are the same: Unknown$encode
+ * writes typeMeta (field 1, with apiVersion and kind each written when set, '' included) as a
+ * length-delimited submessage and then raw as bytes — a length and the message's bytes, which
+ * is what fork()/ldelim() write; contentEncoding and contentType are never set here.
+ */
+export function encodeUnknown(obj: any, options: { lossless?: boolean } = {}): Uint8Array | undefined {
   const apiVersion = obj?.apiVersion;
   const kind = obj?.kind;
   const type = typeof apiVersion === 'string' && typeof kind === 'string' ? messageFor(apiVersion, kind) : undefined;
   if (!type) return undefined;
   const losses: Losses = { lost: false };
   // The message has no apiVersion or kind field: toPlain reads only its fields, so the object goes as it is.
-  const raw = encodeMessage(type, obj, losses);
+  // toPlain's output is already what protobufjs' encoder reads (numbers, strings, base64 bytes,
+  // nested plain objects; these protos have no enums): no fromObject copy first.
+  const plain = toPlain(type, obj, losses, false, true);
+  const w = protobuf.Writer.create();
+  w.uint32(10).fork().uint32(10).string(apiVersion).uint32(18).string(kind).ldelim();
+  // Encoded before the losses are looked at, as before: an object the encoder throws on still throws.
+  type.encode(plain, w.uint32(18).fork()).ldelim();
   if (losses.lost && options.lossless) return undefined;
-  const unknown = Unknown.encode(Unknown.fromObject({ typeMeta: { apiVersion, kind }, raw })).finish();
-  const out = new Uint8Array(MAGIC.length + unknown.length);
-  out.set(MAGIC);
-  out.set(unknown, MAGIC.length);
-  return out;
+  return w.finish();
 }
 
 /**
@@ -464,9 +475,14 @@ export function encodeObject(obj: any, options: { lossless?: boolean } = {}): Ui
  */
 export function decodeObject(body: Uint8Array, options: { keepEmptyStrings?: boolean } = {}): any {
   if (!isProtobufEnvelope(body)) throw new ProtobufError('provided data does not appear to be a protobuf message, expected prefix [107 56 115 0]');
+  return decodeUnknown(body.subarray(MAGIC.length), options);
+}
+
+/** decodeObject's work after the magic: a runtime.Unknown's bytes to the JSON form. Throws ProtobufError. */
+export function decodeUnknown(bytes: Uint8Array, options: { keepEmptyStrings?: boolean } = {}): any {
   let unk: any;
   try {
-    unk = Unknown.decode(body.subarray(MAGIC.length));
+    unk = Unknown.decode(bytes);
   } catch (e) {
     throw new ProtobufError((e as Error).message);
   }
