@@ -451,21 +451,50 @@ export function encodeObject(obj: any, options: { lossless?: boolean } = {}): Ui
  * is what fork()/ldelim() write; contentEncoding and contentType are never set here.
  */
 export function encodeUnknown(obj: any, options: { lossless?: boolean } = {}): Uint8Array | undefined {
+  return writeUnknown(obj, options)?.bytes;
+}
+
+/** An Unknown as written here, with what its reader would find in it: typeMeta's two names, and raw (a view into `bytes`). */
+export interface UnknownWrite {
+  bytes: Uint8Array;
+  apiVersion: string;
+  kind: string;
+  raw: Uint8Array;
+}
+
+/** encodeUnknown, keeping where the object's message sits in the bytes. */
+export function writeUnknown(obj: any, options: { lossless?: boolean } = {}): UnknownWrite | undefined {
   const apiVersion = obj?.apiVersion;
   const kind = obj?.kind;
   const type = typeof apiVersion === 'string' && typeof kind === 'string' ? messageFor(apiVersion, kind) : undefined;
   if (!type) return undefined;
   const losses: Losses = { lost: false };
-  // The message has no apiVersion or kind field: toPlain reads only its fields, so the object goes as it is.
   // toPlain's output is already what protobufjs' encoder reads (numbers, strings, base64 bytes,
   // nested plain objects; these protos have no enums): no fromObject copy first.
   const plain = toPlain(type, obj, losses, false, true);
   const w = protobuf.Writer.create();
   w.uint32(10).fork().uint32(10).string(apiVersion).uint32(18).string(kind).ldelim();
   // Encoded before the losses are looked at, as before: an object the encoder throws on still throws.
-  type.encode(plain, w.uint32(18).fork()).ldelim();
+  type.encode(plain, w.uint32(18).fork());
+  // Inside the fork the writer counts only the message: raw is the last rawLength bytes.
+  const rawLength = w.len;
+  w.ldelim();
   if (losses.lost && options.lossless) return undefined;
-  return w.finish();
+  const bytes = w.finish();
+  return { bytes, apiVersion, kind, raw: bytes.subarray(bytes.length - rawLength) };
+}
+
+/**
+ * decodeUnknown(write.bytes) without reading the envelope back: its typeMeta and raw are the
+ * ones writeUnknown wrote, so only the object's message is decoded. Throws ProtobufError.
+ */
+export function decodeUnknownWrite(write: UnknownWrite, options: { keepEmptyStrings?: boolean } = {}): any {
+  const type = messageFor(write.apiVersion, write.kind)!;
+  try {
+    return { apiVersion: write.apiVersion, kind: write.kind, ...decodeMessage(type, write.raw, options.keepEmptyStrings === true) };
+  } catch (e) {
+    throw new ProtobufError((e as Error).message);
+  }
 }
 
 /**
@@ -479,7 +508,7 @@ export function decodeObject(body: Uint8Array, options: { keepEmptyStrings?: boo
 }
 
 /** decodeObject's work after the magic: a runtime.Unknown's bytes to the JSON form. Throws ProtobufError. */
-export function decodeUnknown(bytes: Uint8Array, options: { keepEmptyStrings?: boolean } = {}): any {
+function decodeUnknown(bytes: Uint8Array, options: { keepEmptyStrings?: boolean } = {}): any {
   let unk: any;
   try {
     unk = Unknown.decode(bytes);

@@ -15,7 +15,7 @@
  * apart by the magic.
  */
 import type { KeyValue } from '../../../contract/contract.ts';
-import { decodeObject as decodeEnvelope, decodeUnknown, encodeUnknown, hasProtobuf } from '../protobuf/codec.ts';
+import { decodeObject as decodeEnvelope, decodeUnknownWrite, hasProtobuf, writeUnknown, type UnknownWrite } from '../protobuf/codec.ts';
 
 const MAGIC = 'k8s\u0000';
 
@@ -30,14 +30,15 @@ export function encodeObject(obj: any): string {
  */
 export interface Encoded {
   value: string;
-  unknown?: Uint8Array;
+  unknown?: UnknownWrite;
 }
 
 export function encodeStored(obj: any): Encoded {
   const stored = { ...obj, metadata: storedMeta(obj.metadata ?? {}) };
-  const unknown = hasProtobuf(String(obj.apiVersion), String(obj.kind)) ? encodeUnknown(stored, { lossless: true }) : undefined;
+  const unknown = hasProtobuf(String(obj.apiVersion), String(obj.kind)) ? writeUnknown(stored, { lossless: true }) : undefined;
   if (!unknown) return { value: JSON.stringify(stored) };
-  return { value: MAGIC + Buffer.from(unknown.buffer, unknown.byteOffset, unknown.byteLength).toString('latin1'), unknown };
+  const bytes = unknown.bytes;
+  return { value: MAGIC + Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('latin1'), unknown };
 }
 
 /** metadata without resourceVersion and selfLink (a loop: rest destructuring costs more). */
@@ -94,9 +95,10 @@ export function sharedStored(key: string, value: string, encoded?: Encoded): any
   if (entries) {
     for (const e of entries) if (e.value === value) return e.obj;
   }
-  // The writer's own bytes, when it passes the encoding of this very text: `value` is MAGIC and
-  // then these bytes as latin1, so decoding them is decoding the text, without rebuilding them.
-  const obj = deepFreeze(encoded?.unknown && encoded.value === value ? decodeUnknown(encoded.unknown, { keepEmptyStrings: true }) : parseStored(value));
+  // The writer's own write, when it passes the encoding of this very text: `value` is MAGIC and
+  // then the Unknown's bytes as latin1, so decoding the message it put in them is decoding the
+  // text, without rebuilding the bytes or reading the envelope back.
+  const obj = deepFreeze(encoded?.unknown && encoded.value === value ? decodeUnknownWrite(encoded.unknown, { keepEmptyStrings: true }) : parseStored(value));
   const next = [{ value, obj }, ...(entries ?? []).slice(0, 1)];
   // Re-inserted at the end: the Map's order is then least recently decoded first.
   sharedByKey.delete(key);
