@@ -260,18 +260,24 @@ function toPlain(type: protobuf.Type, json: any, losses: Losses, embedded = fals
     for (const k in json) if (!keys.has(k) && json[k] !== null && json[k] !== undefined && !(topLevel && TYPE_META_KEYS.has(k))) losses.lost = true;
   }
   const out: Record<string, unknown> = {};
-  for (const field of type.fieldsArray) {
-    const sub = field.resolvedType instanceof protobuf.Type ? field.resolvedType : undefined;
-    if (sub && isInline(field)) {
+  // The per-type field plans decoding uses (fieldsOf): sub-message and embedding worked out once,
+  // not an instanceof and a WeakMap lookup per field per object.
+  const plans = fieldsOf(type);
+  const fields = type.fieldsArray;
+  for (let i = 0; i < plans.length; i++) {
+    const plan = plans[i]!;
+    const field = fields[i]!;
+    const sub = plan.sub;
+    if (sub && plan.inline) {
       const inner = toPlain(sub, json, losses, true);
-      if (Object.keys(inner).length > 0) out[field.name] = inner;
+      if (Object.keys(inner).length > 0) out[plan.name] = inner;
       continue;
     }
-    const v = json[field.name];
+    const v = json[plan.name];
     if (v === undefined || v === null) continue;
     if (isDroppedZero(field, v)) losses.lost = true;
-    out[field.name] = fieldToPlain(field, sub, v, losses);
-    if (out[field.name] === undefined) delete out[field.name];
+    out[plan.name] = fieldToPlain(field, sub, v, losses);
+    if (out[plan.name] === undefined) delete out[plan.name];
   }
   return out;
 }
