@@ -233,24 +233,27 @@ interface Losses {
 /** The envelope's own keys: an object's top level has them besides its message's fields. */
 const TYPE_META_KEYS = new Set(['apiVersion', 'kind']);
 
+/** The messages whose JSON form is not field by field: the cases toPlain and fromMessage handle apart. */
+const SPECIAL_TYPES = new Set([TIME, MICRO_TIME, FIELDS_V1, QUANTITY, INT_OR_STRING, ...STRING_LISTS]);
+const specialOf = new WeakMap<protobuf.Type, string>();
+
+/**
+ * A type's name if it is one of SPECIAL_TYPES, else '': worked out once per type, so an ordinary
+ * message (nearly all of them) costs one lookup rather than a set lookup and five string compares.
+ */
+function specialName(type: protobuf.Type): string {
+  let special = specialOf.get(type);
+  if (special === undefined) {
+    const name = typeName(type);
+    specialOf.set(type, (special = SPECIAL_TYPES.has(name) ? name : ''));
+  }
+  return special;
+}
+
 /** Rewrites a JSON-form value for protobufjs' fromObject, following the message type. */
 function toPlain(type: protobuf.Type, json: any, losses: Losses, embedded = false, topLevel = false): any {
-  const name = typeName(type);
-  if (STRING_LISTS.has(name)) return stringListToPlain(json, losses);
-  switch (name) {
-    case TIME:
-    case MICRO_TIME:
-      return timeToProto(json);
-    case FIELDS_V1:
-      return { Raw: Buffer.from(JSON.stringify(json ?? {})).toString('base64') };
-    case QUANTITY:
-      if (typeof json === 'number') return { string: String(json) };
-      if (typeof json !== 'string') losses.lost = true;
-      return typeof json === 'string' ? { string: json } : undefined;
-    case INT_OR_STRING:
-      if (typeof json !== 'number' && typeof json !== 'string') losses.lost = true;
-      return intOrStringToProto(json);
-  }
+  const name = specialName(type);
+  if (name !== '') return specialToPlain(name, json, losses);
   if (json === null || typeof json !== 'object' || Array.isArray(json)) {
     losses.lost = true;
     return undefined;
@@ -280,6 +283,26 @@ function toPlain(type: protobuf.Type, json: any, losses: Losses, embedded = fals
     if (out[plan.name] === undefined) delete out[plan.name];
   }
   return out;
+}
+
+/** toPlain for one of SPECIAL_TYPES. */
+function specialToPlain(name: string, json: any, losses: Losses): any {
+  if (STRING_LISTS.has(name)) return stringListToPlain(json, losses);
+  switch (name) {
+    case TIME:
+    case MICRO_TIME:
+      return timeToProto(json);
+    case FIELDS_V1:
+      return { Raw: Buffer.from(JSON.stringify(json ?? {})).toString('base64') };
+    case QUANTITY:
+      if (typeof json === 'number') return { string: String(json) };
+      if (typeof json !== 'string') losses.lost = true;
+      return typeof json === 'string' ? { string: json } : undefined;
+    default:
+      // INT_OR_STRING, the last of SPECIAL_TYPES.
+      if (typeof json !== 'number' && typeof json !== 'string') losses.lost = true;
+      return intOrStringToProto(json);
+  }
 }
 
 /**
@@ -343,21 +366,8 @@ function valueToPlain(field: protobuf.Field, sub: protobuf.Type | undefined, x: 
  * set or not) and the zero Time (JSON null). Empty lists and maps have no wire form at all.
  */
 function fromMessage(type: protobuf.Type, msg: any, keepEmpty: boolean): any {
-  const name = typeName(type);
-  if (STRING_LISTS.has(name)) return [...(msg.items ?? [])];
-  switch (name) {
-    case TIME:
-      return timeFromProto({ seconds: toNumber(msg.seconds), nanos: msg.nanos }, false);
-    case MICRO_TIME:
-      return timeFromProto({ seconds: toNumber(msg.seconds), nanos: msg.nanos }, true);
-    case FIELDS_V1:
-      return hasOwn(msg, 'Raw') && msg.Raw.length > 0 ? JSON.parse(utf8(msg.Raw)) : {};
-    case QUANTITY:
-      return hasOwn(msg, 'string') ? msg.string : '0';
-    case INT_OR_STRING:
-      // `type` is an int64 upstream: protobufjs reads it as a Long.
-      return intOrStringFromProto({ type: toNumber(msg.type), intVal: msg.intVal, strVal: msg.strVal });
-  }
+  const name = specialName(type);
+  if (name !== '') return specialFromMessage(name, msg);
   const out: Record<string, unknown> = {};
   for (const field of fieldsOf(type)) {
     if (!hasOwn(msg, field.name)) continue;
@@ -375,6 +385,24 @@ function fromMessage(type: protobuf.Type, msg: any, keepEmpty: boolean): any {
     out[field.name] = converted;
   }
   return out;
+}
+
+/** fromMessage for one of SPECIAL_TYPES. */
+function specialFromMessage(name: string, msg: any): any {
+  if (STRING_LISTS.has(name)) return [...(msg.items ?? [])];
+  switch (name) {
+    case TIME:
+      return timeFromProto({ seconds: toNumber(msg.seconds), nanos: msg.nanos }, false);
+    case MICRO_TIME:
+      return timeFromProto({ seconds: toNumber(msg.seconds), nanos: msg.nanos }, true);
+    case FIELDS_V1:
+      return hasOwn(msg, 'Raw') && msg.Raw.length > 0 ? JSON.parse(utf8(msg.Raw)) : {};
+    case QUANTITY:
+      return hasOwn(msg, 'string') ? msg.string : '0';
+    default:
+      // INT_OR_STRING, the last of SPECIAL_TYPES. `type` is an int64 upstream: protobufjs reads it as a Long.
+      return intOrStringFromProto({ type: toNumber(msg.type), intVal: msg.intVal, strVal: msg.strVal });
+  }
 }
 
 /** A map field; an empty one (protobufjs' constructor gives every map field one) is left out. */
