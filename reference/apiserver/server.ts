@@ -315,6 +315,13 @@ function writeTurnReplies(): void {
   for (const write of writes) write();
 }
 
+/** A request the core failed on (a bug, reported): 500, or the end of whatever was written. */
+function failReply(opts: ApiServerOptions, res: ServerResponse, e: unknown): void {
+  opts.onInternalError?.(e);
+  if (!res.headersSent) res.writeHead(500);
+  res.end();
+}
+
 export function createApiServer(opts: ApiServerOptions): ApiServer {
   const env = buildEnv(opts);
   const ready = opts.bootstrap === false ? Promise.resolve() : bootstrapCluster(env);
@@ -343,11 +350,9 @@ export function createApiServer(opts: ApiServerOptions): ApiServer {
       const peer = peerOf(req);
       if (peer.cert) apiReq.clientCert = peer.cert;
       if (peer.error) apiReq.clientCertError = peer.error;
-      const fail = (e: unknown): void => {
-        opts.onInternalError?.(e);
-        if (!res.headersSent) res.writeHead(500);
-        res.end();
-      };
+      // Callbacks here are anonymous arrows and the failure path a module function: tsx compiles
+      // with esbuild's keepNames, which names every closure bound to a name (`const fail = …`)
+      // through Object.defineProperty when it is made — per request, measurable on a create.
       handle(apiReq).then(({ answer, headers }) => {
         // A watch starts streaming at once; a reply waits for the end of the loop's turn.
         if (answer.kind === 'stream') return writeAnswer(res, req, answer, headers);
@@ -355,10 +360,10 @@ export function createApiServer(opts: ApiServerOptions): ApiServer {
           try {
             writeAnswer(res, req, answer, headers);
           } catch (e) {
-            fail(e);
+            failReply(opts, res, e);
           }
         });
-      }).catch(fail);
+      }).catch((e: unknown) => failReply(opts, res, e));
     });
   };
   return { handler, handle, traces: env.traces, ready };

@@ -32,10 +32,23 @@ export interface AdmissionTarget {
   dryRun: boolean;
 }
 
+/**
+ * The attributes' callbacks, made per stage: two closures cost less than a WeakMap entry per
+ * request (an ephemeron the GC must trace). Returned unnamed from these helpers: tsx compiles
+ * with esbuild's keepNames, which names a closure bound to a name (`const warn = …`, `{ warn: … }`)
+ * through Object.defineProperty each time one is made.
+ */
+function warnerOf(call: Call): (message: string) => void {
+  return (message) => void call.warnings.push(message);
+}
+
+function annotatorOf(call: Call): (key: string, value: string) => void {
+  return (key, value) => call.trace.annotate(key, value);
+}
+
 function attributesFor(call: Call, def: ResourceDef, t: AdmissionTarget): AdmissionAttributes {
-  // Made per stage: two closures cost less than a WeakMap entry per request (an ephemeron the GC must trace).
-  const warn = (message: string): void => void call.warnings.push(message);
-  const annotate = (key: string, value: string): void => call.trace.annotate(key, value);
+  const warn = warnerOf(call);
+  const annotate = annotatorOf(call);
   const attrs: AdmissionAttributes = {
     operation: t.operation,
     kind: t.kind,

@@ -233,9 +233,60 @@ interface Losses {
 /** The envelope's own keys: an object's top level has them besides its message's fields. */
 const TYPE_META_KEYS = new Set(['apiVersion', 'kind']);
 
+/** The messages whose JSON form is not field by field: the cases toPlain and fromMessage handle apart. */
+const SPECIAL_TYPES = new Set([TIME, MICRO_TIME, FIELDS_V1, QUANTITY, INT_OR_STRING, ...STRING_LISTS]);
+const specialOf = new WeakMap<protobuf.Type, string>();
+
+/**
+ * A type's name if it is one of SPECIAL_TYPES, else '': worked out once per type, so an ordinary
+ * message (nearly all of them) costs one lookup rather than a set lookup and five string compares.
+ */
+function specialName(type: protobuf.Type): string {
+  let special = specialOf.get(type);
+  if (special === undefined) {
+    const name = typeName(type);
+    specialOf.set(type, (special = SPECIAL_TYPES.has(name) ? name : ''));
+  }
+  return special;
+}
+
 /** Rewrites a JSON-form value for protobufjs' fromObject, following the message type. */
 function toPlain(type: protobuf.Type, json: any, losses: Losses, embedded = false, topLevel = false): any {
-  const name = typeName(type);
+  const name = specialName(type);
+  if (name !== '') return specialToPlain(name, json, losses);
+  if (json === null || typeof json !== 'object' || Array.isArray(json)) {
+    losses.lost = true;
+    return undefined;
+  }
+  if (!embedded) {
+    const keys = jsonKeys(type);
+    for (const k in json) if (!keys.has(k) && json[k] !== null && json[k] !== undefined && !(topLevel && TYPE_META_KEYS.has(k))) losses.lost = true;
+  }
+  const out: Record<string, unknown> = {};
+  // The per-type field plans decoding uses (fieldsOf): sub-message and embedding worked out once,
+  // not an instanceof and a WeakMap lookup per field per object.
+  const plans = fieldsOf(type);
+  const fields = type.fieldsArray;
+  for (let i = 0; i < plans.length; i++) {
+    const plan = plans[i]!;
+    const field = fields[i]!;
+    const sub = plan.sub;
+    if (sub && plan.inline) {
+      const inner = toPlain(sub, json, losses, true);
+      if (Object.keys(inner).length > 0) out[plan.name] = inner;
+      continue;
+    }
+    const v = json[plan.name];
+    if (v === undefined || v === null) continue;
+    if (isDroppedZero(field, v)) losses.lost = true;
+    out[plan.name] = fieldToPlain(field, sub, v, losses);
+    if (out[plan.name] === undefined) delete out[plan.name];
+  }
+  return out;
+}
+
+/** toPlain for one of SPECIAL_TYPES. */
+function specialToPlain(name: string, json: any, losses: Losses): any {
   if (STRING_LISTS.has(name)) return stringListToPlain(json, losses);
   switch (name) {
     case TIME:
@@ -247,33 +298,11 @@ function toPlain(type: protobuf.Type, json: any, losses: Losses, embedded = fals
       if (typeof json === 'number') return { string: String(json) };
       if (typeof json !== 'string') losses.lost = true;
       return typeof json === 'string' ? { string: json } : undefined;
-    case INT_OR_STRING:
+    default:
+      // INT_OR_STRING, the last of SPECIAL_TYPES.
       if (typeof json !== 'number' && typeof json !== 'string') losses.lost = true;
       return intOrStringToProto(json);
   }
-  if (json === null || typeof json !== 'object' || Array.isArray(json)) {
-    losses.lost = true;
-    return undefined;
-  }
-  if (!embedded) {
-    const keys = jsonKeys(type);
-    for (const k in json) if (!keys.has(k) && json[k] !== null && json[k] !== undefined && !(topLevel && TYPE_META_KEYS.has(k))) losses.lost = true;
-  }
-  const out: Record<string, unknown> = {};
-  for (const field of type.fieldsArray) {
-    const sub = field.resolvedType instanceof protobuf.Type ? field.resolvedType : undefined;
-    if (sub && isInline(field)) {
-      const inner = toPlain(sub, json, losses, true);
-      if (Object.keys(inner).length > 0) out[field.name] = inner;
-      continue;
-    }
-    const v = json[field.name];
-    if (v === undefined || v === null) continue;
-    if (isDroppedZero(field, v)) losses.lost = true;
-    out[field.name] = fieldToPlain(field, sub, v, losses);
-    if (out[field.name] === undefined) delete out[field.name];
-  }
-  return out;
 }
 
 /**
@@ -337,21 +366,8 @@ function valueToPlain(field: protobuf.Field, sub: protobuf.Type | undefined, x: 
  * set or not) and the zero Time (JSON null). Empty lists and maps have no wire form at all.
  */
 function fromMessage(type: protobuf.Type, msg: any, keepEmpty: boolean): any {
-  const name = typeName(type);
-  if (STRING_LISTS.has(name)) return [...(msg.items ?? [])];
-  switch (name) {
-    case TIME:
-      return timeFromProto({ seconds: toNumber(msg.seconds), nanos: msg.nanos }, false);
-    case MICRO_TIME:
-      return timeFromProto({ seconds: toNumber(msg.seconds), nanos: msg.nanos }, true);
-    case FIELDS_V1:
-      return hasOwn(msg, 'Raw') && msg.Raw.length > 0 ? JSON.parse(utf8(msg.Raw)) : {};
-    case QUANTITY:
-      return hasOwn(msg, 'string') ? msg.string : '0';
-    case INT_OR_STRING:
-      // `type` is an int64 upstream: protobufjs reads it as a Long.
-      return intOrStringFromProto({ type: toNumber(msg.type), intVal: msg.intVal, strVal: msg.strVal });
-  }
+  const name = specialName(type);
+  if (name !== '') return specialFromMessage(name, msg);
   const out: Record<string, unknown> = {};
   for (const field of fieldsOf(type)) {
     if (!hasOwn(msg, field.name)) continue;
@@ -369,6 +385,24 @@ function fromMessage(type: protobuf.Type, msg: any, keepEmpty: boolean): any {
     out[field.name] = converted;
   }
   return out;
+}
+
+/** fromMessage for one of SPECIAL_TYPES. */
+function specialFromMessage(name: string, msg: any): any {
+  if (STRING_LISTS.has(name)) return [...(msg.items ?? [])];
+  switch (name) {
+    case TIME:
+      return timeFromProto({ seconds: toNumber(msg.seconds), nanos: msg.nanos }, false);
+    case MICRO_TIME:
+      return timeFromProto({ seconds: toNumber(msg.seconds), nanos: msg.nanos }, true);
+    case FIELDS_V1:
+      return hasOwn(msg, 'Raw') && msg.Raw.length > 0 ? JSON.parse(utf8(msg.Raw)) : {};
+    case QUANTITY:
+      return hasOwn(msg, 'string') ? msg.string : '0';
+    default:
+      // INT_OR_STRING, the last of SPECIAL_TYPES. `type` is an int64 upstream: protobufjs reads it as a Long.
+      return intOrStringFromProto({ type: toNumber(msg.type), intVal: msg.intVal, strVal: msg.strVal });
+  }
 }
 
 /** A map field; an empty one (protobufjs' constructor gives every map field one) is left out. */
@@ -420,15 +454,6 @@ function fieldsOf(type: protobuf.Type): FieldPlan[] {
   return plan;
 }
 
-/**
- * toPlain's output is already what protobufjs' encoder reads (numbers, strings, base64 bytes,
- * nested plain objects; these protos have no enums), so it goes to `encode` without the extra
- * copy `fromObject` would make.
- */
-function encodeMessage(type: protobuf.Type, object: unknown, losses: Losses): Uint8Array {
-  return type.encode(toPlain(type, object, losses, false, true)).finish();
-}
-
 function decodeMessage(type: protobuf.Type, bytes: Uint8Array, keepEmpty: boolean): any {
   return fromMessage(type, type.decode(bytes), keepEmpty);
 }
@@ -442,19 +467,68 @@ function decodeMessage(type: protobuf.Type, bytes: Uint8Array, keepEmpty: boolea
  * would have dropped them on the way in.
  */
 export function encodeObject(obj: any, options: { lossless?: boolean } = {}): Uint8Array | undefined {
+  const unknown = encodeUnknown(obj, options);
+  if (!unknown) return undefined;
+  const out = new Uint8Array(MAGIC.length + unknown.length);
+  out.set(MAGIC);
+  out.set(unknown, MAGIC.length);
+  return out;
+}
+
+/**
+ * The runtime.Unknown of an enveloped object (the envelope without its 4-byte magic), or
+ * undefined as encodeObject says. Written in one protobufjs Writer: the object's message goes
+ * straight into Unknown's `raw` (field 2) rather than being finished into its own buffer and
+ * copied in by Unknown.encode(Unknown.fromObject(…)). The bytes are the same: Unknown$encode
+ * writes typeMeta (field 1, with apiVersion and kind each written when set, '' included) as a
+ * length-delimited submessage and then raw as bytes — a length and the message's bytes, which
+ * is what fork()/ldelim() write; contentEncoding and contentType are never set here.
+ */
+export function encodeUnknown(obj: any, options: { lossless?: boolean } = {}): Uint8Array | undefined {
+  return writeUnknown(obj, options)?.bytes;
+}
+
+/** An Unknown as written here, with what its reader would find in it: typeMeta's two names, and raw (a view into `bytes`). */
+export interface UnknownWrite {
+  bytes: Uint8Array;
+  apiVersion: string;
+  kind: string;
+  raw: Uint8Array;
+}
+
+/** encodeUnknown, keeping where the object's message sits in the bytes. */
+export function writeUnknown(obj: any, options: { lossless?: boolean } = {}): UnknownWrite | undefined {
   const apiVersion = obj?.apiVersion;
   const kind = obj?.kind;
   const type = typeof apiVersion === 'string' && typeof kind === 'string' ? messageFor(apiVersion, kind) : undefined;
   if (!type) return undefined;
   const losses: Losses = { lost: false };
-  // The message has no apiVersion or kind field: toPlain reads only its fields, so the object goes as it is.
-  const raw = encodeMessage(type, obj, losses);
+  // toPlain's output is already what protobufjs' encoder reads (numbers, strings, base64 bytes,
+  // nested plain objects; these protos have no enums): no fromObject copy first.
+  const plain = toPlain(type, obj, losses, false, true);
+  const w = protobuf.Writer.create();
+  w.uint32(10).fork().uint32(10).string(apiVersion).uint32(18).string(kind).ldelim();
+  // Encoded before the losses are looked at, as before: an object the encoder throws on still throws.
+  type.encode(plain, w.uint32(18).fork());
+  // Inside the fork the writer counts only the message: raw is the last rawLength bytes.
+  const rawLength = w.len;
+  w.ldelim();
   if (losses.lost && options.lossless) return undefined;
-  const unknown = Unknown.encode(Unknown.fromObject({ typeMeta: { apiVersion, kind }, raw })).finish();
-  const out = new Uint8Array(MAGIC.length + unknown.length);
-  out.set(MAGIC);
-  out.set(unknown, MAGIC.length);
-  return out;
+  const bytes = w.finish();
+  return { bytes, apiVersion, kind, raw: bytes.subarray(bytes.length - rawLength) };
+}
+
+/**
+ * decodeUnknown(write.bytes) without reading the envelope back: its typeMeta and raw are the
+ * ones writeUnknown wrote, so only the object's message is decoded. Throws ProtobufError.
+ */
+export function decodeUnknownWrite(write: UnknownWrite, options: { keepEmptyStrings?: boolean } = {}): any {
+  const type = messageFor(write.apiVersion, write.kind)!;
+  try {
+    return { apiVersion: write.apiVersion, kind: write.kind, ...decodeMessage(type, write.raw, options.keepEmptyStrings === true) };
+  } catch (e) {
+    throw new ProtobufError((e as Error).message);
+  }
 }
 
 /**
@@ -464,9 +538,14 @@ export function encodeObject(obj: any, options: { lossless?: boolean } = {}): Ui
  */
 export function decodeObject(body: Uint8Array, options: { keepEmptyStrings?: boolean } = {}): any {
   if (!isProtobufEnvelope(body)) throw new ProtobufError('provided data does not appear to be a protobuf message, expected prefix [107 56 115 0]');
+  return decodeUnknown(body.subarray(MAGIC.length), options);
+}
+
+/** decodeObject's work after the magic: a runtime.Unknown's bytes to the JSON form. Throws ProtobufError. */
+function decodeUnknown(bytes: Uint8Array, options: { keepEmptyStrings?: boolean } = {}): any {
   let unk: any;
   try {
-    unk = Unknown.decode(body.subarray(MAGIC.length));
+    unk = Unknown.decode(bytes);
   } catch (e) {
     throw new ProtobufError((e as Error).message);
   }

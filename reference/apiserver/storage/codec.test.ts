@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { decodeObject, encodeObject, sharedObject } from './codec.ts';
+import { decodeObject, encodeObject, encodeStored, parseStored, sharedObject } from './codec.ts';
 import type { KeyValue } from '../../../contract/contract.ts';
 
 const pod = (phase: string) => ({ apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p', namespace: 'ns', uid: 'u1', resourceVersion: '3' }, spec: { containers: [{ name: 'c', image: 'i' }] }, status: { phase } });
@@ -38,4 +38,21 @@ test('the same key in two stores (two clusters in one process) never mixes their
   assert.equal(one.status.phase, 'Pending');
   assert.equal(other.status.phase, 'Succeeded');
   assert.equal(other.metadata.uid, 'u2');
+});
+
+test('the writer decodes its own write from the bytes it encoded: the same object as reading the text back, and shared with the text\'s readers', () => {
+  const encoded = encodeStored(pod('Pending'));
+  assert.equal(encoded.value, encodeObject(pod('Pending')), 'the same text as encodeObject');
+  assert.ok(encoded.unknown, 'a Pod is an envelope');
+  const stored = kv('/registry/pods/ns/from-bytes', encoded.value, 11);
+  const mine = sharedObject(stored, stored.modRevision, encoded);
+  assert.deepEqual(mine, decodeObject(stored));
+  assert.equal(JSON.stringify(mine), JSON.stringify(decodeObject(stored)), 'key order too');
+  assert.equal(Object.getPrototypeOf(sharedObject(stored)), Object.getPrototypeOf(mine));
+  assert.equal(sharedObject(stored).spec, mine.spec, 'the text\'s readers get the decode the writer made');
+  // Bytes that are not this text's are never taken for it.
+  const other = encodeStored(pod('Failed'));
+  const stored2 = kv('/registry/pods/ns/from-bytes-2', encoded.value, 12);
+  assert.equal(sharedObject(stored2, 12, other).status.phase, 'Pending');
+  assert.deepEqual(parseStored(encodeStored({ apiVersion: 'example.com/v1', kind: 'Widget', metadata: { name: 'w' } }).value), { apiVersion: 'example.com/v1', kind: 'Widget', metadata: { name: 'w' } }, 'a kind without a message is JSON');
 });

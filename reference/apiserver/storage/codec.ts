@@ -15,14 +15,30 @@
  * apart by the magic.
  */
 import type { KeyValue } from '../../../contract/contract.ts';
-import { decodeObject as decodeEnvelope, encodeObject as encodeEnvelope, hasProtobuf } from '../protobuf/codec.ts';
+import { decodeObject as decodeEnvelope, decodeUnknownWrite, hasProtobuf, writeUnknown, type UnknownWrite } from '../protobuf/codec.ts';
 
 const MAGIC = 'k8s\u0000';
 
 export function encodeObject(obj: any): string {
+  return encodeStored(obj).value;
+}
+
+/**
+ * A value as written to the store, with the runtime.Unknown it was made of when it is an
+ * envelope: the writer decodes its own write back (sharedStored) from those bytes rather than
+ * from the text turned back into bytes.
+ */
+export interface Encoded {
+  value: string;
+  unknown?: UnknownWrite;
+}
+
+export function encodeStored(obj: any): Encoded {
   const stored = { ...obj, metadata: storedMeta(obj.metadata ?? {}) };
-  const envelope = hasProtobuf(String(obj.apiVersion), String(obj.kind)) ? encodeEnvelope(stored, { lossless: true }) : undefined;
-  return envelope ? Buffer.from(envelope.buffer, envelope.byteOffset, envelope.byteLength).toString('latin1') : JSON.stringify(stored);
+  const unknown = hasProtobuf(String(obj.apiVersion), String(obj.kind)) ? writeUnknown(stored, { lossless: true }) : undefined;
+  if (!unknown) return { value: JSON.stringify(stored) };
+  const bytes = unknown.bytes;
+  return { value: MAGIC + Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('latin1'), unknown };
 }
 
 /** metadata without resourceVersion and selfLink (a loop: rest destructuring costs more). */
@@ -74,12 +90,15 @@ function sharedBase(kv: KeyValue): any {
  * (adapters/reference/warm-store.ts), and their security caches (wiring/cached-reader.ts) then
  * decode its roles and bindings once per worker, not once per session.
  */
-export function sharedStored(key: string, value: string): any {
+export function sharedStored(key: string, value: string, encoded?: Encoded): any {
   const entries = sharedByKey.get(key);
   if (entries) {
     for (const e of entries) if (e.value === value) return e.obj;
   }
-  const obj = deepFreeze(parseStored(value));
+  // The writer's own write, when it passes the encoding of this very text: `value` is MAGIC and
+  // then the Unknown's bytes as latin1, so decoding the message it put in them is decoding the
+  // text, without rebuilding the bytes or reading the envelope back.
+  const obj = deepFreeze(encoded?.unknown && encoded.value === value ? decodeUnknownWrite(encoded.unknown, { keepEmptyStrings: true }) : parseStored(value));
   const next = [{ value, obj }, ...(entries ?? []).slice(0, 1)];
   // Re-inserted at the end: the Map's order is then least recently decoded first.
   sharedByKey.delete(key);
@@ -93,8 +112,8 @@ export function sharedStored(key: string, value: string): any {
  * every other reader of that text, so it must not be changed (`clone` it first). Costs two
  * shallow copies when the text was decoded before.
  */
-export function sharedObject(kv: KeyValue, revision: number = kv.modRevision): any {
-  const base = sharedBase(kv);
+export function sharedObject(kv: KeyValue, revision: number = kv.modRevision, encoded?: Encoded): any {
+  const base = encoded ? sharedStored(kv.key, kv.value, encoded) : sharedBase(kv);
   return Object.freeze({ ...base, metadata: Object.freeze({ ...(base.metadata ?? {}), resourceVersion: String(revision) }) });
 }
 

@@ -10,7 +10,7 @@ import type { Backend } from '../../store/backend.ts';
 import { registryKey, registryPrefix } from '../../store/registry.ts';
 import type { ResourceDef } from '../resources/registry.ts';
 import { errors } from '../status.ts';
-import { encodeObject, sharedObject } from './codec.ts';
+import { encodeStored, sharedObject } from './codec.ts';
 import { servedAs, storedAs, type ConversionHost } from '../apiextensions/convert.ts';
 
 export interface StoredObject {
@@ -107,21 +107,23 @@ export class ObjectStore {
   async create(def: ResourceDef, obj: any): Promise<StoredObject> {
     const key = this.key(def, obj.metadata?.namespace ?? '', obj.metadata?.name ?? '');
     if (!key) throw errors.badRequest(`invalid object name ${JSON.stringify(obj.metadata?.name ?? '')}`);
-    const value = encodeObject(def.custom ? await storedAs(def, obj, this.conversion) : obj);
+    const encoded = encodeStored(def.custom ? await storedAs(def, obj, this.conversion) : obj);
+    const value = encoded.value;
     const res = await this.timed('create', def.resource, () => this.backend.txn({ key, expectModRevision: 0, value }));
     if (!res.succeeded || !res.kv) throw errors.alreadyExists(def.group, def.resource, obj.metadata.name);
     this.onWrite?.(this.prefix(def, ''), res.kv.modRevision);
-    return { obj: await this.served(def, sharedObject(res.kv)), kv: res.kv };
+    return { obj: await this.served(def, sharedObject(res.kv, res.kv.modRevision, encoded)), kv: res.kv };
   }
 
   /** Replaces the object if it is still at `expectModRevision`, else throws CasFailed. */
   async replace(def: ResourceDef, obj: any, expectModRevision: number): Promise<StoredObject> {
     const key = this.key(def, obj.metadata?.namespace ?? '', obj.metadata?.name ?? '')!;
-    const value = encodeObject(def.custom ? await storedAs(def, obj, this.conversion) : obj);
+    const encoded = encodeStored(def.custom ? await storedAs(def, obj, this.conversion) : obj);
+    const value = encoded.value;
     const res = await this.timed('update', def.resource, () => this.backend.txn({ key, expectModRevision, value }));
     if (!res.succeeded || !res.kv) throw new CasFailed(res.kv);
     this.onWrite?.(this.prefix(def, ''), res.kv.modRevision);
-    return { obj: await this.served(def, sharedObject(res.kv)), kv: res.kv };
+    return { obj: await this.served(def, sharedObject(res.kv, res.kv.modRevision, encoded)), kv: res.kv };
   }
 
   /** Deletes the object if it is still at `expectModRevision`; returns the deletion revision. */
