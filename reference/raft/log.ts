@@ -51,21 +51,17 @@ export class RaftLog {
     return this.entries.slice(Math.max(from, 1) - 1, Math.min(to, this.lastIndex()));
   }
 
-  /** The first index holding `term`, scanning back from `index` (for the §5.3 conflict hint). */
-  firstIndexOfTerm(index: number, term: number): number {
+  /**
+   * The largest index at or below `index` whose entry's term is at most `term` (0: none) — where
+   * this log may still agree with another whose entry at `index` has term `term`: every later
+   * entry here has a higher term, so cannot match. The §5.3 conflict hint, computed the same way
+   * by the follower that refuses an append and by the leader that reads the refusal (etcd-io/raft
+   * log.go, findConflictByTerm).
+   */
+  findConflictByTerm(index: number, term: number): number {
     let i = Math.min(index, this.lastIndex());
-    while (i > 1 && this.term(i - 1) === term) i--;
+    while (i > 0 && this.term(i) > term) i--;
     return i;
-  }
-
-  /** The last index whose term is `term`, or 0 when the log holds no entry of that term. */
-  lastIndexOfTerm(term: number): number {
-    for (let i = this.lastIndex(); i >= 1; i--) {
-      const t = this.term(i);
-      if (t === term) return i;
-      if (t < term) return 0;
-    }
-    return 0;
   }
 
   /**
