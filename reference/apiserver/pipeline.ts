@@ -108,13 +108,23 @@ export class AdmissionDenied extends Error {
   }
 }
 
+/**
+ * `handles`, when a plugin has it, answers synchronously whether admit/validate could do anything
+ * for these attributes; the chain skips the call (and the promise it costs) when it says no, as
+ * upstream's chain asks admission.Interface Handles(operation) before Admit/Validate
+ * (staging/src/k8s.io/apiserver/pkg/admission/chain.go). Ours may also look at the resource and
+ * user; it must be false only where admit/validate would return at once without effect, and they
+ * keep their own checks, so calling them directly behaves as before.
+ */
 export interface MutatingPlugin {
   readonly name: string;
+  handles?(attrs: AdmissionAttributes): boolean;
   admit(attrs: AdmissionAttributes): Promise<void>;
 }
 
 export interface ValidatingPlugin {
   readonly name: string;
+  handles?(attrs: AdmissionAttributes): boolean;
   validate(attrs: AdmissionAttributes): Promise<void>;
 }
 

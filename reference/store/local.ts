@@ -79,10 +79,9 @@ export class LocalBackend implements Backend {
     return result.deleted ? { revision: result.revision, deleted: result.deleted } : { revision: result.revision };
   }
 
-  async txn(cas: CompareAndSwap): Promise<TxnResult> {
-    const result = await this.submitChecked({ op: 'txn', cas: { key: cas.key, expectModRevision: cas.expectModRevision, value: cas.value } });
-    if (result.op !== 'txn') throw unexpected(result);
-    return result.kv ? { succeeded: result.succeeded, revision: result.revision, kv: result.kv } : { succeeded: result.succeeded, revision: result.revision };
+  /** The API server's every write: the submit's promise and one reaction, no async layers between (each costs a promise and ticks). */
+  txn(cas: CompareAndSwap): Promise<TxnResult> {
+    return this.submit({ op: 'txn', cas: { key: cas.key, expectModRevision: cas.expectModRevision, value: cas.value } }).then(txnResult);
   }
 
   /** Rejects with CompactedError at or below the compact revision, FutureRevisionError above the current one (as etcd). */
@@ -123,6 +122,13 @@ export class LocalBackend implements Backend {
     if (error !== undefined) throw error;
     return result;
   }
+}
+
+function txnResult(result: StoreResult): TxnResult {
+  const error = errorOfResult(result);
+  if (error !== undefined) throw error;
+  if (result.op !== 'txn') throw unexpected(result);
+  return result.kv ? { succeeded: result.succeeded, revision: result.revision, kv: result.kv } : { succeeded: result.succeeded, revision: result.revision };
 }
 
 function unexpected(result: StoreResult): Error {

@@ -9,12 +9,17 @@ import { admissionForbidden } from './errors.ts';
 
 export const DENY_SERVICE_EXTERNAL_IPS_PLUGIN_NAME = 'DenyServiceExternalIPs';
 
+/** A create or update of a Service itself: the only requests this plugin checks. */
+function serviceWrite(attrs: AdmissionAttributes): boolean {
+  return (attrs.operation === 'CREATE' || attrs.operation === 'UPDATE') && attrs.resource.group === '' && attrs.resource.resource === 'services' && attrs.subresource === '';
+}
+
 export function denyServiceExternalIPs(): ValidatingPlugin {
   return {
     name: DENY_SERVICE_EXTERNAL_IPS_PLUGIN_NAME,
+    handles: serviceWrite,
     async validate(attrs: AdmissionAttributes): Promise<void> {
-      if (attrs.operation !== 'CREATE' && attrs.operation !== 'UPDATE') return;
-      if (attrs.resource.group !== '' || attrs.resource.resource !== 'services' || attrs.subresource !== '') return;
+      if (!serviceWrite(attrs)) return;
       const next = externalIPs(attrs.object);
       const before = new Set(externalIPs(attrs.oldObject));
       if (next.every((ip) => before.has(ip))) return;

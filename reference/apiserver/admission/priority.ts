@@ -33,11 +33,17 @@ export function systemPriorityClasses(): any[] {
   ];
 }
 
+/** A pod's create: the only request this plugin looks at. */
+function podCreate(attrs: AdmissionAttributes): boolean {
+  return attrs.operation === 'CREATE' && attrs.resource.group === '' && attrs.resource.resource === 'pods' && attrs.subresource === '';
+}
+
 export function priorityAdmission(opts: PriorityAdmissionOptions): MutatingPlugin {
   return {
     name: PRIORITY_PLUGIN_NAME,
+    handles: podCreate,
     async admit(attrs: AdmissionAttributes): Promise<void> {
-      if (attrs.operation !== 'CREATE' || attrs.resource.group !== '' || attrs.resource.resource !== 'pods' || attrs.subresource !== '') return;
+      if (!podCreate(attrs)) return;
       const spec = (attrs.object ??= {}).spec ?? (attrs.object.spec = {});
       let value = 0;
       let policy: string | undefined;

@@ -37,6 +37,8 @@ export interface ServiceAccountAdmissionOptions {
 export function serviceAccountAdmission(opts: ServiceAccountAdmissionOptions): MutatingPlugin & ValidatingPlugin {
   return {
     name: SERVICE_ACCOUNT_PLUGIN_NAME,
+    // Both phases start by ignoring what podOf does not return.
+    handles: (attrs) => podOf(attrs) !== undefined,
     async admit(attrs: AdmissionAttributes): Promise<void> {
       const pod = podOf(attrs);
       if (!pod) return;

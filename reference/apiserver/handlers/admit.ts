@@ -75,6 +75,7 @@ function denial(e: unknown, plugin: string): ApiError {
 export async function mutatingAdmission(env: Env, call: Call, def: ResourceDef, t: AdmissionTarget): Promise<void> {
   const attrs = attributesFor(call, def, t);
   for (const p of env.mutating) {
+    if (p.handles !== undefined && !p.handles(attrs)) continue;
     try {
       await p.admit(attrs);
     } catch (e) {
@@ -89,6 +90,7 @@ export async function mutatingAdmission(env: Env, call: Call, def: ResourceDef, 
 export async function validatingAdmission(env: Env, call: Call, def: ResourceDef, t: AdmissionTarget): Promise<void> {
   const attrs = attributesFor(call, def, t);
   for (const p of env.validating) {
+    if (p.handles !== undefined && !p.handles(attrs)) continue;
     try {
       await p.validate(attrs);
     } catch (e) {

@@ -18,12 +18,17 @@ function covers(t: any, key: string): boolean {
   return (t?.key === key || !t?.key) && (t?.effect === 'NoExecute' || !t?.effect);
 }
 
+/** A create or update of a pod itself: the only requests this plugin changes. */
+function podWrite(attrs: AdmissionAttributes): boolean {
+  return (attrs.operation === 'CREATE' || attrs.operation === 'UPDATE') && attrs.resource.group === '' && attrs.resource.resource === 'pods' && attrs.subresource === '';
+}
+
 export function defaultTolerationSeconds(seconds = { notReady: DEFAULT_TOLERATION_SECONDS, unreachable: DEFAULT_TOLERATION_SECONDS }): MutatingPlugin {
   return {
     name: DEFAULT_TOLERATION_SECONDS_PLUGIN_NAME,
+    handles: podWrite,
     async admit(attrs: AdmissionAttributes): Promise<void> {
-      if (attrs.operation !== 'CREATE' && attrs.operation !== 'UPDATE') return;
-      if (attrs.resource.group !== '' || attrs.resource.resource !== 'pods' || attrs.subresource !== '') return;
+      if (!podWrite(attrs)) return;
       const spec = attrs.object?.spec;
       if (!spec || typeof spec !== 'object') return;
       const tolerations: any[] = Array.isArray(spec.tolerations) ? spec.tolerations : [];

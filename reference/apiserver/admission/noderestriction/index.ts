@@ -17,6 +17,8 @@ const MIRROR_ANNOTATION = 'kubernetes.io/config.mirror';
 export function nodeRestriction(): MutatingPlugin {
   return {
     name: NODE_RESTRICTION_PLUGIN_NAME,
+    // Only a node's own requests are restricted.
+    handles: (attrs) => nodeIdentity(attrs.user) !== undefined,
     async admit(attrs: AdmissionAttributes): Promise<void> {
       const node = nodeIdentity(attrs.user);
       if (node === undefined) return;

@@ -53,9 +53,15 @@ const POD_TEMPLATE_PATHS: Record<string, (o: any) => any> = {
   'batch/cronjobs': (o) => o?.spec?.jobTemplate?.spec?.template,
 };
 
+function podSecurityKey(key: string): boolean {
+  return key === '/namespaces' || key === '/pods' || POD_TEMPLATE_PATHS[key] !== undefined;
+}
+
 export function podSecurityAdmission(opts: PodSecurityOptions): ValidatingPlugin {
   return {
     name: POD_SECURITY_PLUGIN_NAME,
+    // A create or update of a namespace, a pod or a workload with a pod template; validate narrows further.
+    handles: (attrs) => (attrs.operation === 'CREATE' || attrs.operation === 'UPDATE') && podSecurityKey(`${attrs.resource.group}/${attrs.resource.resource}`),
     async validate(attrs: AdmissionAttributes): Promise<void> {
       if (attrs.operation !== 'CREATE' && attrs.operation !== 'UPDATE') return;
       const key = `${attrs.resource.group}/${attrs.resource.resource}`;
