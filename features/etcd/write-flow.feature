@@ -107,13 +107,15 @@ Feature: etcd — the write path
       the follower's conflict hint, then streams (tracker/progress.go: StateProbe, MaybeDecrTo,
       StateReplicate). A leader that resent its log from the start, or stepped back one index per
       refusal with a full batch each time, would send many times what the follower lacked. Here
-      the old leader holds 50 writes no one else has; two leaders later, the leader of the day
-      knows nothing of its log and starts its probe at its own last index.
+      the old leader holds 50 writes no one else has (it sits alone for a second first, so that no
+      append it sent is still on its way to the members restarted next); two leaders later, the
+      leader of the day knows nothing of its log and starts its probe at its own last index.
 
       Given a 3-member store with a stable leader
       And 400 keys are put
       When 2 followers are killed
       And 50 puts are sent to the store without waiting for their answers
+      And the store is left alone for 1 s
       And the last live member is killed, and the others restarted
       Then within 10 s a put of key "/acked/1" succeeds
       When 100 keys are put
