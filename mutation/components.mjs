@@ -8,7 +8,8 @@
  */
 export const COMPONENTS = {
   'scheduler-tainttoleration': {
-    mutate: ['reference/scheduler/plugins/tainttoleration/index.ts'],
+    // reference/tolerations.ts: ToleratesTaint, which the plugin (and the taint eviction controller) match with.
+    mutate: ['reference/scheduler/plugins/tainttoleration/index.ts', 'reference/tolerations.ts'],
     features: ['features/scheduler/taints.feature', 'features/scheduler/filter-score-bind.feature'],
   },
   // The scheduler (issue 16): one scheduling cycle (filter over the nodes, score the feasible

@@ -37,6 +37,8 @@ Feature: Scheduler — taints and tolerations
         | not matching   | key "dedicated" operator Equal value "gpu" effect "NoExecute"  | Pending    |
         | matching       | key "dedicated" value "gpu" effect "NoSchedule" and no operator | on Node "n1" |
         | not matching   | key "dedicated" value "tpu" effect "NoSchedule" and no operator | Pending    |
+        | matching       | key "dedicated" value "gpu" effect "NoSchedule" and an empty operator | on Node "n1" |
+        | not matching   | key "dedicated" value "tpu" effect "NoSchedule" and an empty operator | Pending    |
 
   Rule: TAINT-NOSCHEDULE-NEW — NoSchedule keeps new, intolerant pods off the node
     Source: 000_1662d8c5cea2447f.txt § 控制平面 / Scheduler / Taint / Toleration

@@ -115,6 +115,9 @@ const CLAUSES: [RegExp, (m: RegExpExecArray, pod: { metadata: any; spec: Spec },
   [/(?:with )?toleration key "([^"]*)" operator (Equal|Exists)(?: value "([^"]*)")?(?: effect "([^"]*)")?/, (m, p) => (p.spec.tolerations ??= []).push({ key: m[1], operator: m[2], ...(m[3] ? { value: m[3] } : {}), ...(m[4] ? { effect: m[4] } : {}) })],
   // No operator at all: the API stores none, and a toleration without one compares values (Equal).
   [/(?:with )?toleration key "([^"]*)" value "([^"]*)"(?: effect "([^"]*)")? and no operator/, (m, p) => (p.spec.tolerations ??= []).push({ key: m[1], value: m[2], ...(m[3] ? { effect: m[3] } : {}) })],
+  // An operator sent as the empty string: upstream's ToleratesTaint (staging/src/k8s.io/api/core/v1/toleration.go)
+  // takes "" as Equal, and validation admits it.
+  [/(?:with )?toleration key "([^"]*)" value "([^"]*)"(?: effect "([^"]*)")? and an empty operator/, (m, p) => (p.spec.tolerations ??= []).push({ key: m[1], operator: '', value: m[2], ...(m[3] ? { effect: m[3] } : {}) })],
   [/with toleration operator Exists and no key(?: effect "([^"]*)")?/, (m, p) => (p.spec.tolerations ??= []).push({ operator: 'Exists', ...(m[1] ? { effect: m[1] } : {}) })],
   [/tolerating "([^"]*)"(?: with effect "([^"]*)")?/, (m, p) => {
     const t = m[2] ? { key: m[1]!, effect: m[2] } : parseTaint(m[1]!);
