@@ -83,7 +83,7 @@ export class RaftLog {
   /**
    * Follower side of AppendEntries once the consistency check held: skip the entries we
    * already hold, cut the log at the first conflict and append the rest (Figure 2, steps 3–4).
-   * Returns the first index written (past the end when nothing was cut), or 0 when nothing was.
+   * Returns the first index it wrote (one past the old end for a plain append), or 0 when it wrote nothing.
    */
   mergeFrom(entries: readonly Entry[]): number {
     const conflict = entries.find((e) => !this.matchTerm(e.index, e.term));
