@@ -176,3 +176,9 @@ export function entriesSentTo(lines: readonly TraceLine[], to: string): number {
   }
   return n;
 }
+
+/** The position of the last line that `matches`, or -1. */
+export function lastLineWhere(lines: readonly TraceLine[], matches: (l: TraceLine) => boolean): number {
+  for (let i = lines.length - 1; i >= 0; i--) if (matches(lines[i]!)) return i;
+  return -1;
+}

@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { Given, Then, When } from '@cucumber/cucumber';
 import type { KubespecWorld } from '../support/world.ts';
-import { agreedPrefix, appendsOf, commitsOf, electionSettled, entriesSentTo, entryIndexOf, HEARTBEAT_INTERVAL_MS, logsFromTrace, parseTrace, sendsOf, timeOf, type TraceLine } from './raft-trace.ts';
+import { agreedPrefix, appendsOf, commitsOf, electionSettled, entriesSentTo, entryIndexOf, HEARTBEAT_INTERVAL_MS, lastLineWhere, logsFromTrace, parseTrace, sendsOf, timeOf, type TraceLine } from './raft-trace.ts';
 
 function traceSinceMark(world: KubespecWorld): TraceLine[] {
   let mark = 0;
@@ -84,8 +84,7 @@ Then('the entries sent to it since its restart number at most twice those it lac
   const leader = await this.members().leader();
   assert.ok(leader !== undefined && leader !== id, `another member leads (got ${leader})`);
   const lines = parseTrace(this.raft().trace());
-  let restartAt = lines.length - 1;
-  while (restartAt >= 0 && !lines[restartAt]!.text.startsWith(`restart member=${id} `)) restartAt--;
+  const restartAt = lastLineWhere(lines, (l) => l.text.startsWith(`restart member=${id} `));
   assert.ok(restartAt >= 0, `the trace holds no restart of member ${id}`);
   const held = logsFromTrace(lines, restartAt).get(id) ?? [];
   const leaders = logsFromTrace(lines).get(leader) ?? [];
@@ -110,8 +109,7 @@ Then('the leader sent the killed member at most one MsgApp per heartbeat interva
   const leader = await this.members().leader();
   assert.ok(leader !== undefined, 'a member leads');
   const lines = parseTrace(this.raft().trace());
-  let since = lines.length - 1;
-  while (since >= 0 && !(lines[since]!.kind === 'became' && lines[since]!.role === 'leader' && lines[since]!.member === leader)) since--;
+  const since = lastLineWhere(lines, (l) => l.kind === 'became' && l.role === 'leader' && l.member === leader);
   assert.ok(since >= 0, `the trace holds no "became leader member=${leader}"`);
   const tail = lines.slice(since);
   const span_ms = (timeOf(tail.at(-1)!.text) ?? 0) - (timeOf(tail[0]!.text) ?? 0);
@@ -139,8 +137,8 @@ Then('over the next {int} s of virtual time the leader sends nothing but heartbe
   for (const l of sent) byType.set(l.type!, (byType.get(l.type!) ?? 0) + 1);
   this.log(`leader ${leader} sent ${JSON.stringify(Object.fromEntries(byType))} in ${seconds} s`);
   assert.equal(await this.members().leader(), leader, 'the leader changed meanwhile');
-  assert.ok((byType.get('MsgHeartbeat') ?? 0) > 0, `leader ${leader} sent no heartbeat in ${seconds} s`);
-  assert.deepEqual([...byType.keys()], ['MsgHeartbeat'], `leader ${leader} sent more than heartbeats while nothing was written`);
+  // Exactly the heartbeats: none at all would fail too (a leader that stopped heartbeating is deposed).
+  assert.deepEqual([...byType.keys()], ['MsgHeartbeat'], `leader ${leader} sent ${JSON.stringify(Object.fromEntries(byType))} while nothing was written`);
 });
 
 /**
