@@ -173,3 +173,24 @@ test('a stopped informer closes its watch and ignores whatever still arrives', a
   assert.deepEqual(events, []);
   assert.equal(lw.watches.length, 1);
 });
+
+test('an update files the object under its new index values and no longer under the old ones; an unchanged value keeps it', async () => {
+  const lw = new FakeListWatcher();
+  const pod = (rv: string, nodeName: string, owner: string): KubeObject => ({ apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p', namespace: 'a', resourceVersion: rv, ownerReferences: [{ uid: owner, controller: true }] }, spec: { nodeName } } as KubeObject);
+  lw.items = [pod('1', 'n1', 'rs-1')];
+  const { inf } = informer(lw);
+  inf.start();
+  await settle();
+  const names = (index: 'node' | 'owner' | 'namespace', value: string) => inf.byIndex(index, value).map((o) => `${o.metadata.name}@${o.metadata.resourceVersion}`);
+  lw.current.handlers.onEvent({ type: 'MODIFIED', object: pod('2', 'n2', 'rs-1') });
+  assert.deepEqual(names('node', 'n1'), []);
+  assert.deepEqual(names('node', 'n2'), ['p@2']);
+  assert.deepEqual(names('owner', 'rs-1'), ['p@2'], 'an index whose value did not change holds the object at its new version');
+  assert.deepEqual(names('namespace', 'a'), ['p@2']);
+  lw.current.handlers.onEvent({ type: 'MODIFIED', object: pod('3', 'n2', 'rs-2') });
+  assert.deepEqual(names('owner', 'rs-1'), []);
+  assert.deepEqual(names('owner', 'rs-2'), ['p@3']);
+  lw.current.handlers.onEvent({ type: 'DELETED', object: pod('4', 'n2', 'rs-2') });
+  assert.deepEqual([...names('node', 'n2'), ...names('owner', 'rs-2'), ...names('namespace', 'a')], []);
+  inf.stop();
+});

@@ -109,6 +109,12 @@ export const INDEXERS: Record<IndexName, (o: any) => string[]> = {
   uncontrolled: (o) => (Array.isArray(o.metadata?.ownerReferences) && o.metadata.ownerReferences.some((r: any) => r?.controller === true) ? [] : [o.metadata?.namespace ?? '']),
 };
 
+const INDEXER_ENTRIES = Object.entries(INDEXERS) as [IndexName, (o: any) => string[]][];
+
+function sameValues(a: readonly string[], b: readonly string[]): boolean {
+  return a.length === b.length && a.every((v, i) => v === b[i]);
+}
+
 export class Informer {
   private readonly objects = new Map<string, KubeObject>();
   private readonly indexes = new Map<IndexName, Map<string, Set<string>>>(
@@ -175,18 +181,37 @@ export class Informer {
 
   private index(key: string, object: KubeObject | undefined, add: boolean): void {
     if (!object) return;
-    for (const [name, fn] of Object.entries(INDEXERS) as [IndexName, (o: any) => string[]][]) {
+    for (const [name, fn] of INDEXER_ENTRIES) {
       const index = this.indexes.get(name)!;
-      for (const value of fn(object)) {
-        let keys = index.get(value);
-        if (add) {
-          if (!keys) index.set(value, (keys = new Set()));
-          keys.add(key);
-        } else if (keys) {
-          keys.delete(key);
-          if (keys.size === 0) index.delete(value);
-        }
-      }
+      for (const value of fn(object)) this.file(index, value, key, add);
+    }
+  }
+
+  /**
+   * Moves `key` from the values `old` was filed under to those `object` is: as removing then
+   * adding (client-go's updateIndices), but an index whose values did not change — most updates
+   * (a status write keeps namespace, owners and node) — is left alone.
+   */
+  private reindex(key: string, old: KubeObject | undefined, object: KubeObject): void {
+    if (!old) return this.index(key, object, true);
+    for (const [name, fn] of INDEXER_ENTRIES) {
+      const before = fn(old);
+      const after = fn(object);
+      if (sameValues(before, after)) continue;
+      const index = this.indexes.get(name)!;
+      for (const value of before) this.file(index, value, key, false);
+      for (const value of after) this.file(index, value, key, true);
+    }
+  }
+
+  private file(index: Map<string, Set<string>>, value: string, key: string, add: boolean): void {
+    let keys = index.get(value);
+    if (add) {
+      if (!keys) index.set(value, (keys = new Set()));
+      keys.add(key);
+    } else if (keys) {
+      keys.delete(key);
+      if (keys.size === 0) index.delete(value);
     }
   }
 
@@ -292,9 +317,8 @@ export class Informer {
     const key = keyOf(object);
     const old = this.objects.get(key);
     if (old && resourceVersionOf(old) !== undefined && resourceVersionOf(old) === resourceVersionOf(object)) return;
-    this.index(key, old, false);
     this.objects.set(key, object);
-    this.index(key, object, true);
+    this.reindex(key, old, object);
     this.opts.onEvent(old ? { type: 'MODIFIED', resource: this.resource, object, oldObject: old } : { type: 'ADDED', resource: this.resource, object });
   }
 

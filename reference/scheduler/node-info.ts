@@ -29,6 +29,8 @@ export class NodeInfo {
   generation = 0;
   /** Sums over this node's pods remembered by `tally`, valid while `generation` stays the same. */
   private tallies?: { generation: number; sums: Map<string, number> };
+  /** The node's domain key per topology key (topology.ts domainOf), until the node changes. */
+  readonly domains = new Map<string, string | undefined>();
 
   constructor(public node: Node) {
     this.setNode(node);
@@ -40,6 +42,7 @@ export class NodeInfo {
 
   setNode(node: Node): void {
     this.node = node;
+    this.domains.clear();
     const a = node.status?.allocatable ?? node.status?.capacity ?? {};
     this.allocatable = { milliCPU: milliCPU(a['cpu']), memory: bytes(a['memory']), pods: Math.floor(parseQuantity(a['pods'])) || 0 };
     this.images = new Map();

@@ -16,8 +16,12 @@ export const domainKey = (topologyKey: string, value: string): string => `${topo
 
 /** The node's domain under `topologyKey`, or undefined when the node lacks the label. */
 export function domainOf(node: NodeInfo, topologyKey: string): string | undefined {
+  // Asked for every node in every cycle: the key is built once per node and topology key.
+  if (node.domains.has(topologyKey)) return node.domains.get(topologyKey);
   const value = node.node.metadata.labels?.[topologyKey];
-  return value === undefined ? undefined : domainKey(topologyKey, value);
+  const domain = value === undefined ? undefined : domainKey(topologyKey, value);
+  node.domains.set(topologyKey, domain);
+  return domain;
 }
 
 export interface DomainTally {
