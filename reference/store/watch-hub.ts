@@ -48,6 +48,13 @@ export class WatchHub {
   private readonly watchers = new Set<Watcher>();
   /** The watchers without a trigger: offered every change under their prefix. */
   private readonly unindexed = new Set<Watcher>();
+  /**
+   * Per top of a key (`/registry/configmaps/`), the unindexed watchers whose prefix can match a
+   * key under it, in registration order: a serve process keeps some 40 informer watches on
+   * other resources, which a write then need not look at one by one. Rebuilt after any watcher
+   * joins or leaves; an array handed out is never changed, so a delivery keeps its snapshot.
+   */
+  private candidatesByTop = new Map<string, readonly Watcher[]>();
   private readonly indexes = new Map<string, TriggerIndex>();
   private readonly pending: PendingDelivery[] = [];
   private delivering = false;
@@ -60,7 +67,7 @@ export class WatchHub {
     const watcher: Watcher = { prefix, handlers, seq: this.nextSeq++, nextRevision: fromRevision, active: true };
     this.watchers.add(watcher);
     const trigger = handlers.trigger;
-    const leave = trigger ? this.join(watcher, trigger) : (this.unindexed.add(watcher), () => this.unindexed.delete(watcher));
+    const leave = trigger ? this.join(watcher, trigger) : this.joinUnindexed(watcher);
     if (trigger) trigger.offeredThrough = () => Math.max(this.offered, watcher.nextRevision - 1);
     const cancel = (): void => {
       watcher.active = false;
@@ -68,6 +75,30 @@ export class WatchHub {
       leave();
     };
     return { watcher, cancel };
+  }
+
+  private joinUnindexed(watcher: Watcher): () => void {
+    this.unindexed.add(watcher);
+    this.candidatesByTop = new Map();
+    return () => {
+      this.unindexed.delete(watcher);
+      this.candidatesByTop = new Map();
+    };
+  }
+
+  /**
+   * The unindexed watchers that may want a change of `key`, in registration order: those whose
+   * prefix and the key's top agree as far as the shorter goes. The delivery still checks the
+   * whole prefix; this only leaves out those that cannot match.
+   */
+  private unindexedFor(key: string): readonly Watcher[] {
+    const top = topOf(key);
+    let candidates = this.candidatesByTop.get(top);
+    if (candidates === undefined) {
+      candidates = [...this.unindexed].filter((w) => w.prefix.startsWith(top) || top.startsWith(w.prefix));
+      this.candidatesByTop.set(top, candidates);
+    }
+    return candidates;
   }
 
   /** Files a triggered watcher under its index and value; returns how to take it out again. */
@@ -134,10 +165,11 @@ export class WatchHub {
    * triggered ones wanting the value the key had before or has now (a deletion: before only).
    * When a value cannot be read, every triggered watcher is offered the change.
    */
-  private offeredTo(event: KvEvent): Watcher[] {
-    if (this.indexes.size === 0) return [...this.unindexed];
-    const out = [...this.unindexed];
+  private offeredTo(event: KvEvent): readonly Watcher[] {
     const key = event.kv.key;
+    const unindexed = this.unindexedFor(key);
+    if (this.indexes.size === 0) return unindexed;
+    const out = [...unindexed];
     const revision = event.kv.modRevision;
     for (const index of this.indexes.values()) {
       if (!key.startsWith(index.prefix)) continue;
@@ -153,6 +185,18 @@ export class WatchHub {
         if (set) out.push(...set);
       }
     }
-    return out.length > this.unindexed.size ? out.sort((a, b) => a.seq - b.seq) : out;
+    return out.length > unindexed.length ? out.sort((a, b) => a.seq - b.seq) : out;
   }
+}
+
+/**
+ * A key's first two segments with their slashes (`/registry/configmaps/`), or the whole key when
+ * it has fewer. A watcher prefix matches the key only if it agrees with this as far as the
+ * shorter of the two goes.
+ */
+function topOf(key: string): string {
+  const second = key.indexOf('/', 1);
+  if (second < 0) return key;
+  const third = key.indexOf('/', second + 1);
+  return third < 0 ? key : key.slice(0, third + 1);
 }

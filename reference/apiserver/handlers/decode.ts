@@ -96,7 +96,7 @@ export function decodeResource(call: Call, def: ResourceDef, body: unknown, fv: 
 function decodeCustom(call: Call, def: ResourceDef, body: unknown, fv: FieldValidation): any {
   const withMeta = decodeTyped(call, body, def.kind, def.group, def.version, CUSTOM_ENVELOPE, 'Ignore');
   const obj = { ...(body as Record<string, unknown>), apiVersion: withMeta.apiVersion, kind: withMeta.kind, metadata: withMeta.metadata };
-  const unknownMeta = checkAgainstSchema((body as any).metadata ?? {}, objectMeta).unknownFields.map((f) => `metadata.${f}`);
+  const unknownMeta = checkAgainstSchema((body as any).metadata ?? {}, objectMeta, false).unknownFields.map((f) => `metadata.${f}`);
   const problems = strictProblems([...unknownMeta, ...prune(obj, def.custom!.openAPIV3Schema)], duplicateFieldsOf(body));
   if (problems.length > 0 && fv === 'Strict') throw cannotHandle(def.kind, def.version, `strict decoding error: ${problems.join(', ')}`);
   if (fv === 'Warn') call.warnings.push(...problems);
@@ -109,7 +109,7 @@ function decodeCustom(call: Call, def: ResourceDef, body: unknown, fv: FieldVali
  */
 export function schemaFieldErrors(def: ResourceDef, obj: unknown): { errs: FieldError[]; typesOk: boolean } {
   if (def.custom) return { errs: validateStructural(obj, def.custom.openAPIV3Schema), typesOk: true };
-  const checked = checkAgainstSchema(obj, def.schema);
+  const checked = checkAgainstSchema(obj, def.schema, false);
   const typeErrs: FieldError[] = checked.typeErrors.map((t) => ({ type: 'Invalid', field: t.path || '<root>', detail: t.message }));
   return { errs: [...typeErrs, ...checked.fieldErrors], typesOk: typeErrs.length === 0 };
 }

@@ -146,19 +146,44 @@ export function isProtobufEnvelope(body: Uint8Array): boolean {
 /** RFC 3339 (seconds, or microseconds for MicroTime) ↔ {seconds, nanos}, as metav1.Time does. */
 function timeToProto(text: unknown): { seconds: number; nanos: number } | undefined {
   if (typeof text !== 'string' || text === '') return undefined;
+  // The last text converted, remembered: the objects written in one second share their
+  // timestamps, and Date.parse is the dearest step of encoding a small object. A fresh result
+  // each time all the same, as before.
+  if (text === lastTimeText) return { seconds: lastTimeSeconds, nanos: lastTimeNanos };
   const ms = Date.parse(text);
   if (Number.isNaN(ms)) throw new ProtobufError(`invalid time ${JSON.stringify(text)}`);
   const frac = /\.(\d+)/.exec(text)?.[1] ?? '';
-  return { seconds: Math.floor(ms / 1000), nanos: Number((frac + '000000000').slice(0, 9)) };
+  const seconds = Math.floor(ms / 1000);
+  const nanos = Number((frac + '000000000').slice(0, 9));
+  lastTimeText = text;
+  lastTimeSeconds = seconds;
+  lastTimeNanos = nanos;
+  return { seconds, nanos };
 }
+
+let lastTimeText = '';
+let lastTimeSeconds = 0;
+let lastTimeNanos = 0;
 
 function timeFromProto(t: { seconds?: number; nanos?: number }, micro: boolean): string | undefined {
   const seconds = t.seconds ?? 0;
   const nanos = t.nanos ?? 0;
   if (seconds === 0 && nanos === 0) return undefined; // the zero Time: JSON null, left out
-  const base = rfc3339(seconds * 1000).slice(0, 19);
+  const base = secondsText(seconds);
   return micro ? `${base}.${String(Math.floor(nanos / 1000)).padStart(6, '0')}Z` : `${base}Z`;
 }
+
+/** rfc3339's `YYYY-MM-DDTHH:MM:SS` for a second, the last one remembered (see timeToProto). */
+function secondsText(seconds: number): string {
+  if (seconds !== lastBaseSeconds) {
+    lastBase = rfc3339(seconds * 1000).slice(0, 19);
+    lastBaseSeconds = seconds;
+  }
+  return lastBase;
+}
+
+let lastBaseSeconds = NaN;
+let lastBase = '';
 
 /**
  * intstr.IntOrString: `type` 0 is an int (intVal), 1 a string (strVal); upstream's Go writes all

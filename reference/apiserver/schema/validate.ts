@@ -27,15 +27,25 @@ interface Walk {
   typeErrors: TypeError[];
   fieldErrors: FieldError[];
   depth: number;
+  /** Whether to build the pruned copy; a check that only wants the reports walks without it. */
+  prune: boolean;
+  /**
+   * The path to the value being visited, as steps (a property name, or a map key or index shown
+   * in brackets), made into text only for a report: nearly every walk reports nothing, and
+   * joining the path at every field cost more than the checks themselves.
+   */
+  keys: (string | number)[];
+  bracketed: boolean[];
 }
 
 /** Deeper than this the object is rejected rather than walked: a bound on hostile input. */
 const MAX_DEPTH = 64;
 
-export function checkAgainstSchema(value: unknown, schema: Schema): SchemaCheck {
-  const walk: Walk = { unknownFields: [], typeErrors: [], fieldErrors: [], depth: 0 };
-  const pruned = visit(value, schema, '', walk);
-  return { value: pruned, unknownFields: walk.unknownFields, typeErrors: walk.typeErrors, fieldErrors: walk.fieldErrors };
+/** `prune: false` when only the reports are wanted: `value` is then the input itself. */
+export function checkAgainstSchema(value: unknown, schema: Schema, prune = true): SchemaCheck {
+  const walk: Walk = { unknownFields: [], typeErrors: [], fieldErrors: [], depth: 0, prune, keys: [], bracketed: [] };
+  const pruned = visit(value, schema, walk);
+  return { value: prune ? pruned : value, unknownFields: walk.unknownFields, typeErrors: walk.typeErrors, fieldErrors: walk.fieldErrors };
 }
 
 function jsonType(v: unknown): string {
@@ -62,67 +72,95 @@ function goType(s: Schema): string {
   }
 }
 
-function typeError(w: Walk, path: string, v: unknown, s: Schema): undefined {
+function typeError(w: Walk, v: unknown, s: Schema): undefined {
+  const path = pathOf(w);
   w.typeErrors.push({ path, message: `json: cannot unmarshal ${jsonType(v)} into Go struct field ${path || '.'} of type ${goType(s)}` });
   return undefined;
 }
 
 const join = (path: string, key: string): string => (path ? `${path}.${key}` : key);
 
-function visit(v: unknown, s: Schema, path: string, w: Walk): unknown {
+/** The walk's current path: `a.b` for properties, `a[k]` / `a[0]` for map keys and indexes. */
+function pathOf(w: Walk): string {
+  let path = '';
+  for (let i = 0; i < w.keys.length; i++) path = w.bracketed[i] ? `${path}[${w.keys[i]}]` : join(path, w.keys[i] as string);
+  return path;
+}
+
+function enter(w: Walk, key: string | number, bracketed: boolean): void {
+  w.keys.push(key);
+  w.bracketed.push(bracketed);
+}
+
+function leave(w: Walk): void {
+  w.keys.pop();
+  w.bracketed.pop();
+}
+
+function visit(v: unknown, s: Schema, w: Walk): unknown {
   if (v === null || v === undefined) return v;
-  if (w.depth > MAX_DEPTH) return typeError(w, path, v, s);
+  if (w.depth > MAX_DEPTH) return typeError(w, v, s);
   if (s['x-kubernetes-int-or-string']) {
-    return typeof v === 'string' || (typeof v === 'number' && Number.isFinite(v)) ? v : typeError(w, path, v, s);
+    return typeof v === 'string' || (typeof v === 'number' && Number.isFinite(v)) ? v : typeError(w, v, s);
   }
   switch (s.type) {
     case 'string':
-      return typeof v === 'string' ? v : typeError(w, path, v, s);
+      return typeof v === 'string' ? v : typeError(w, v, s);
     case 'integer':
-      return typeof v === 'number' && Number.isInteger(v) ? v : typeError(w, path, v, s);
+      return typeof v === 'number' && Number.isInteger(v) ? v : typeError(w, v, s);
     case 'number':
-      return typeof v === 'number' ? v : typeError(w, path, v, s);
+      return typeof v === 'number' ? v : typeError(w, v, s);
     case 'boolean':
-      return typeof v === 'boolean' ? v : typeError(w, path, v, s);
+      return typeof v === 'boolean' ? v : typeError(w, v, s);
     case 'array':
-      return visitArray(v, s, path, w);
+      return visitArray(v, s, w);
     case 'object':
-      return visitObject(v, s, path, w);
+      return visitObject(v, s, w);
     default:
       return v;
   }
 }
 
-function visitArray(v: unknown, s: Schema, path: string, w: Walk): unknown {
-  if (!Array.isArray(v)) return typeError(w, path, v, s);
+function visitArray(v: unknown, s: Schema, w: Walk): unknown {
+  if (!Array.isArray(v)) return typeError(w, v, s);
   if (!s.items) return v;
   w.depth++;
-  const out = v.map((item, i) => visit(item, s.items!, `${path}[${i}]`, w));
+  const out: unknown[] | undefined = w.prune ? new Array(v.length) : undefined;
+  for (let i = 0; i < v.length; i++) {
+    enter(w, i, true);
+    const checked = visit(v[i], s.items, w);
+    leave(w);
+    if (out) out[i] = checked;
+  }
   w.depth--;
-  return out;
+  return out ?? v;
 }
 
-function visitObject(v: unknown, s: Schema, path: string, w: Walk): unknown {
-  if (typeof v !== 'object' || Array.isArray(v) || v === null) return typeError(w, path, v, s);
+function visitObject(v: unknown, s: Schema, w: Walk): unknown {
+  if (typeof v !== 'object' || Array.isArray(v) || v === null) return typeError(w, v, s);
   const input = v as Record<string, unknown>;
   const preserve = s['x-kubernetes-preserve-unknown-fields'] === true;
   if (preserve && !s.properties) return v;
-  const out: Record<string, unknown> = {};
+  const out: Record<string, unknown> | undefined = w.prune ? {} : undefined;
   w.depth++;
-  for (const [key, child] of Object.entries(input)) {
-    const childSchema = s.properties?.[key] ?? s.additionalProperties;
+  for (const key of Object.keys(input)) {
+    const child = input[key];
+    const property = s.properties?.[key];
+    const childSchema = property ?? s.additionalProperties;
     if (childSchema) {
-      const checked = visit(child, childSchema, s.properties?.[key] ? join(path, key) : `${path}[${key}]`, w);
-      if (checked !== null && checked !== undefined) out[key] = checked;
+      enter(w, key, !property);
+      const checked = visit(child, childSchema, w);
+      leave(w);
+      if (out && checked !== null && checked !== undefined) out[key] = checked;
     } else if (preserve) {
-      out[key] = child;
+      if (out) out[key] = child;
     } else {
-      w.unknownFields.push(join(path, key));
+      w.unknownFields.push(join(pathOf(w), key));
     }
   }
   w.depth--;
   for (const key of s.required ?? []) {
-    if (input[key] === undefined || input[key] === null) w.fieldErrors.push({ type: 'Required', field: join(path, key) });
+    if (input[key] === undefined || input[key] === null) w.fieldErrors.push({ type: 'Required', field: join(pathOf(w), key) });
   }
-  return out;
+  return out ?? v;
 }
