@@ -54,6 +54,70 @@ export function installNativeMatchIndices(): boolean {
   return true;
 }
 
+/**
+ * cucumber (12.x, runtime/scope) runs every step, hook and run-level hook inside an
+ * AsyncLocalStorage, only so that its `world` and `context` exports (proxies, for arrow-function
+ * steps) can find the current World. On Node 20 a used AsyncLocalStorage turns on the promise
+ * hooks for the whole process, for good: every promise the in-process reference cluster makes
+ * then pays an init hook and a context copy — the reference run's profile had ~4 % of its CPU in
+ * node:internal/async_hooks plus the garbage. This suite never uses those proxies, and a cucumber
+ * process runs one test case at a time (parallel runs are separate worker processes), so the
+ * scopes are kept here as a plain "current store" set for the duration of the callback: `world`
+ * and `context` still answer inside a step or hook, and still throw outside one.
+ */
+export function sequentialScope<S>(misuse: string): { run<R>(store: S, callback: () => R): Promise<Awaited<R>>; get(): S } {
+  let current: S | undefined;
+  return {
+    async run<R>(store: S, callback: () => R): Promise<Awaited<R>> {
+      // cucumber never nests a scope in itself, so there is no outer store to go back to.
+      current = store;
+      try {
+        return await callback();
+      } finally {
+        // A step cucumber gave up on (its timeout) may settle after the next one began: leave that one's store.
+        if (current === store) current = undefined;
+      }
+    },
+    get() {
+      if (current === undefined) throw new Error(misuse);
+      return current;
+    },
+  };
+}
+
+/**
+ * Puts scope modules without AsyncLocalStorage in the CommonJS module cache under the paths of
+ * cucumber's own (runtime/scope/test_case_scope.js and test_run_scope.js), with the same exports
+ * and messages. Nothing happens when cucumber has no such modules (another version).
+ */
+export function installSequentialScopes(): boolean {
+  let caseFile: string;
+  let runFile: string;
+  let makeProxy: <T>(get: () => T) => T;
+  try {
+    const fromCucumber = createRequire(createRequire(import.meta.url).resolve('@cucumber/cucumber'));
+    caseFile = fromCucumber.resolve('@cucumber/cucumber/lib/runtime/scope/test_case_scope');
+    runFile = fromCucumber.resolve('@cucumber/cucumber/lib/runtime/scope/test_run_scope');
+    ({ makeProxy } = fromCucumber('@cucumber/cucumber/lib/runtime/scope/make_proxy'));
+  } catch {
+    return false;
+  }
+  const cache = (Module as unknown as { _cache: Record<string, Module> })._cache;
+  if (cache[caseFile] || cache[runFile]) return false;
+  const testCase = sequentialScope<{ world: unknown }>('Attempted to access `world` from incorrect scope; only applicable to steps and case-level hooks');
+  const testRun = sequentialScope<{ context: unknown }>('Attempted to access `context` from incorrect scope; only applicable to run-level hooks');
+  const put = (file: string, exports: object) => {
+    const module = new Module(file);
+    module.filename = file;
+    module.loaded = true;
+    module.exports = { __esModule: true, ...exports };
+    cache[file] = module;
+  };
+  put(caseFile, { runInTestCaseScope: testCase.run, worldProxy: makeProxy(() => testCase.get().world) });
+  put(runFile, { runInTestRunScope: testRun.run, contextProxy: makeProxy(() => testRun.get().context) });
+  return true;
+}
+
 /** NODE_OPTIONS for a cucumber child: tsx, so it (and its parallel workers) load the TypeScript. */
 export function cucumberNodeOptions(inherited: string | undefined): string {
   return `${inherited ?? ''} --import tsx`.trim();
@@ -69,3 +133,4 @@ export function cucumberNodeOptions(inherited: string | undefined): string {
 export const CUCUMBER_PRELOAD_ARGS: readonly string[] = ['--import', import.meta.url];
 
 installNativeMatchIndices();
+installSequentialScopes();
