@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
-import { execWithIndices, installNativeMatchIndices, installSequentialScopes, sequentialScope } from './cucumber-preload.ts';
+import { definitionLineAndUri, execWithIndices, installDefinitionLocator, installNativeMatchIndices, installSequentialScopes, sequentialScope } from './cucumber-preload.ts';
 
 const require = createRequire(import.meta.url);
 
@@ -64,4 +64,14 @@ test('a scope abandoned by a timed-out step leaves the next one its store', asyn
     assert.equal(s.get(), 'second');
   });
   assert.throws(() => s.get(), /outside/);
+});
+
+test("a definition's location is its caller's line, as cucumber's own locator finds it", () => {
+  assert.equal(installDefinitionLocator(), false); // done when the module loaded
+  const { getDefinitionLineAndUri } = require('@cucumber/cucumber/lib/support_code_library_builder/get_definition_line_and_uri');
+  const here = () => getDefinitionLineAndUri(process.cwd()); const line = 72;
+  assert.deepEqual(here(), { line, uri: 'cli/cucumber-preload.test.ts' });
+  // Frames the exclusion rejects are passed over, as cucumber passes over its own.
+  const outer = () => definitionLineAndUri(process.cwd(), (file) => file.includes("node:")); const outerLine = 75;
+  assert.deepEqual(outer(), { line: outerLine, uri: 'cli/cucumber-preload.test.ts' });
 });
