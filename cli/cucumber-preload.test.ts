@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
-import { execWithIndices, installNativeMatchIndices } from './cucumber-preload.ts';
+import { definitionLineAndUri, execWithIndices, installDefinitionLocator, installNativeMatchIndices, installSequentialScopes, sequentialScope } from './cucumber-preload.ts';
 
 const require = createRequire(import.meta.url);
 
@@ -38,4 +38,40 @@ test('cucumber expressions find their arguments through it', () => {
   assert.deepEqual(args.map((a: any) => a.group.start), [7, 22]);
   const regular = new RegularExpression(/^(\d+) members? (?:are|is) killed$/, registry).match('2 members are killed');
   assert.deepEqual(regular.map((a: any) => [a.getValue(null), a.group.start, a.group.end]), [[2, 0, 1]]);
+});
+
+test("cucumber's scopes are the sequential ones: world and context answer inside, throw outside", async () => {
+  assert.equal(installSequentialScopes(), false); // done when the module loaded
+  const scope = require('@cucumber/cucumber/lib/runtime/scope');
+  const { world, context } = require('@cucumber/cucumber');
+  const w = { name: 'the world' };
+  assert.equal(await scope.runInTestCaseScope({ world: w }, async () => {
+    await new Promise((resolve) => setImmediate(resolve));
+    return world.name;
+  }), 'the world');
+  assert.throws(() => world.name, /incorrect scope; only applicable to steps/);
+  assert.equal(await scope.runInTestRunScope({ context: { parameters: { a: 1 } } }, () => context.parameters.a), 1);
+  assert.throws(() => context.parameters, /incorrect scope; only applicable to run-level hooks/);
+});
+
+test('a scope abandoned by a timed-out step leaves the next one its store', async () => {
+  const s = sequentialScope<string>('outside');
+  let finishFirst!: () => void;
+  const first = s.run('first', () => new Promise<void>((resolve) => (finishFirst = resolve)));
+  await s.run('second', async () => {
+    finishFirst();
+    await first;
+    assert.equal(s.get(), 'second');
+  });
+  assert.throws(() => s.get(), /outside/);
+});
+
+test("a definition's location is its caller's line, as cucumber's own locator finds it", () => {
+  assert.equal(installDefinitionLocator(), false); // done when the module loaded
+  const { getDefinitionLineAndUri } = require('@cucumber/cucumber/lib/support_code_library_builder/get_definition_line_and_uri');
+  const here = () => getDefinitionLineAndUri(process.cwd()); const line = 72;
+  assert.deepEqual(here(), { line, uri: 'cli/cucumber-preload.test.ts' });
+  // Frames the exclusion rejects are passed over, as cucumber passes over its own.
+  const outer = () => definitionLineAndUri(process.cwd(), (file) => file.includes("node:")); const outerLine = 75;
+  assert.deepEqual(outer(), { line: outerLine, uri: 'cli/cucumber-preload.test.ts' });
 });
