@@ -96,7 +96,9 @@ export class WatchHub {
     let candidates = this.candidatesByTop.get(top);
     if (candidates === undefined) {
       candidates = [...this.unindexed].filter((w) => w.prefix.startsWith(top) || top.startsWith(w.prefix));
-      this.candidatesByTop.set(top, candidates);
+      // A key with no `/a/b/` top is its own top: not remembered, or a store of such keys would
+      // grow the map by one entry per key.
+      if (top !== key) this.candidatesByTop.set(top, candidates);
     }
     return candidates;
   }
