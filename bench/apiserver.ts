@@ -174,12 +174,10 @@ async function recordReplies(serve: ServeProcess, tls: TlsClient): Promise<{ pos
 
 async function watchSamples(server: string, tls: TlsClient, config: ApiServerBenchConfig): Promise<WatchLatencyResult> {
   const agent = keepAliveAgent(tls, 1);
-  const watchAgent = keepAliveAgent(tls, config.watchers);
   try {
-    return await measureWatchLatency({ server, agent, watchAgent, namespace: 'bench-watch', watchers: config.watchers, events: config.watchEvents, warmupEvents: config.watchWarmup });
+    return await measureWatchLatency({ server, agent, tls, namespace: 'bench-watch', watchers: config.watchers, events: config.watchEvents, warmupEvents: config.watchWarmup });
   } finally {
     agent.destroy();
-    watchAgent.destroy();
   }
 }
 

@@ -8,6 +8,7 @@ import { NO_FAULTS, type Faults } from '../faults.ts';
 import { ApiServerMetrics } from './metrics/metrics.ts';
 import { DEFAULT_MAX_MUTATING_IN_FLIGHT, DEFAULT_MAX_READ_ONLY_IN_FLIGHT, MaxInFlight } from './inflight/max-in-flight.ts';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
 import type { TLSSocket } from 'node:tls';
 import type { Backend } from '../store/backend.ts';
 import { bootstrapCluster } from './bootstrap.ts';
@@ -241,23 +242,62 @@ function streamSink(res: ServerResponse, req: IncomingMessage): { write: (line: 
   // Only where node itself frames the body in chunks (not for HEAD, nor an HTTP/1.0 client).
   const chunked = (res as ServerResponse & { chunkedEncoding?: boolean }).chunkedEncoding === true;
   if (!socket || !chunked || req.method === 'HEAD') return { write: (line) => void res.write(line), end: () => res.end() };
-  let gathered: Buffer[] = [];
-  const flush = (): void => {
-    if (gathered.length === 0) return;
-    const chunks = gathered;
-    gathered = [];
-    if (!socket.destroyed && socket.writable) socket.write(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks));
-  };
+  const sink = new GatheringSink(socket);
   return {
-    write: (line) => {
-      if (gathered.length === 0) queueMicrotask(flush);
-      gathered.push(typeof line === 'string' ? chunkOf(line) : binaryChunk(line));
-    },
+    write: (line) => sink.add(typeof line === 'string' ? chunkOf(line) : binaryChunk(line)),
     end: () => {
-      flush();
+      sink.flush();
       res.end();
     },
   };
+}
+
+/**
+ * One watch connection's chunks of the current turn. The sinks with something gathered are
+ * flushed together by one microtask: a write fanned out to a hundred watchers queued a
+ * microtask each before (node's queueMicrotask also makes an async resource and a bound function
+ * per call), the largest share of the garbage a write made, and the young-generation collections
+ * it caused are what delays a watcher's event most.
+ */
+class GatheringSink {
+  private first: Buffer | undefined;
+  private more: Buffer[] | undefined;
+
+  constructor(private readonly socket: Socket) {}
+
+  add(chunk: Buffer): void {
+    if (this.first === undefined) {
+      this.first = chunk;
+      if (toFlush.length === 0) queueMicrotask(flushSinks);
+      toFlush.push(this);
+    } else (this.more ??= []).push(chunk);
+  }
+
+  flush(): void {
+    const first = this.first;
+    if (first === undefined) return;
+    const data = this.more ? Buffer.concat([first, ...this.more]) : first;
+    this.first = this.more = undefined;
+    const socket = this.socket;
+    if (!socket.destroyed && socket.writable) socket.write(data);
+  }
+}
+
+let toFlush: GatheringSink[] = [];
+
+function flushSinks(): void {
+  const sinks = toFlush;
+  toFlush = [];
+  // One connection's failure must not strand what the others gathered; it still surfaces.
+  let failure: { error: unknown } | undefined;
+  for (const sink of sinks) {
+    try {
+      sink.flush();
+    } catch (error) {
+      failure ??= { error };
+    }
+  }
+  if (failure) throw failure.error;
 }
 
 /** A protobuf frame as one chunk (not shared: each watcher's frames are few and made for it). */

@@ -29,7 +29,8 @@ export interface TxnResult {
 }
 
 export interface WatchHandlers {
-  onEvents(events: KvEvent[], revision: number): void;
+  /** Events are shared by every watcher of the change (frozen where the store shares them): read them, do not change them. */
+  onEvents(events: readonly KvEvent[], revision: number): void;
   /** The store cancelled the watch (e.g. the start revision is compacted). */
   onCancel(reason: string, compactRevision?: number): void;
   /** A hint that this watcher wants only some keys' events (see WatchTrigger); a store may ignore it. */

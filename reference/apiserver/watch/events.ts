@@ -30,11 +30,11 @@ const SHARED_DECODES = 16;
 const recent: Array<{ value: string; revision: number; obj: any }> = [];
 let nextSlot = 0;
 /**
- * Each shared object's encoded events, by encoding and event type ("json ADDED", "protobuf
- * MODIFIED"), made by the first watcher that sends one and handed as the very same string or
- * bytes to the rest.
+ * Each shared object's encoded events, by encoding ("json", "protobuf") and then event type,
+ * made by the first watcher that sends one and handed as the very same string or bytes to the
+ * rest. Two levels, so a lookup builds no key string per watcher.
  */
-const encodedOf = new WeakMap<object, Map<string, string | Uint8Array>>();
+const encodedOf = new WeakMap<object, Map<string, Map<WatchEventType, string | Uint8Array>>>();
 
 /** The object as stored in `kv`, shown at `revision`: shared and frozen. */
 export function sharedDecode(kv: KeyValue, revision: number): any {
@@ -71,7 +71,11 @@ export function toWatchEvent(e: KvEvent, matches: (obj: any) => boolean): ApiWat
  * line is made once per type and the very same string handed to every watcher.
  */
 export function encodeEvent(ev: ApiWatchEvent): string {
-  return encodeShared(ev, 'json', (e) => JSON.stringify(e) + '\n');
+  return encodeShared(ev, 'json', jsonLine);
+}
+
+function jsonLine(ev: ApiWatchEvent): string {
+  return JSON.stringify(ev) + '\n';
 }
 
 /** `encode(ev)`, once per (event object, event type, encoding) when the object is a shared one. */
@@ -80,8 +84,10 @@ export function encodeShared<T extends string | Uint8Array>(ev: ApiWatchEvent, e
   // Stryker disable next-line all: equivalent, the guard only spares WeakMap.get a primitive, for which it answers undefined too
   const encoded = obj !== null && typeof obj === 'object' ? encodedOf.get(obj) : undefined;
   if (!encoded) return encode(ev);
-  const key = `${encoding} ${ev.type}`;
-  let out = encoded.get(key) as T | undefined;
-  if (out === undefined) encoded.set(key, (out = encode(ev)));
+  let byType = encoded.get(encoding);
+  // Stryker disable next-line ConditionalExpression: equivalent as `true`, a fresh map each time only encodes again (CPU only); as `false` every watch fails
+  if (!byType) encoded.set(encoding, (byType = new Map()));
+  let out = byType.get(ev.type) as T | undefined;
+  if (out === undefined) byType.set(ev.type, (out = encode(ev)));
   return out;
 }
