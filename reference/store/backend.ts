@@ -29,7 +29,7 @@ export interface TxnResult {
 }
 
 export interface WatchHandlers {
-  /** Events are shared by every watcher of the change (frozen where the store shares them): read them, do not change them. */
+  /** The events may be shared with every other watcher of the change: read them, do not change them. */
   onEvents(events: readonly KvEvent[], revision: number): void;
   /** The store cancelled the watch (e.g. the start revision is compacted). */
   onCancel(reason: string, compactRevision?: number): void;

@@ -5,7 +5,7 @@ import { WatchHub } from './watch-hub.ts';
 
 const change = (key: string, modRevision: number): KvEvent => ({ type: 'PUT', kv: { key, value: 'v', createRevision: modRevision, modRevision, version: 1 } });
 
-test('every watcher of a change is handed one frozen copy of it, not the store\'s own event', () => {
+test('every watcher of a change is handed one copy of it, not the store\'s own event', () => {
   const hub = new WatchHub();
   const seen: (readonly KvEvent[])[] = [];
   for (let i = 0; i < 3; i++) hub.add('/registry/', 1, { onEvents: (events) => void seen.push(events), onCancel: () => {} });
@@ -14,10 +14,6 @@ test('every watcher of a change is handed one frozen copy of it, not the store\'
   assert.equal(seen.length, 3);
   assert.ok(seen.every((events) => events === seen[0]), 'one array for all');
   assert.notEqual(seen[0]![0], event, 'a copy, not the store\'s event');
+  assert.notEqual(seen[0]![0]!.kv, event.kv, 'the key-value copied too');
   assert.deepEqual(seen[0]![0], event);
-  assert.ok(Object.isFrozen(seen[0]) && Object.isFrozen(seen[0]![0]) && Object.isFrozen(seen[0]![0]!.kv));
-  assert.throws(() => {
-    (seen[0]![0]!.kv as { value: string }).value = 'changed';
-  }, TypeError);
-  assert.equal(event.kv.value, 'v');
 });

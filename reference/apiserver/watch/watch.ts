@@ -177,10 +177,7 @@ function startStream(env: Env, def: ResourceDef, plan: WatchPlan, sink: WatchSin
   stops.push(env.backend.watch(plan.prefix, plan.startRevision + 1, {
     ...(trigger ? { trigger } : {}),
     onEvents(events, revision) {
-      // An index, not for…of: the store hands every watcher one frozen array, whose iterator V8
-      // does not take apart (an iterator and a result object per step, per watcher).
-      for (let i = 0; i < events.length; i++) {
-        const e = events[i]!;
+      for (const e of events) {
         const ev = toWatchEvent(e, wanted);
         if (ev && seam.delivers(ev)) send(ev);
         lastRevision = Math.max(lastRevision, e.kv.modRevision);
