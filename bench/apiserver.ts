@@ -200,7 +200,7 @@ async function measureWatch(serve: ServeProcess, bare: BareProcess, tls: TlsClie
       { name: `${label} p99`, value: percentile(peer.samples_ms, 99), unit: 'ms', system: 'bare node:https' },
     ],
     notes: [
-      `watch: ${config.watchEvents} creates one after another (after ${config.watchWarmup} unmeasured), ${reference.samples_ms.length} samples from POST sent to event line read (all watchers share the bench's event loop)${reference.missed ? `; ${reference.missed} deliveries missed the 5 s budget` : ''}; the bare server (one line written to each open watch per POST) measured after it with the same client${peer.missed ? `, ${peer.missed} of its deliveries missed the budget` : ''}`,
+      `watch: ${config.watchEvents} creates one after another (after ${config.watchWarmup} unmeasured), ${reference.samples_ms.length} samples from POST sent to event line read (all watchers share the bench's event loop, each read from its own socket without node's HTTP client)${reference.missed ? `; ${reference.missed} deliveries missed the 5 s budget` : ''}; the bare server (one line written to each open watch per POST) measured after it with the same client${peer.missed ? `, ${peer.missed} of its deliveries missed the budget` : ''}`,
     ],
   };
 }
