@@ -125,6 +125,7 @@ function openWatcher(url: URL, tls: TlsClient | undefined, path: string, events:
     const buffer = Buffer.alloc(READ_BUFFER_BYTES);
     let kept = 0;
     let head = '';
+    let headed = false;
     let now = 0;
     const found = (event: number): void => {
       if (event < 0 || event >= events || !Number.isNaN(arrived[event]!)) return;
@@ -157,7 +158,6 @@ function openWatcher(url: URL, tls: TlsClient | undefined, path: string, events:
         return true;
       },
     };
-    let headed = false;
     const port = Number(url.port || (tls ? 443 : 80));
     const socket: Socket = tls
       ? // tls.connect takes net's onread too (node docs, tls.connect options); @types/node lacks it.
@@ -181,7 +181,7 @@ export async function measureWatchLatency(opts: WatchLatencyOptions): Promise<Wa
   if (created.status !== 201) throw new Error(`namespace ${opts.namespace}: ${created.status} ${created.body}`);
   const rv = JSON.parse(created.body).metadata.resourceVersion;
   const tally = new Tally();
-  const watchers = await Promise.all(Array.from({ length: opts.watchers }, () => openWatcher(url, opts.tls, `${collection}?watch=true&resourceVersion=${rv}`, warmupTotal(opts), tally)));
+  const watchers = await Promise.all(Array.from({ length: opts.watchers }, () => openWatcher(url, opts.tls, `${collection}?watch=true&resourceVersion=${rv}`, eventCount(opts), tally)));
   const samples_ms: number[] = [];
   let missed = 0;
   try {
@@ -207,6 +207,6 @@ export async function measureWatchLatency(opts: WatchLatencyOptions): Promise<Wa
 }
 
 /** How many events a measurement creates, the unmeasured ones included. */
-function warmupTotal(opts: WatchLatencyOptions): number {
+function eventCount(opts: WatchLatencyOptions): number {
   return (opts.warmupEvents ?? 0) + opts.events;
 }
