@@ -14,9 +14,7 @@ export function isObject(v: unknown): v is Record<string, any> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
-export function cloneJson<T>(v: T): T {
-  return v === undefined ? v : JSON.parse(JSON.stringify(v));
-}
+export { cloneJson } from '../../json-value.ts';
 
 /** Sets an own property, even one named `__proto__` (plain assignment would swap the prototype). */
 export function setKey(obj: Record<string, unknown>, key: string, value: unknown): void {

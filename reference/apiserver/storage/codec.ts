@@ -15,6 +15,7 @@
  * apart by the magic.
  */
 import type { KeyValue } from '../../../contract/contract.ts';
+import { cloneJson, jsonEqual } from '../../json-value.ts';
 import { decodeObject as decodeEnvelope, decodeUnknownWrite, hasProtobuf, writeUnknown, type UnknownWrite } from '../protobuf/codec.ts';
 
 const MAGIC = 'k8s\u0000';
@@ -133,20 +134,12 @@ export function deepFreeze<T>(value: T): T {
   return value;
 }
 
+/** A deep copy, as a JSON round trip makes it (reference/json-value.ts). */
 export function clone<T>(v: T): T {
-  return v === undefined ? v : JSON.parse(JSON.stringify(v));
+  return cloneJson(v);
 }
 
+/** The same JSON once every object's keys are sorted (reference/json-value.ts). */
 export function deepEqual(a: unknown, b: unknown): boolean {
-  return JSON.stringify(canonical(a)) === JSON.stringify(canonical(b));
-}
-
-function canonical(v: unknown): unknown {
-  if (Array.isArray(v)) return v.map(canonical);
-  if (v && typeof v === 'object') {
-    const out: Record<string, unknown> = {};
-    for (const k of Object.keys(v).sort()) out[k] = canonical((v as Record<string, unknown>)[k]);
-    return out;
-  }
-  return v;
+  return jsonEqual(a, b);
 }
