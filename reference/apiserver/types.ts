@@ -37,6 +37,12 @@ export interface Reply {
 export interface WatchSink {
   /** One event: a JSON line, or a length-prefixed protobuf frame. */
   write(line: string | Uint8Array): void;
+  /**
+   * One event of a JSON stream, as the object its line would be the text of — for a client in
+   * this process (wiring/in-process.ts), which would only parse the line back. The object may be
+   * shared with other watchers and frozen: read it or copy it. Without it, every event is a line.
+   */
+  writeEvent?(ev: { type: string; object: unknown }): void;
   end(): void;
 }
 

@@ -19,8 +19,9 @@
  */
 import { bodyBytes, type ApiServer } from '../apiserver/server.ts';
 import type { ApiRequest, Answer } from '../apiserver/types.ts';
-import type { WatchStreamHandlers } from '../controllers/informer.ts';
+import type { WatchEvent, WatchStreamHandlers } from '../controllers/informer.ts';
 import { LineReader } from './http-body.ts';
+import { cloneJson } from '../json-value.ts';
 
 export type ApiHandle = ApiServer['handle'];
 
@@ -34,6 +35,12 @@ export interface InProcessAnswer {
 export interface InProcessStreamHandlers {
   /** Each line of a watch stream, as the client's line reader would split it. */
   onLine(line: string): void;
+  /**
+   * Each event of a JSON watch stream as the object its line is the text of, shared with the
+   * server and other watchers (read or copy it); given, the events of a JSON stream come here
+   * instead of onLine.
+   */
+  onEvent?(ev: unknown): void;
   /** The server refused the watch: its status and body. */
   onRefused(status: number, text: string): void;
   /** The stream ended: by the server (no error), or because the connection was closed. */
@@ -96,8 +103,10 @@ export class InProcessConnection {
           });
           return;
         }
+        const onEvent = handlers.onEvent?.bind(handlers);
         stopServer = startStream(answer, {
           write: (line) => setImmediate(() => !over && lines.take(typeof line === 'string' ? line : decoder.decode(line))),
+          ...(onEvent ? { writeEvent: (ev: unknown) => setImmediate(() => !over && onEvent(ev)) } : {}),
           end: () => setImmediate(() => finish()),
         });
       },
@@ -113,7 +122,10 @@ export class InProcessConnection {
   /**
    * A watch as a client's informer wants it: each line parsed as an event, a line that is not
    * JSON ending the stream with its error, a refusal ending it with `refused`'s error, and one end
-   * at most. Stopping it ends nothing (the client stopped it).
+   * at most. Stopping it ends nothing (the client stopped it). The events of a JSON stream come as
+   * objects and are copied as parsing their lines would (cloneJson is that round trip without the
+   * text): the server's stringify and a JSON.parse per watcher per event were some 3 % of a
+   * fleet's CPU.
    */
   watchEvents(path: string, headers: Record<string, string>, handlers: WatchStreamHandlers, refused: (status: number, text: string) => Error): () => void {
     let over = false;
@@ -122,16 +134,18 @@ export class InProcessConnection {
       over = true;
       handlers.onEnd(error);
     };
+    const deliver = (event: () => WatchEvent): void => {
+      if (over) return;
+      try {
+        handlers.onEvent(event());
+      } catch (error) {
+        stop();
+        end(error as Error);
+      }
+    };
     const stop = this.watch(path, headers, {
-      onLine: (line) => {
-        if (over) return;
-        try {
-          handlers.onEvent(JSON.parse(line));
-        } catch (error) {
-          stop();
-          end(error as Error);
-        }
-      },
+      onLine: (line) => deliver(() => JSON.parse(line)),
+      onEvent: (ev) => deliver(() => cloneJson(ev) as WatchEvent),
       onRefused: (status, text) => end(refused(status, text)),
       onEnd: end,
     });

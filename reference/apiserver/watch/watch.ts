@@ -146,8 +146,12 @@ function startStream(env: Env, def: ResourceDef, plan: WatchPlan, sink: WatchSin
     sink.end();
   };
   const encode = plan.encode ?? encodeEvent;
+  // A JSON stream to a client in this process hands over the event rather than its line.
+  const writeEvent = plan.encode === undefined ? sink.writeEvent?.bind(sink) : undefined;
   const write = (ev: ApiWatchEvent): void => {
-    if (open) sink.write(encode(ev));
+    if (!open) return;
+    if (writeEvent) writeEvent(ev);
+    else sink.write(encode(ev));
   };
   // Once one event waits for a conversion webhook, every later event queues behind it: order is kept.
   let queue: Promise<void> | undefined;
