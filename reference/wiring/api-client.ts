@@ -115,7 +115,7 @@ export class ApiClient {
   private request(method: string, path: string, body?: unknown, contentType = 'application/json'): Promise<{ status: number; body: any }> {
     const text = body === undefined ? undefined : JSON.stringify(body);
     const headers = text === undefined ? this.headers() : { ...this.headers(), 'content-type': contentType, 'content-length': String(Buffer.byteLength(text)) };
-    if (this.connection) return this.connection.request(method, path, headers, text).then((answer) => ({ status: answer.status, body: parseJson(answer.text) }));
+    if (this.connection) return this.connection.request(method, path, headers, text).then((answer) => ({ status: answer.status, body: answer.json() }));
     return new Promise((resolve, reject) => {
       const req = this.lib.request(new URL(path, this.url), { method, headers, agent: this.agent }, (res) => {
         readAll(res).then((answer) => resolve({ status: res.statusCode ?? 0, body: parseJson(answer) }), reject);

@@ -17,7 +17,20 @@ test('a request reaches the server entry with its method, path, headers and body
   assert.equal(seen[0]!.url, '/api/v1/namespaces/a/pods');
   assert.equal(seen[0]!.headers.authorization, 'Bearer t');
   assert.equal(Buffer.from(seen[0]!.body).toString(), '{"kind":"Pod"}');
-  assert.deepEqual(answer, { status: 201, text: '{"kind":"Pod"}\n', headers: { warning: 'w' } });
+  assert.deepEqual({ status: answer.status, text: answer.text, headers: answer.headers }, { status: 201, text: '{"kind":"Pod"}\n', headers: { warning: 'w' } });
+});
+
+test('json() is what parsing the text gives, copied when the answer is made: a later change to the server\'s object is not seen, and each caller gets its own', async () => {
+  const body = { kind: 'Pod', metadata: { name: 'a', gone: undefined }, spec: { containers: [{ name: 'c' }] } };
+  const answerWith = (b: unknown) => new InProcessConnection(async () => ({ status: 200, headers: {}, answer: { kind: 'reply', status: 200, body: b } })).request('GET', '/x', {});
+  const answer = await answerWith(body);
+  body.spec.containers[0]!.name = 'changed after the answer';
+  assert.deepStrictEqual(answer.json(), JSON.parse('{"kind":"Pod","metadata":{"name":"a"},"spec":{"containers":[{"name":"c"}]}}'));
+  const twice = await answerWith({ metadata: { name: 'a' } });
+  twice.json().metadata.name = 'mine';
+  assert.equal(twice.json().metadata.name, 'a', 'a second caller gets an untouched copy');
+  assert.equal(twice.text, '{"metadata":{"name":"a"}}\n', 'and the text is the untouched one');
+  assert.equal((await answerWith('not json')).json(), undefined, 'a body that is not JSON reads as undefined, as parseJson gives it');
 });
 
 test('a server entry that throws is answered 500, as the HTTP handler answers it', async () => {

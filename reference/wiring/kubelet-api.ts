@@ -58,7 +58,7 @@ export function kubeletApi(opts: KubeletApiOptions & { clientCertificate?: { cer
   const once = (method: string, path: string, text: string | undefined, contentType: string): Promise<{ status: number; body?: any; retryAfter_s: number }> =>
     connection
       ? connection.request(method, path, { ...headers(text === undefined ? undefined : contentType), ...(text === undefined ? {} : { 'content-length': String(Buffer.byteLength(text)) }) }, text)
-        .then((a) => ({ status: a.status, body: parseJson(a.text), retryAfter_s: Number(a.headers['retry-after'] ?? 1) || 1 }))
+        .then((a) => ({ status: a.status, body: a.json(), retryAfter_s: Number(a.headers['retry-after'] ?? 1) || 1 }))
       : new Promise((resolve, reject) => {
       const req = lib.request(new URL(path, url), { method, agent, headers: { ...headers(text === undefined ? undefined : contentType), ...(text === undefined ? {} : { 'content-length': String(Buffer.byteLength(text)) }) } }, (res) => {
         const retryAfter_s = Number(res.headers['retry-after'] ?? 1) || 1;

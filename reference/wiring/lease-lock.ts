@@ -47,7 +47,7 @@ export class JsonClient {
     this.inFlight++;
     if (method !== 'GET') this.writes++;
     const answer = this.connection
-      ? this.connection.request(method, path, text === undefined ? headers : { ...headers, 'content-length': String(Buffer.byteLength(text)) }, text).then((a) => ({ status: a.status, body: parseJson(a.text) }))
+      ? this.connection.request(method, path, text === undefined ? headers : { ...headers, 'content-length': String(Buffer.byteLength(text)) }, text).then((a) => ({ status: a.status, body: a.json() }))
       : this.overHttp(method, path, headers, text);
     const done = () => void this.inFlight--;
     answer.then(done, done);
