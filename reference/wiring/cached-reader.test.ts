@@ -97,6 +97,9 @@ test('cached objects are frozen, so no caller can change what the next caller se
     b.subjects[0].name = 'mallory';
   }, TypeError);
   assert.throws(() => (b.subjects as unknown[]).push({}), TypeError);
+  const list = await reader.all('rolebindings', 'team');
+  assert.ok(Object.isFrozen(list), 'the list itself is frozen too');
+  assert.equal(await reader.all('rolebindings', 'team'), list, 'and served as the same list until a write');
 });
 
 test('while the watch has not heard of a write, reads go to the store, and once it has, the cache follows', async () => {

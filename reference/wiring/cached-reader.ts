@@ -72,7 +72,9 @@ export class CachedStoreReader implements StoreReader {
     const fill = this.beginFill(prefix, false);
     try {
       const { kvs, revision } = await this.backend.range(prefix);
-      const items = kvs.map((kv) => this.decoded(kv.key, kv.modRevision, kv.value));
+      // The list is frozen as its objects are: RBAC's authorizer computes the ClusterRoles'
+      // effective rules once per frozen list (authz/rbac.ts clusterRoleRules) and again for any other.
+      const items = Object.freeze(kvs.map((kv) => this.decoded(kv.key, kv.modRevision, kv.value))) as any[];
       if (this.keepable(fill, revision)) remember(this.lists, prefix, items, this.maxEntries);
       return items;
     } finally {

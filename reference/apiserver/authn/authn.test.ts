@@ -55,11 +55,18 @@ test('bearer tokens are read case-insensitively and an empty one is no credentia
     ['  Bearer abc  ', 'abc'],
     ['Basic abc', undefined],
     ['Bearer', undefined],
+    ['Bearer ', undefined],
+    ['Bearer  abc', undefined],
+    ['Bearer abc def', 'abc'],
+    ['Bearerx abc', undefined],
+    ['BEARER abc', 'abc'],
+    ['', undefined],
     [undefined, undefined],
   ];
   for (const [header, expected] of cases) {
-    const headers = header === undefined ? {} : { Authorization: header };
-    assert.equal(bearerToken({ headers }), expected, `header ${header}`);
+    // As node hands them over (names lower-cased) and as a test may inject them.
+    assert.equal(bearerToken({ headers: header === undefined ? {} : { authorization: header } }), expected, `header ${header}`);
+    assert.equal(bearerToken({ headers: header === undefined ? {} : { Authorization: header } }), expected, `Header ${header}`);
   }
 });
 

@@ -13,17 +13,28 @@ export function bearerToken(creds: Credentials): string | undefined {
   const raw = headerValue(creds.headers, 'authorization');
   if (raw === undefined) return undefined;
   const auth = raw.trim();
-  if (auth === '') return undefined;
-  const parts = auth.split(' ');
-  if (parts.length < 2 || parts[0]!.toLowerCase() !== 'bearer') return undefined;
-  const token = parts[1]!;
+  // parts := strings.Split(auth, " "); parts[0] the scheme, parts[1] the token — read in place,
+  // without the array (every token authenticator of the union asks, on every request).
+  const space = auth.indexOf(' ');
+  if (space !== BEARER.length || auth.slice(0, space).toLowerCase() !== BEARER) return undefined;
+  const end = auth.indexOf(' ', space + 1);
+  const token = end < 0 ? auth.slice(space + 1) : auth.slice(space + 1, end);
   return token.length === 0 ? undefined : token;
 }
 
-/** Node lower-cases incoming header names, but injected test credentials may not. */
+const BEARER = 'bearer';
+
+/**
+ * Node lower-cases incoming header names, but injected test credentials may not: the exact
+ * name is looked up first (every authenticator of the union asks, on every request), and only
+ * without it are the names compared case-insensitively.
+ */
 function headerValue(headers: Credentials['headers'], name: string): string | undefined {
-  for (const [key, value] of Object.entries(headers)) {
+  const direct = headers[name];
+  if (direct !== undefined) return Array.isArray(direct) ? direct[0] : direct;
+  for (const key in headers) {
     if (key.toLowerCase() !== name) continue;
+    const value = headers[key];
     return Array.isArray(value) ? value[0] : value;
   }
   return undefined;

@@ -149,6 +149,30 @@ const cases: Array<{ name: string; attrs: RequestAttributes; allowed: boolean; r
   },
 ];
 
+/**
+ * The lister an informer cache is (reference/wiring/cached-reader.ts): each list frozen and served
+ * as the same array until `write` replaces it. The authorizer remembers decisions against such lists.
+ */
+function frozenLister(state: { roles: Role[]; clusterRoles: ClusterRole[]; roleBindings: RoleBinding[]; clusterRoleBindings: ClusterRoleBinding[] }) {
+  const lists = new Map<string, readonly unknown[]>();
+  const served = <T>(key: string, make: () => T[]): T[] => {
+    if (!lists.has(key)) lists.set(key, Object.freeze([...make()]));
+    return lists.get(key) as T[];
+  };
+  const l: RbacLister = {
+    roles: (ns) => served(`roles/${ns}`, () => state.roles.filter((r) => r.metadata.namespace === ns)),
+    clusterRoles: () => served('clusterroles', () => state.clusterRoles),
+    roleBindings: async (ns) => served(`rolebindings/${ns}`, () => state.roleBindings.filter((b) => b.metadata.namespace === ns)),
+    clusterRoleBindings: () => served('clusterrolebindings', () => state.clusterRoleBindings),
+  };
+  // A write serves new arrays for its own kind only ("roles", "rolebindings", ...), as a store watch invalidates.
+  const write = (kind: string, change: () => void) => {
+    change();
+    for (const key of [...lists.keys()]) if (key.split('/')[0] === kind) lists.delete(key);
+  };
+  return { lister: l, write };
+}
+
 for (const c of cases) {
   test(c.name, async () => {
     const decision = await rbacAuthorizer({ lister }).authorize(c.attrs);
@@ -156,6 +180,51 @@ for (const c of cases) {
     if (c.reason !== undefined) assert.equal(decision.reason, c.reason);
   });
 }
+
+test('over frozen lists every case decides the same, asked once or again (the second answer remembered)', async () => {
+  const authorizer = rbacAuthorizer({ lister: frozenLister(world).lister });
+  for (let round = 0; round < 2; round++) {
+    for (const c of cases) {
+      const decision = await authorizer.authorize(c.attrs);
+      assert.equal(decision.allowed, c.allowed, `${c.name} (round ${round + 1})`);
+      if (c.reason !== undefined) assert.equal(decision.reason, c.reason, `${c.name} (round ${round + 1})`);
+    }
+  }
+});
+
+test('a remembered decision follows a write to any list it was read from', async () => {
+  const state = { roles: [...world.roles], clusterRoles: [...world.clusterRoles], roleBindings: [...world.roleBindings], clusterRoleBindings: [...world.clusterRoleBindings] };
+  const { lister: l, write } = frozenLister(state);
+  const authorizer = rbacAuthorizer({ lister: l });
+  const listSecrets = req(bob, 'list', 'secrets', 'a');
+  assert.equal((await authorizer.authorize(listSecrets)).allowed, false);
+  assert.equal((await authorizer.authorize(listSecrets)).allowed, false);
+  write('roles', () => state.roles.push(role('a', 'secret-reader', [{ apiGroups: [''], resources: ['secrets'], verbs: ['list'] }])));
+  assert.equal((await authorizer.authorize(listSecrets)).allowed, false, 'a Role alone grants nothing');
+  write('rolebindings', () => state.roleBindings.push(rb('a', 'bob-secrets', 'Role', 'secret-reader', [user('bob')])));
+  assert.equal((await authorizer.authorize(listSecrets)).allowed, true, 'a new RoleBinding takes effect');
+  write('roles', () => (state.roles = state.roles.filter((r) => r.metadata.name !== 'secret-reader')));
+  assert.equal((await authorizer.authorize(listSecrets)).reason, 'RBAC: role.rbac.authorization.k8s.io "secret-reader" not found', 'its Role deleted');
+  const getNodes = req(bob, 'get', 'nodes', '');
+  assert.equal((await authorizer.authorize(getNodes)).allowed, false);
+  write('clusterrolebindings', () => state.clusterRoleBindings.push(crb('bob-nodes', 'node-reader', [user('bob')])));
+  assert.equal((await authorizer.authorize(getNodes)).allowed, true, 'a new ClusterRoleBinding takes effect');
+  write('clusterroles', () => (state.clusterRoles = state.clusterRoles.map((r) => (r.metadata.name === 'node-reader' ? crole('node-reader', []) : r))));
+  assert.equal((await authorizer.authorize(getNodes)).allowed, false, 'and a ClusterRole emptied takes it back');
+});
+
+test('lists that are not frozen are read on every request: a change in place counts at once', async () => {
+  const state = { ...world, roleBindings: [...world.roleBindings] };
+  const bindings = state.roleBindings.filter((b) => b.metadata.namespace === 'a');
+  const roles = world.roles.filter((r) => r.metadata.namespace === 'a');
+  // The same arrays every time, as a lister without a frozen cache might serve them.
+  const l: RbacLister = { ...lister, roles: () => roles, roleBindings: async () => bindings };
+  const authorizer = rbacAuthorizer({ lister: l });
+  const deleteDeployments = req(bob, 'delete', 'deployments', 'a', { apiGroup: 'apps' });
+  assert.equal((await authorizer.authorize(deleteDeployments)).allowed, false);
+  bindings.push(rb('a', 'bob-deploys', 'Role', 'deploy-admin', [user('bob')]));
+  assert.equal((await authorizer.authorize(deleteDeployments)).allowed, true);
+});
 
 test('with aggregation resolution off, an aggregated ClusterRole grants only its stored rules', async () => {
   const decision = await rbacAuthorizer({ lister, resolveAggregation: false }).authorize(req(devs, 'list', 'endpoints', 'z'));

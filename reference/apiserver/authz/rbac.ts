@@ -19,6 +19,7 @@ import type { Authorizer, Decision, RequestAttributes, RulesFor, UserInfo } from
 import { SYSTEM_PRIVILEGED_GROUP } from '../authn/users.ts';
 import { aggregateClusterRoles } from './aggregation.ts';
 import { ruleAllows } from './rules.ts';
+import { DecisionCache, decisionKey, sameNamespaceLists, type DecisionInputs } from './decision-cache.ts';
 import type { ClusterRole, PolicyRule, RbacLister, Role, RoleBinding, Subject } from './types.ts';
 
 export interface RbacOptions {
@@ -41,28 +42,42 @@ export interface Resolution {
 
 export function rbacAuthorizer(opts: RbacOptions): Authorizer {
   const privileged = opts.privilegedGroups ?? [SYSTEM_PRIVILEGED_GROUP];
+  const decisions = new DecisionCache();
   return {
     async authorize(request: RequestAttributes): Promise<Decision> {
       if (request.user.groups.some((g) => privileged.includes(g))) return { allowed: true, reason: '' };
       // Fault rbac-group-subjects-ignored: bindings are matched as if the user were in no group.
       const attrs = opts.faults?.has('rbac-group-subjects-ignored') ? { ...request, user: { ...request.user, groups: [] } } : request;
       if (opts.faults?.has('rbac-allows-all')) return { allowed: true, reason: 'RBAC: allowed (fault rbac-allows-all)' };
-      const clusterRoles = await clusterRoleRules(opts);
+      const clusterRoleList = await opts.lister.clusterRoles();
+      const clusterRoleBindings = await opts.lister.clusterRoleBindings();
+      const key = decisionKey(attrs);
+      const known = decisions.lookup(key, clusterRoleBindings, clusterRoleList);
+      if (known && !known.inputs.namespaced) return known.decision;
+      const clusterRoles = await clusterRoleRules(opts, clusterRoleList);
       const errors: string[] = [];
-      for (const binding of await opts.lister.clusterRoleBindings()) {
+      const inputs: DecisionInputs = { clusterRoleBindings, clusterRoles: clusterRoleList };
+      const decide = (decision: Decision): Decision => {
+        decisions.remember(key, inputs, decision);
+        return decision;
+      };
+      for (const binding of clusterRoleBindings) {
         const allowed = visitBinding(attrs, binding, '', clusterRoles, [], errors);
-        if (allowed) return { allowed: true, reason: allowed };
+        if (allowed) return decide({ allowed: true, reason: allowed });
       }
       if (attrs.namespace !== '') {
         // Fault rbac-rolebinding-cluster-wide: the RoleBindings (and Roles) of every namespace count.
         const scope = opts.faults?.has('rbac-rolebinding-cluster-wide') ? '' : attrs.namespace;
         const roles = await opts.lister.roles(scope);
-        for (const binding of await opts.lister.roleBindings(scope)) {
+        const roleBindings = await opts.lister.roleBindings(scope);
+        if (known && sameNamespaceLists(known, roleBindings, roles)) return known.decision;
+        inputs.namespaced = { roleBindings, roles };
+        for (const binding of roleBindings) {
           const allowed = visitBinding(attrs, binding, scope === '' ? (binding.metadata?.namespace ?? attrs.namespace) : attrs.namespace, clusterRoles, roles, errors);
-          if (allowed) return { allowed: true, reason: allowed };
+          if (allowed) return decide({ allowed: true, reason: allowed });
         }
       }
-      return { allowed: false, reason: errors.length === 0 ? '' : `RBAC: ${aggregate(errors)}` };
+      return decide({ allowed: false, reason: errors.length === 0 ? '' : `RBAC: ${aggregate(errors)}` });
     },
     rulesFor: (user, namespace) => rulesFor(opts, privileged, user, namespace),
   };
@@ -127,8 +142,8 @@ export function ruleResolver(opts: RbacOptions): RuleResolver {
 }
 
 /** The effective rules of every ClusterRole, by name. */
-async function clusterRoleRules(opts: RbacOptions): Promise<Map<string, PolicyRule[]>> {
-  const all: ClusterRole[] = await opts.lister.clusterRoles();
+async function clusterRoleRules(opts: RbacOptions, list?: readonly ClusterRole[]): Promise<Map<string, PolicyRule[]>> {
+  const all = list ?? (await opts.lister.clusterRoles());
   const known = effectiveRulesByList.get(all);
   if (known && known.resolved === (opts.resolveAggregation !== false)) return known.rules;
   const rules = new Map(all.map((r) => [r.metadata.name, r.rules ?? []]));
