@@ -45,7 +45,7 @@ export function rbacAuthorizer(opts: RbacOptions): Authorizer {
   const decisions = new DecisionCache();
   return {
     async authorize(request: RequestAttributes): Promise<Decision> {
-      if (request.user.groups.some((g) => privileged.includes(g))) return { allowed: true, reason: '' };
+      if (inAnyGroup(request.user, privileged)) return PRIVILEGED;
       // Fault rbac-group-subjects-ignored: bindings are matched as if the user were in no group.
       const attrs = opts.faults?.has('rbac-group-subjects-ignored') ? { ...request, user: { ...request.user, groups: [] } } : request;
       if (opts.faults?.has('rbac-allows-all')) return { allowed: true, reason: 'RBAC: allowed (fault rbac-allows-all)' };
@@ -61,8 +61,9 @@ export function rbacAuthorizer(opts: RbacOptions): Authorizer {
         decisions.remember(key, inputs, decision);
         return decision;
       };
-      for (const binding of clusterRoleBindings) {
-        const allowed = visitBinding(attrs, binding, '', clusterRoles, [], errors);
+      for (let i = 0; i < clusterRoleBindings.length; i++) {
+        const binding = clusterRoleBindings[i]!;
+        const allowed = visitBinding(attrs, binding, '', clusterRoles, NO_ROLES, errors);
         if (allowed) return decide({ allowed: true, reason: allowed });
       }
       if (attrs.namespace !== '') {
@@ -81,6 +82,14 @@ export function rbacAuthorizer(opts: RbacOptions): Authorizer {
     },
     rulesFor: (user, namespace) => rulesFor(opts, privileged, user, namespace),
   };
+}
+
+/** The privileged groups' decision (upstream gives it an empty reason); shared, never changed. */
+const PRIVILEGED: Decision = Object.freeze({ allowed: true, reason: '' });
+
+function inAnyGroup(user: UserInfo, groups: readonly string[]): boolean {
+  for (let i = 0; i < user.groups.length; i++) if (groups.includes(user.groups[i]!)) return true;
+  return false;
 }
 
 /**
@@ -166,16 +175,24 @@ function visitBinding(
   roles: Awaited<ReturnType<RbacLister['roles']>>,
   errors: string[],
 ): string | undefined {
-  const subject = (binding.subjects ?? []).find((s) => appliesToUser(attrs.user, s, bindingNamespace));
+  // Indexed loops, not find/some with closures: this runs for every binding of every request.
+  const subjects = binding.subjects ?? NO_SUBJECTS;
+  let subject: Subject | undefined;
+  for (let i = 0; i < subjects.length && !subject; i++) if (appliesToUser(attrs.user, subjects[i]!, bindingNamespace)) subject = subjects[i];
   if (!subject) return undefined;
   const resolved = roleRefRules(binding, clusterRoles, roles);
   if (resolved.error) {
     errors.push(resolved.error);
     return undefined;
   }
-  if (!resolved.rules.some((rule) => ruleAllows(attrs, rule))) return undefined;
-  return `RBAC: allowed by ${describeBinding(binding, bindingNamespace, subject)}`;
+  const rules = resolved.rules;
+  for (let i = 0; i < rules.length; i++) if (ruleAllows(attrs, rules[i]!)) return `RBAC: allowed by ${describeBinding(binding, bindingNamespace, subject)}`;
+  return undefined;
 }
+
+const NO_SUBJECTS: readonly Subject[] = [];
+/** A ClusterRoleBinding's Roles: none (it may only reference ClusterRoles). */
+const NO_ROLES: Role[] = [];
 
 function roleRefRules(
   binding: RoleBinding,

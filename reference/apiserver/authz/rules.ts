@@ -12,38 +12,56 @@ import type { PolicyRule } from './types.ts';
 export function ruleAllows(attrs: RequestAttributes, rule: PolicyRule): boolean {
   if (!verbMatches(rule, attrs.verb)) return false;
   if (!attrs.resourceRequest) return nonResourceURLMatches(rule, attrs.path);
-  const combined = attrs.subresource ? `${attrs.resource}/${attrs.subresource}` : attrs.resource;
-  return (
-    apiGroupMatches(rule, attrs.apiGroup) &&
-    resourceMatches(rule, combined, attrs.subresource) &&
-    resourceNameMatches(rule, attrs.name)
-  );
+  return apiGroupMatches(rule, attrs.apiGroup) && resourceMatches(rule, attrs.resource, attrs.subresource) && resourceNameMatches(rule, attrs.name);
 }
 
+// Indexed loops rather than `some` with a closure or for…of (an iterator result per element until
+// optimised): RBAC walks these for every binding of every request.
+
 export function verbMatches(rule: PolicyRule, verb: string): boolean {
-  return rule.verbs.some((v) => v === '*' || v === verb);
+  return anyIs(rule.verbs, verb);
 }
 
 export function apiGroupMatches(rule: PolicyRule, group: string): boolean {
-  return (rule.apiGroups ?? []).some((g) => g === '*' || g === group);
+  return anyIs(rule.apiGroups ?? NONE, group);
 }
 
-export function resourceMatches(rule: PolicyRule, combined: string, subresource: string): boolean {
-  return (rule.resources ?? []).some((r) => {
-    if (r === '*' || r === combined) return true;
+/** Whether the list holds `*` or the value. */
+function anyIs(list: readonly string[], value: string): boolean {
+  for (let i = 0; i < list.length; i++) if (list[i] === '*' || list[i] === value) return true;
+  return false;
+}
+
+/** `resource/subresource` (or `resource` alone) as a rule names it, `*`, or `* /subresource`. */
+export function resourceMatches(rule: PolicyRule, resource: string, subresource: string): boolean {
+  const resources = rule.resources ?? NONE;
+  for (let i = 0; i < resources.length; i++) {
+    const r = resources[i]!;
+    if (r === '*') return true;
+    if (subresource === '') {
+      if (r === resource) return true;
+      continue;
+    }
     // `*/status` grants the status subresource of every resource, never the resource itself.
-    return subresource !== '' && r === `*/${subresource}`;
-  });
+    const slash = r.indexOf('/');
+    if (slash < 0 || r.slice(slash + 1) !== subresource) continue;
+    const head = r.slice(0, slash);
+    if (head === '*' || head === resource) return true;
+  }
+  return false;
 }
 
 export function resourceNameMatches(rule: PolicyRule, name: string): boolean {
-  const names = rule.resourceNames ?? [];
+  const names = rule.resourceNames ?? NONE;
   return names.length === 0 || names.includes(name);
 }
 
 export function nonResourceURLMatches(rule: PolicyRule, path: string): boolean {
-  return (rule.nonResourceURLs ?? []).some((u) => {
+  for (const u of rule.nonResourceURLs ?? NONE) {
     if (u === '*' || u === path) return true;
-    return u.endsWith('*') && path.startsWith(u.replace(/\*+$/, ''));
-  });
+    if (u.endsWith('*') && path.startsWith(u.replace(/\*+$/, ''))) return true;
+  }
+  return false;
 }
+
+const NONE: readonly string[] = [];

@@ -24,6 +24,17 @@ test('an aggregated role gets the union of the matching roles, by name, each rul
   assert.equal(action.object.metadata.resourceVersion, '3');
 });
 
+test('a rule is the same rule whatever the order of its keys (Semantic.DeepEqual): taken once', () => {
+  const reordered = { resources: ['endpoints'], apiGroups: [''], verbs: ['list'] };
+  const cache = memoryCache({ clusterroles: [
+    role('mon', { selects: [{ agg: 'mon' }] }),
+    role('a-reader', { labels: { agg: 'mon' }, rules: [rule('list', 'endpoints')] }),
+    role('b-reader', { labels: { agg: 'mon' }, rules: [reordered, { ...rule('list', 'endpoints'), resourceNames: undefined }] }),
+  ] });
+  const [action] = reconcile('mon', cache) as any[];
+  assert.deepEqual(action.object.rules, [rule('list', 'endpoints')]);
+});
+
 test('rules written by hand are replaced; a role already holding the union is left alone', () => {
   const reader = role('reader', { labels: { agg: 'mon' }, rules: [rule('list', 'endpoints')] });
   const [action] = reconcile('mon', memoryCache({ clusterroles: [role('mon', { selects: [{ agg: 'mon' }], rules: [rule('delete', 'pods')] }), reader] })) as any[];

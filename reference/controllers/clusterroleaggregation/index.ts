@@ -13,7 +13,7 @@
  * - It writes as system:kube-controller-manager, bound to
  *   system:controller:clusterrole-aggregation-controller, which may `escalate` ClusterRoles.
  */
-import { clone, semanticEqual } from '../shared/objects.ts';
+import { clone, semanticEqual, semanticKey } from '../shared/objects.ts';
 import { selectorMatches } from '../shared/selector.ts';
 import { RESOURCES, type Action, type Cache, type CacheEvent, type ControllerDef, type KubeObject } from '../types.ts';
 
@@ -40,11 +40,19 @@ export function keysFor(_event: CacheEvent, cache: Cache): string[] {
 export function aggregatedRules(role: Readonly<KubeObject>, all: readonly Readonly<KubeObject>[]): unknown[] {
   const byName = [...all].sort((a, b) => (a.metadata.name < b.metadata.name ? -1 : a.metadata.name > b.metadata.name ? 1 : 0));
   const out: unknown[] = [];
+  // Upstream's ruleExists compares each rule with every one taken (Semantic.DeepEqual); a set of
+  // their semantic texts gives the same answer without the quadratic walk.
+  const taken = new Set<string>();
   for (const selector of (role as any).aggregationRule?.clusterRoleSelectors ?? []) {
     for (const other of byName) {
       if (other.metadata.name === role.metadata.name) continue;
       if (!selectorMatches(selector, (other.metadata as any).labels)) continue;
-      for (const rule of (other as any).rules ?? []) if (!out.some((r) => semanticEqual(r, rule))) out.push(rule);
+      for (const rule of (other as any).rules ?? []) {
+        const key = semanticKey(rule);
+        if (taken.has(key)) continue;
+        taken.add(key);
+        out.push(rule);
+      }
     }
   }
   return out;

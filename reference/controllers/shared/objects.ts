@@ -85,8 +85,35 @@ export function semanticEqual(a: unknown, b: unknown): boolean {
   if (a === b) return true;
   if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
   if (Array.isArray(a) !== Array.isArray(b)) return false;
-  if (Array.isArray(a)) return a.length === (b as unknown[]).length && a.every((x, i) => semanticEqual(x, (b as unknown[])[i]));
-  const ka = Object.keys(a).filter((k) => (a as any)[k] !== undefined);
-  const kb = Object.keys(b).filter((k) => (b as any)[k] !== undefined);
-  return ka.length === kb.length && ka.every((k) => semanticEqual((a as any)[k], (b as any)[k]));
+  if (Array.isArray(a)) {
+    const other = b as unknown[];
+    if (a.length !== other.length) return false;
+    for (let i = 0; i < a.length; i++) if (!semanticEqual(a[i], other[i])) return false;
+    return true;
+  }
+  // Walked in place (no key arrays: the aggregation controller compares thousands of rules per sync).
+  const x = a as Record<string, unknown>;
+  const y = b as Record<string, unknown>;
+  let defined = 0;
+  for (const k in x) {
+    if (!Object.prototype.hasOwnProperty.call(x, k) || x[k] === undefined) continue;
+    defined++;
+    if (!Object.prototype.hasOwnProperty.call(y, k) || !semanticEqual(x[k], y[k])) return false;
+  }
+  for (const k in y) if (Object.prototype.hasOwnProperty.call(y, k) && y[k] !== undefined) defined--;
+  return defined === 0;
+}
+
+/**
+ * A text equal for two JSON values exactly when semanticEqual is: keys sorted, undefined members
+ * left out (as JSON.stringify leaves them). For a set of values compared many times over.
+ */
+export function semanticKey(v: unknown): string {
+  return JSON.stringify(v, (_key, value) => (value !== null && typeof value === 'object' && !Array.isArray(value) ? sortedCopy(value) : value));
+}
+
+function sortedCopy(o: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const k of Object.keys(o).sort()) out[k] = o[k];
+  return out;
 }
