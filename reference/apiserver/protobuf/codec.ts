@@ -181,17 +181,18 @@ function timeFromProto(t: { seconds?: number; nanos?: number }, micro: boolean):
   return micro ? `${base}.${String(Math.floor(nanos / 1000)).padStart(6, '0')}Z` : `${base}Z`;
 }
 
-/** rfc3339's `YYYY-MM-DDTHH:MM:SS` for a second, the last one remembered (see timeToProto). */
+/** rfc3339's `YYYY-MM-DDTHH:MM:SS` for a second, remembered (see timeToProto). */
 function secondsText(seconds: number): string {
-  if (seconds !== lastBaseSeconds) {
-    lastBase = rfc3339(seconds * 1000).slice(0, 19);
-    lastBaseSeconds = seconds;
+  let text = SECONDS_TEXTS.get(seconds);
+  if (text === undefined) {
+    text = rfc3339(seconds * 1000).slice(0, 19);
+    if (SECONDS_TEXTS.size >= MAX_TIME_TEXTS) SECONDS_TEXTS.clear();
+    SECONDS_TEXTS.set(seconds, text);
   }
-  return lastBase;
+  return text;
 }
 
-let lastBaseSeconds = NaN;
-let lastBase = '';
+const SECONDS_TEXTS = new Map<number, string>();
 
 /**
  * intstr.IntOrString: `type` 0 is an int (intVal), 1 a string (strVal); upstream's Go writes all
@@ -688,8 +689,162 @@ function fieldsOf(type: protobuf.Type): FieldPlan[] {
   return plan;
 }
 
-function decodeMessage(type: protobuf.Type, bytes: Uint8Array, keepEmpty: boolean): any {
+/**
+ * How a message is read: `direct` (readMessage, the old way for whatever it does not mirror),
+ * `message` (the old way: protobufjs' decode, then fromMessage) or `direct-only` (readMessage,
+ * throwing where it would have fallen back). The last two are for the codec's tests.
+ */
+export type ReadWay = 'direct' | 'message' | 'direct-only';
+
+function decodeMessage(type: protobuf.Type, raw: Uint8Array, keepEmpty: boolean, way: ReadWay = 'direct'): any {
+  // As a Buffer (a view, not a copy), protobufjs reads strings with node's own UTF-8 decoder
+  // (BufferReader's utf8Slice) rather than its JavaScript one: a third of reading an object.
+  const bytes = Buffer.isBuffer(raw) ? raw : Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength);
+  if (way !== 'message') {
+    const r = protobuf.Reader.create(bytes);
+    try {
+      return readMessage(type, r, bytes.length, keepEmpty);
+    } catch (e) {
+      // Anything the reader does not mirror, and any malformed input, is read the old way, which
+      // answers (or throws, with its own message) as before.
+      if (way === 'direct-only') throw e;
+    }
+  }
   return fromMessage(type, type.decode(bytes), keepEmpty);
+}
+
+// ---- the wire straight to the JSON form -----------------------------------------------------------
+
+/** Raised inside readMessage for a message it does not read as protobufjs would: the caller reads it the old way. */
+const NOT_MIRRORED = new Error('not mirrored here');
+
+/**
+ * A message read from the wire straight into its JSON form: what fromMessage makes of
+ * protobufjs' decode (decoder.js, 7.x), without the message instances in between. Fields are
+ * collected by number as they come (a later value of a singular field replaces an earlier one, a
+ * list grows, a map entry is set), then laid out in declaration order with fromMessage's rules:
+ * an empty list or map left out, an empty string left out unless `keepEmpty`, an embedded
+ * message's members at this level, 64-bit integers as numbers, bytes as base64. The special
+ * messages (Time, Quantity, FieldsV1, IntOrString, the string lists) are decoded by protobufjs
+ * and converted as fromMessage does. A wire type other than the field's, a packed list, or a map
+ * entry without its value stop it, and the whole message is read the old way.
+ */
+function readMessage(type: protobuf.Type, r: protobuf.Reader, length: number, keepEmpty: boolean): any {
+  const name = specialName(type);
+  if (name !== '') return specialFromMessage(name, type.decode(r, length));
+  const plan = readPlan(type);
+  const end = r.pos + length;
+  const slots: unknown[] = new Array(plan.fields.length);
+  while (r.pos < end) {
+    const tag = r.uint32();
+    const f = plan.byNumber.get(tag >>> 3);
+    if (!f) {
+      r.skipType(tag & 7);
+      continue;
+    }
+    if ((tag & 7) !== f.wire) throw NOT_MIRRORED;
+    if (f.plan.map) slots[f.index] = readMapEntry(f, r, (slots[f.index] as Record<string, unknown> | undefined) ?? {}, keepEmpty);
+    else if (f.plan.repeated) ((slots[f.index] ??= []) as unknown[]).push(readValue(f, r, keepEmpty));
+    else slots[f.index] = readValue(f, r, keepEmpty);
+  }
+  if (r.pos !== end) throw NOT_MIRRORED;
+  return layOut(plan.fields, slots, keepEmpty);
+}
+
+/** fromMessage's output from the values read, field by field in declaration order. */
+function layOut(fields: readonly FieldPlan[], slots: unknown[], keepEmpty: boolean): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (let i = 0; i < fields.length; i++) {
+    const v = slots[i];
+    if (v === undefined) continue;
+    const field = fields[i]!;
+    if (v === EMPTY_STRING) {
+      if (keepEmpty) out[field.name] = '';
+      continue;
+    }
+    // fromMessage leaves out an empty list (a repeated field's, or a string-list message's).
+    if (Array.isArray(v) && v.length === 0) continue;
+    if (field.sub && field.inline && !field.map && !field.repeated) Object.assign(out, v);
+    else out[field.name] = v;
+  }
+  return out;
+}
+
+/** A singular field's empty string, told apart from an absent one (fromMessage leaves it out unless keepEmpty). */
+const EMPTY_STRING = Symbol('empty string');
+
+/** One value: a message's JSON form, or a scalar as fromMessage converts it. */
+function readValue(f: ReadField, r: protobuf.Reader, keepEmpty: boolean): unknown {
+  const plan = f.plan;
+  if (plan.sub) return readMessage(plan.sub, r, r.uint32(), keepEmpty);
+  const v = (r as unknown as Record<string, () => unknown>)[f.type]!.call(r);
+  if (plan.bytes) return b64(v as Uint8Array);
+  if (plan.long) return toNumber(v);
+  // Only a singular field's empty string is dropped (a list keeps its empty elements).
+  return v === '' && !plan.repeated ? EMPTY_STRING : v;
+}
+
+/** One map entry (key field 1, value field 2, as protobufjs reads them) into the field's map. */
+function readMapEntry(f: ReadField, r: protobuf.Reader, map: Record<string, unknown>, keepEmpty: boolean): Record<string, unknown> {
+  const end = r.uint32() + r.pos;
+  let key: string | undefined;
+  let value: unknown;
+  let hasValue = false;
+  while (r.pos < end) {
+    const tag = r.uint32();
+    if (tag === f.keyTag) key = r.string();
+    else if (tag === f.valueTag) {
+      value = f.plan.sub ? readMessage(f.plan.sub, r, r.uint32(), keepEmpty) : scalarFromMessage(f.plan, (r as unknown as Record<string, () => unknown>)[f.type]!.call(r));
+      hasValue = true;
+    } else throw NOT_MIRRORED;
+  }
+  // protobufjs fills an absent key or value with its default: rare enough to leave to it.
+  if (key === undefined || !hasValue || r.pos !== end) throw NOT_MIRRORED;
+  map[key] = value;
+  return map;
+}
+
+/** A field as the reader meets it: its declaration index, the wire type it must come with, its plan. */
+interface ReadField {
+  index: number;
+  wire: number;
+  type: string;
+  plan: FieldPlan;
+  keyTag: number;
+  valueTag: number;
+}
+
+interface ReadPlan {
+  fields: FieldPlan[];
+  byNumber: Map<number, ReadField>;
+}
+
+const readPlanOf = new WeakMap<protobuf.Type, ReadPlan>();
+
+/** A field the reader leaves to protobufjs: no wire type matches it. */
+const UNREAD: ReadField = { index: -1, wire: -1, type: '', plan: undefined as unknown as FieldPlan, keyTag: 0, valueTag: 0 };
+
+function readPlan(type: protobuf.Type): ReadPlan {
+  let plan = readPlanOf.get(type);
+  if (!plan) {
+    const fields = fieldsOf(type);
+    const byNumber = new Map<number, ReadField>();
+    type.fieldsArray.forEach((field, index) => {
+      const basic = (protobuf.types.basic as Record<string, number | undefined>)[field.type];
+      const isMessage = field.resolvedType instanceof protobuf.Type;
+      // An enum, a group or a key type other than string: not read here (none in these protos).
+      const keyType = field instanceof protobuf.MapField ? field.keyType : 'string';
+      if ((!isMessage && basic === undefined) || field.delimited || keyType !== 'string') return;
+      const wire = field.map || isMessage ? 2 : basic!;
+      byNumber.set(field.id, { index, wire, type: field.type, plan: fields[index]!, keyTag: 10, valueTag: field.map ? (16 | (isMessage ? 2 : basic!)) >>> 0 : 0 });
+    });
+    // A field left out above is read the old way whenever it comes (its number is then unknown here).
+    const unread = type.fieldsArray.filter((f) => !byNumber.has(f.id)).map((f) => f.id);
+    for (const id of unread) byNumber.set(id, UNREAD);
+    plan = { fields, byNumber };
+    readPlanOf.set(type, plan);
+  }
+  return plan;
 }
 
 // ---- envelopes --------------------------------------------------------------------------------
@@ -753,10 +908,10 @@ export function writeUnknown(obj: any, options: { lossless?: boolean; viaPlain?:
  * decodeUnknown(write.bytes) without reading the envelope back: its typeMeta and raw are the
  * ones writeUnknown wrote, so only the object's message is decoded. Throws ProtobufError.
  */
-export function decodeUnknownWrite(write: UnknownWrite, options: { keepEmptyStrings?: boolean } = {}): any {
+export function decodeUnknownWrite(write: UnknownWrite, options: { keepEmptyStrings?: boolean; way?: ReadWay } = {}): any {
   const type = messageFor(write.apiVersion, write.kind)!;
   try {
-    return { apiVersion: write.apiVersion, kind: write.kind, ...decodeMessage(type, write.raw, options.keepEmptyStrings === true) };
+    return { apiVersion: write.apiVersion, kind: write.kind, ...decodeMessage(type, write.raw, options.keepEmptyStrings === true, options.way) };
   } catch (e) {
     throw new ProtobufError((e as Error).message);
   }
@@ -767,13 +922,13 @@ export function decodeUnknownWrite(write: UnknownWrite, options: { keepEmptyStri
  * `keepEmptyStrings` is for bytes this codec wrote itself (the store's): there an empty string on
  * the wire was an empty string in the JSON form, not Go's unset field, and comes back.
  */
-export function decodeObject(body: Uint8Array, options: { keepEmptyStrings?: boolean } = {}): any {
+export function decodeObject(body: Uint8Array, options: { keepEmptyStrings?: boolean; way?: ReadWay } = {}): any {
   if (!isProtobufEnvelope(body)) throw new ProtobufError('provided data does not appear to be a protobuf message, expected prefix [107 56 115 0]');
   return decodeUnknown(body.subarray(MAGIC.length), options);
 }
 
 /** decodeObject's work after the magic: a runtime.Unknown's bytes to the JSON form. Throws ProtobufError. */
-function decodeUnknown(bytes: Uint8Array, options: { keepEmptyStrings?: boolean } = {}): any {
+function decodeUnknown(bytes: Uint8Array, options: { keepEmptyStrings?: boolean; way?: ReadWay } = {}): any {
   let unk: any;
   try {
     unk = Unknown.decode(bytes);
@@ -786,7 +941,7 @@ function decodeUnknown(bytes: Uint8Array, options: { keepEmptyStrings?: boolean 
   const type = messageFor(apiVersion, kind);
   if (!type) throw new ProtobufError(`no kind "${kind}" is registered for version "${apiVersion}"`);
   try {
-    return { apiVersion, kind, ...decodeMessage(type, unk.raw ?? new Uint8Array(), options.keepEmptyStrings === true) };
+    return { apiVersion, kind, ...decodeMessage(type, unk.raw ?? new Uint8Array(), options.keepEmptyStrings === true, options.way) };
   } catch (e) {
     throw new ProtobufError((e as Error).message);
   }
