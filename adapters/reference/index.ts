@@ -81,7 +81,17 @@ export function createReferenceTarget(): Target {
     capabilities: new Set<Capability>(kubectlOnPath() ? [...CAPABILITIES, 'kubectl'] : CAPABILITIES),
     knownDeviations: KNOWN_DEVIATIONS,
     async start() {},
-    openSession: async (ctx) => (await import('./session.ts')).openReferenceSession(ctx.seed, ctx.tags),
+    openSession: async (ctx) => (await sessionModule()).openReferenceSession(ctx.seed, ctx.tags),
     async stop() {},
   };
+}
+
+/**
+ * The sessions' module, imported once: under tsx every import() asks its loader thread to
+ * resolve the specifier again, even for a module already loaded (~0.3 ms a session).
+ */
+let sessions: Promise<typeof import('./session.ts')> | undefined;
+function sessionModule(): Promise<typeof import('./session.ts')> {
+  sessions ??= import('./session.ts');
+  return sessions;
 }
