@@ -53,7 +53,13 @@ export function rbacAuthorizer(opts: RbacOptions): Authorizer {
       const clusterRoleBindings = await opts.lister.clusterRoleBindings();
       const key = decisionKey(attrs);
       const known = decisions.lookup(key, clusterRoleBindings, clusterRoleList);
-      if (known && !known.inputs.namespaced) return known.decision;
+      // Fault rbac-rolebinding-cluster-wide: the RoleBindings (and Roles) of every namespace count.
+      const scope = opts.faults?.has('rbac-rolebinding-cluster-wide') ? '' : attrs.namespace;
+      if (known) {
+        if (!known.inputs.namespaced) return known.decision;
+        // Decided by the namespace's bindings: the cluster's were walked then, and are the same lists.
+        if (sameNamespaceLists(known, await opts.lister.roleBindings(scope), await opts.lister.roles(scope))) return known.decision;
+      }
       const clusterRoles = await clusterRoleRules(opts, clusterRoleList);
       const errors: string[] = [];
       const inputs: DecisionInputs = { clusterRoleBindings, clusterRoles: clusterRoleList };
@@ -67,11 +73,8 @@ export function rbacAuthorizer(opts: RbacOptions): Authorizer {
         if (allowed) return decide({ allowed: true, reason: allowed });
       }
       if (attrs.namespace !== '') {
-        // Fault rbac-rolebinding-cluster-wide: the RoleBindings (and Roles) of every namespace count.
-        const scope = opts.faults?.has('rbac-rolebinding-cluster-wide') ? '' : attrs.namespace;
         const roles = await opts.lister.roles(scope);
         const roleBindings = await opts.lister.roleBindings(scope);
-        if (known && sameNamespaceLists(known, roleBindings, roles)) return known.decision;
         inputs.namespaced = { roleBindings, roles };
         for (const binding of roleBindings) {
           const allowed = visitBinding(attrs, binding, scope === '' ? (binding.metadata?.namespace ?? attrs.namespace) : attrs.namespace, clusterRoles, roles, errors);
