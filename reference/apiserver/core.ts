@@ -3,7 +3,7 @@
  * (authentication, authorization) and the per-request trace. No sockets here; server.ts adapts
  * node's http objects to it.
  */
-import { AdmissionDenied } from './pipeline.ts';
+import { AdmissionDenied, isPromise } from './pipeline.ts';
 import { headerValue, negotiateOutput } from './negotiation.ts';
 import { parseRequestInfo } from './request-info.ts';
 import { route } from './router.ts';
@@ -60,7 +60,11 @@ async function pipeline(env: Env, req: ApiRequest, trace: TraceRecorder, call: P
   // Prometheus scraper asks for text/plain or OpenMetrics, a load balancer for anything).
   const output = PLAIN_TEXT_PATHS.test(url.pathname) ? PLAIN_TEXT_OUTPUT : negotiateOutput(headerValue(req.headers, 'accept'));
   if (req.body.length > env.maxBodyBytes) throw errors.tooLarge(`limit is ${env.maxBodyBytes}`);
-  const user = await impersonate(env, req, await authenticate(env, req, trace), trace);
+  // The stages answer plainly when they need not wait (nearly always): awaited only when they must.
+  const authenticating = authenticate(env, req, trace);
+  const requester = isPromise(authenticating) ? await authenticating : authenticating;
+  const impersonating = impersonate(env, req, requester, trace);
+  const user = isPromise(impersonating) ? await impersonating : impersonating;
   trace.user = user.name;
   const info = parseRequestInfo(call.method!, url.pathname, url.searchParams);
   call.info = info;
@@ -69,7 +73,8 @@ async function pipeline(env: Env, req: ApiRequest, trace: TraceRecorder, call: P
   const seat = env.maxInFlight.admit(info, url.searchParams, user.groups);
   if ('refused' in seat) return seat.refused;
   try {
-    await authorize(env, attributesOf(user, info), trace);
+    const authorizing = authorize(env, attributesOf(user, info), trace);
+    if (isPromise(authorizing)) await authorizing;
     const full: Call = { req, method: call.method!, path: url.pathname, query: url.searchParams, info, user, trace, warnings: call.warnings!, output };
     return await route(env, full);
   } finally {

@@ -45,14 +45,19 @@ function impersonatedGroups(name: string, groups: string[]): string[] {
 }
 
 /** The user the request acts as: the caller, or whom it may impersonate. */
-export async function impersonate(env: Env, req: ApiRequest, requester: UserInfo, trace: TraceRecorder): Promise<UserInfo> {
+export function impersonate(env: Env, req: ApiRequest, requester: UserInfo, trace: TraceRecorder): UserInfo | Promise<UserInfo> {
   const name = headerValue(req.headers, 'impersonate-user').trim();
   const groups = allValues(req.headers, 'impersonate-group');
   const uid = headerValue(req.headers, 'impersonate-uid').trim();
   if (!name) {
     if (groups.length > 0 || uid) throw errors.badRequest('impersonating groups or a uid requires impersonating a user');
+    // Nearly every request: answered without a promise.
     return requester;
   }
+  return impersonateUser(env, requester, trace, name, groups, uid);
+}
+
+async function impersonateUser(env: Env, requester: UserInfo, trace: TraceRecorder, name: string, groups: string[], uid: string): Promise<UserInfo> {
   if (name.startsWith(SA_PREFIX)) {
     const [ns = '', sa = ''] = name.slice(SA_PREFIX.length).split(':');
     await mayImpersonate(env, attributesFor(requester, 'serviceaccounts', sa, ns), trace);

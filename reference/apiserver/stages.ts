@@ -5,7 +5,7 @@
 import { ANONYMOUS_AUTHENTICATOR_NAME } from './authn/anonymous.ts';
 import { unionAuthenticator } from './authn/union.ts';
 import { forbiddenStatus } from './authz/forbidden.ts';
-import type { Authenticator, Credentials, RequestAttributes, UserInfo } from './pipeline.ts';
+import { isPromise, type Authenticator, type AuthnResult, type Credentials, type Decision, type RequestAttributes, type UserInfo } from './pipeline.ts';
 import type { RequestInfo } from './request-info.ts';
 import { ApiError, errors } from './status.ts';
 import type { ApiRequest, Env } from './types.ts';
@@ -32,7 +32,8 @@ function unionOf(env: Env): Authenticator {
  * authenticators. Any failure is upstream's bare 401 (authn/union.ts unauthorizedStatus); the
  * reason goes only to the trace. The authenticated user carries system:authenticated.
  */
-export async function authenticate(env: Env, req: ApiRequest, trace: TraceRecorder): Promise<UserInfo> {
+/** The authentication stage; a plain return (no promise) when the union answered at once. */
+export function authenticate(env: Env, req: ApiRequest, trace: TraceRecorder): UserInfo | Promise<UserInfo> {
   if (env.authenticators.length === 0) {
     trace.pass('authentication', 'no authenticators configured: system:admin');
     return DEFAULT_USER;
@@ -40,7 +41,11 @@ export async function authenticate(env: Env, req: ApiRequest, trace: TraceRecord
   const creds: Credentials = { headers: req.headers };
   if (req.clientCert) creds.clientCert = req.clientCert;
   if (req.clientCertError) creds.clientCertError = req.clientCertError;
-  const result = await unionOf(env).authenticate(creds);
+  const result = unionOf(env).authenticate(creds);
+  return isPromise(result) ? result.then((r) => authenticated(r, trace)) : authenticated(result, trace);
+}
+
+function authenticated(result: AuthnResult, trace: TraceRecorder): UserInfo {
   if (result.kind === 'authenticated') {
     trace.pass('authentication', result.method === ANONYMOUS_AUTHENTICATOR_NAME ? 'anonymous' : `${result.method}: ${result.user.name}`);
     return result.user;
@@ -64,12 +69,17 @@ export function attributesOf(user: UserInfo, info: RequestInfo): RequestAttribut
   };
 }
 
-export async function authorize(env: Env, attrs: RequestAttributes, trace: TraceRecorder): Promise<void> {
+/** The authorization stage; a plain return (no promise) when the authorizer answered at once. */
+export function authorize(env: Env, attrs: RequestAttributes, trace: TraceRecorder): void | Promise<void> {
   if (!env.authorizer) {
     trace.pass('authorization', 'no authorizer configured: allowed');
     return;
   }
-  const decision = await env.authorizer.authorize(attrs);
+  const decision = env.authorizer.authorize(attrs);
+  return isPromise(decision) ? decision.then((d) => authorized(attrs, d, trace)) : authorized(attrs, decision, trace);
+}
+
+function authorized(attrs: RequestAttributes, decision: Decision, trace: TraceRecorder): void {
   if (decision.allowed) {
     trace.pass('authorization', decision.reason || 'allowed');
     return;

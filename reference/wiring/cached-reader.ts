@@ -18,11 +18,15 @@ import type { KvEvent } from '../../contract/contract.ts';
 import type { Backend } from '../store/backend.ts';
 import { registryPrefix } from '../store/registry.ts';
 
+/**
+ * Answers come as plain values when cached (no promise for the stages that ask on every request:
+ * RBAC's listers, the webhook and admission lookups), as promises when the store is read.
+ */
 export interface StoreReader {
   /** Every object of a resource (in one namespace, or cluster-wide for ''), in key order; frozen. */
-  all(resource: string, namespace: string): Promise<any[]>;
+  all(resource: string, namespace: string): any[] | Promise<any[]>;
   /** One object, or undefined when the key is absent. */
-  one(resource: string, namespace: string, name: string): Promise<any | undefined>;
+  one(resource: string, namespace: string, name: string): any | Promise<any | undefined>;
 }
 
 export interface CachedReaderOptions {
@@ -63,12 +67,16 @@ export class CachedStoreReader implements StoreReader {
     this.maxEntries = opts.maxEntries ?? 4096;
   }
 
-  async all(resource: string, namespace: string): Promise<any[]> {
+  all(resource: string, namespace: string): any[] | Promise<any[]> {
     const prefix = registryPrefix(resource, namespace || undefined);
     if (this.fresh()) {
       const hit = this.lists.get(prefix);
       if (hit) return hit;
     }
+    return this.readAll(prefix);
+  }
+
+  private async readAll(prefix: string): Promise<any[]> {
     const fill = this.beginFill(prefix, false);
     try {
       const { kvs, revision } = await this.backend.range(prefix);
@@ -82,12 +90,16 @@ export class CachedStoreReader implements StoreReader {
     }
   }
 
-  async one(resource: string, namespace: string, name: string): Promise<any | undefined> {
+  one(resource: string, namespace: string, name: string): any | Promise<any | undefined> {
     const key = `${registryPrefix(resource, namespace || undefined)}${name}`;
     if (this.fresh()) {
       const hit = this.objects.get(key);
       if (hit !== undefined) return hit ?? undefined;
     }
+    return this.readOne(key);
+  }
+
+  private async readOne(key: string): Promise<any | undefined> {
     const fill = this.beginFill(key, true);
     // A get reports no revision; the store's revision before it is a lower bound for what it reads.
     const readAtLeast = this.backend.currentRevision();

@@ -14,7 +14,7 @@ export const ANONYMOUS_AUTHENTICATOR_NAME = 'anonymous';
 export function anonymousAuthenticator(): Authenticator {
   return {
     name: ANONYMOUS_AUTHENTICATOR_NAME,
-    async authenticate(): Promise<AuthnResult> {
+    authenticate(): AuthnResult {
       return {
         kind: 'authenticated',
         method: ANONYMOUS_AUTHENTICATOR_NAME,

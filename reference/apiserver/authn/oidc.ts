@@ -90,23 +90,29 @@ export function oidcAuthenticator(deps: { now_ms: () => number; fetch: OidcFetch
     return { kind: 'authenticated', method: OIDC_AUTHENTICATOR_NAME, user };
   }
 
+  /** check, with its failures as the rejection they are. */
+  async function checked(opts: OidcOptions, jwt: DecodedJwt): Promise<AuthnResult> {
+    try {
+      return await check(opts, jwt);
+    } catch (error) {
+      return { kind: 'rejected', reason: error instanceof Rejected ? error.message : `oidc: ${(error as Error).message}` };
+    }
+  }
+
   return {
     name: OIDC_AUTHENTICATOR_NAME,
     configure(next) {
       options = next;
       keys = undefined;
     },
-    async authenticate(creds: Credentials): Promise<AuthnResult> {
+    authenticate(creds: Credentials): AuthnResult | Promise<AuthnResult> {
       const token = bearerToken(creds);
       const opts = options;
+      // Not configured, or not this issuer's token: answered at once, as most requests are.
       if (token === undefined || !opts) return { kind: 'no-credentials' };
       const jwt = decodeJwt(token);
       if (!jwt || jwt.payload['iss'] !== opts.issuerUrl) return { kind: 'no-credentials' };
-      try {
-        return await check(opts, jwt);
-      } catch (error) {
-        return { kind: 'rejected', reason: error instanceof Rejected ? error.message : `oidc: ${(error as Error).message}` };
-      }
+      return checked(opts, jwt);
     },
   };
 }

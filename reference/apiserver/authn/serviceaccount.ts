@@ -98,11 +98,18 @@ function mint(opts: ServiceAccountTokenOptions, defaultAudiences: string[], req:
   return { token: signJwt(payload, opts.key), expirationTimestamp: rfc3339(exp_s * 1000) };
 }
 
-async function authenticate(opts: ServiceAccountTokenOptions, audiences: string[], creds: Credentials): Promise<AuthnResult> {
+/** What a token that is not one of this issuer's gets, at once (no promise: most requests carry none). */
+function authenticate(opts: ServiceAccountTokenOptions, audiences: string[], creds: Credentials): AuthnResult | Promise<AuthnResult> {
   const token = bearerToken(creds);
-  if (token === undefined) return { kind: 'no-credentials' };
+  if (token === undefined) return NO_CREDENTIALS;
   const jwt = decodeJwt(token);
-  if (!jwt || jwt.payload['iss'] !== opts.issuer) return { kind: 'no-credentials' };
+  if (!jwt || jwt.payload['iss'] !== opts.issuer) return NO_CREDENTIALS;
+  return authenticateJwt(opts, audiences, jwt);
+}
+
+const NO_CREDENTIALS: AuthnResult = Object.freeze({ kind: 'no-credentials' });
+
+async function authenticateJwt(opts: ServiceAccountTokenOptions, audiences: string[], jwt: DecodedJwt): Promise<AuthnResult> {
   if (!verifyJwtSignature(jwt, opts.key)) return { kind: 'rejected', reason: 'invalid signature' };
   const problem = checkAudience(jwt, audiences) ?? checkTime(jwt, opts.clock.now_ms());
   if (problem) return { kind: 'rejected', reason: problem };

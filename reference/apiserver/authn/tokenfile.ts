@@ -44,7 +44,7 @@ export function tokenFileAuthenticator(opts: { csv: string } | { tokens: Map<str
   const tokens = 'csv' in opts ? parseTokenFile(opts.csv) : opts.tokens;
   return {
     name: TOKEN_FILE_AUTHENTICATOR_NAME,
-    async authenticate(creds: Credentials): Promise<AuthnResult> {
+    authenticate(creds: Credentials): AuthnResult {
       const token = bearerToken(creds);
       if (token === undefined) return { kind: 'no-credentials' };
       const user = tokens.get(token);

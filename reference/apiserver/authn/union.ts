@@ -11,7 +11,7 @@
  * carry system:authenticated / system:unauthenticated
  * (staging/src/k8s.io/apiserver/pkg/authentication/group/authenticated_group_adder.go).
  */
-import type { Authenticator, AuthnResult, Credentials, UserInfo } from '../pipeline.ts';
+import { isPromise, type Authenticator, type AuthnResult, type Credentials, type UserInfo } from '../pipeline.ts';
 import { anonymousAuthenticator } from './anonymous.ts';
 import { bearerToken, INVALID_BEARER_TOKEN } from './bearer.ts';
 import { ALL_AUTHENTICATED_GROUP, ALL_UNAUTHENTICATED_GROUP, ANONYMOUS_USER } from './users.ts';
@@ -25,22 +25,35 @@ export interface UnionOptions {
 
 export function unionAuthenticator(authenticators: readonly Authenticator[], opts: UnionOptions = {}): Authenticator {
   const anonymous = opts.anonymous ? anonymousAuthenticator() : undefined;
+  /**
+   * Asks authenticators from `from` on, in order; waits only for one that answers with a
+   * promise (a webhook, OIDC, a ServiceAccount token), so a request authenticated by a
+   * certificate or a static token is answered without a promise per authenticator.
+   */
+  const askFrom = (from: number, creds: Credentials, reasons: string[]): AuthnResult | Promise<AuthnResult> => {
+    for (let i = from; i < authenticators.length; i++) {
+      const answer = authenticators[i]!.authenticate(creds);
+      if (isPromise(answer)) return answer.then((result) => decided(result, reasons) ?? askFrom(i + 1, creds, reasons));
+      const done = decided(answer, reasons);
+      if (done) return done;
+    }
+    // bearertoken.go: a token was sent but no token authenticator took it → "invalid bearer token".
+    if (reasons.length === 0 && bearerToken(creds) !== undefined) reasons.push(INVALID_BEARER_TOKEN);
+    if (reasons.length > 0) return { kind: 'rejected', reason: aggregate(reasons) };
+    if (anonymous) return anonymous.authenticate(creds);
+    return { kind: 'no-credentials' };
+  };
   return {
     name: UNION_AUTHENTICATOR_NAME,
-    async authenticate(creds: Credentials): Promise<AuthnResult> {
-      const reasons: string[] = [];
-      for (const authenticator of authenticators) {
-        const result = await authenticator.authenticate(creds);
-        if (result.kind === 'authenticated') return { ...result, user: withAuthenticatedGroup(result.user) };
-        if (result.kind === 'rejected') reasons.push(result.reason);
-      }
-      // bearertoken.go: a token was sent but no token authenticator took it → "invalid bearer token".
-      if (reasons.length === 0 && bearerToken(creds) !== undefined) reasons.push(INVALID_BEARER_TOKEN);
-      if (reasons.length > 0) return { kind: 'rejected', reason: aggregate(reasons) };
-      if (anonymous) return anonymous.authenticate(creds);
-      return { kind: 'no-credentials' };
-    },
+    authenticate: (creds) => askFrom(0, creds, []),
   };
+}
+
+/** The union's answer if this authenticator's decides it (the first that authenticates wins); a rejection is kept. */
+function decided(result: AuthnResult, reasons: string[]): AuthnResult | undefined {
+  if (result.kind === 'authenticated') return { ...result, user: withAuthenticatedGroup(result.user) };
+  if (result.kind === 'rejected') reasons.push(result.reason);
+  return undefined;
 }
 
 export function withAuthenticatedGroup(user: UserInfo): UserInfo {

@@ -40,19 +40,25 @@ export function webhookTokenAuthenticator(call: WebhookCaller): WebhookTokenAuth
     configure(next) {
       config = next;
     },
-    async authenticate(creds: Credentials): Promise<AuthnResult> {
+    authenticate(creds: Credentials): AuthnResult | Promise<AuthnResult> {
       const token = bearerToken(creds);
+      // No webhook configured (most servers), or no token: answered at once.
       if (token === undefined || !config) return { kind: 'no-credentials' };
-      const body = JSON.stringify({ apiVersion: 'authentication.k8s.io/v1', kind: 'TokenReview', spec: { token } });
-      let res;
-      try {
-        res = await call({ url: config.url, body, timeout_ms: config.timeout_ms ?? DEFAULT_TIMEOUT_MS, ...(config.caBundlePem ? { caBundlePem: config.caBundlePem } : {}) });
-      } catch (error) {
-        return { kind: 'rejected', reason: `webhook token authentication failed: ${(error as Error).message}` };
-      }
-      return resultOf(res.status, res.body);
+      return review(call, config, token);
     },
   };
+}
+
+/** Asks the configured webhook (a TokenReview) about the token. */
+async function review(call: WebhookCaller, config: TokenWebhookConfig, token: string): Promise<AuthnResult> {
+  const body = JSON.stringify({ apiVersion: 'authentication.k8s.io/v1', kind: 'TokenReview', spec: { token } });
+  let res;
+  try {
+    res = await call({ url: config.url, body, timeout_ms: config.timeout_ms ?? DEFAULT_TIMEOUT_MS, ...(config.caBundlePem ? { caBundlePem: config.caBundlePem } : {}) });
+  } catch (error) {
+    return { kind: 'rejected', reason: `webhook token authentication failed: ${(error as Error).message}` };
+  }
+  return resultOf(res.status, res.body);
 }
 
 function resultOf(status: number, text: string): AuthnResult {

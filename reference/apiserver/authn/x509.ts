@@ -38,7 +38,7 @@ export const CHAIN_VERIFIED_OUT_OF_DATE = Symbol.for('kubespec.x509.chainVerifie
 export function x509Authenticator(faults: Faults = NO_FAULTS, now_ms?: () => number): Authenticator {
   return {
     name: X509_AUTHENTICATOR_NAME,
-    async authenticate(creds: Credentials): Promise<AuthnResult> {
+    authenticate(creds: Credentials): AuthnResult {
       if (creds.clientCertError) return { kind: 'rejected', reason: `verifying certificate failed: ${creds.clientCertError}` };
       const cert = creds.clientCert;
       if (!cert || cert.subjectCN.length === 0) return { kind: 'no-credentials' };

@@ -17,7 +17,7 @@
  *
  * A "no opinion" is `allowed: false`; `unionAuthorizer` then asks the next authorizer.
  */
-import type { Authorizer, Decision, RequestAttributes, RulesFor, UserInfo } from '../pipeline.ts';
+import { isPromise, type Authorizer, type Decision, type RequestAttributes, type RulesFor, type UserInfo } from '../pipeline.ts';
 import { ruleAllows } from './rules.ts';
 import type { PolicyRule } from './types.ts';
 
@@ -53,7 +53,7 @@ const LEASE_VERBS = ['get', 'create', 'update', 'patch', 'delete'];
 
 export function nodeAuthorizer(): Authorizer {
   return {
-    async authorize(attrs: RequestAttributes): Promise<Decision> {
+    authorize(attrs: RequestAttributes): Decision {
       const node = nodeIdentity(attrs.user);
       if (node === undefined) return { allowed: false, reason: '' };
       if (node === '') return { allowed: false, reason: `unknown node for user "${attrs.user.name}"` };
@@ -76,16 +76,18 @@ function authorizeLease(node: string, attrs: RequestAttributes): Decision {
  * first allow wins; when none allows, the denial carries the reasons given, joined.
  */
 export function unionAuthorizer(...authorizers: Authorizer[]): Authorizer {
+  // Waits only for a member that answers with a promise (see the authenticators' union).
+  const askFrom = (from: number, attrs: RequestAttributes, reasons: string[]): Decision | Promise<Decision> => {
+    for (let i = from; i < authorizers.length; i++) {
+      const answer = authorizers[i]!.authorize(attrs);
+      if (isPromise(answer)) return answer.then((d) => (d.allowed ? d : (d.reason && reasons.push(d.reason), askFrom(i + 1, attrs, reasons))));
+      if (answer.allowed) return answer;
+      if (answer.reason) reasons.push(answer.reason);
+    }
+    return { allowed: false, reason: reasons.join(', ') };
+  };
   return {
-    async authorize(attrs: RequestAttributes): Promise<Decision> {
-      const reasons: string[] = [];
-      for (const a of authorizers) {
-        const d = await a.authorize(attrs);
-        if (d.allowed) return d;
-        if (d.reason) reasons.push(d.reason);
-      }
-      return { allowed: false, reason: reasons.join(', ') };
-    },
+    authorize: (attrs) => askFrom(0, attrs, []),
     // The union's rule resolver (union.go unionAuthzRulesHandler.RulesFor): every member's rules,
     // concatenated; incomplete if any member's are. A member with no resolver adds nothing — as
     // upstream's Node authorizer answers (no rules, complete) for every user but a node.

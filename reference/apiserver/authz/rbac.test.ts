@@ -162,7 +162,7 @@ function frozenLister(state: { roles: Role[]; clusterRoles: ClusterRole[]; roleB
   const l: RbacLister = {
     roles: (ns) => served(`roles/${ns}`, () => state.roles.filter((r) => r.metadata.namespace === ns)),
     clusterRoles: () => served('clusterroles', () => state.clusterRoles),
-    roleBindings: async (ns) => served(`rolebindings/${ns}`, () => state.roleBindings.filter((b) => b.metadata.namespace === ns)),
+    roleBindings: (ns) => served(`rolebindings/${ns}`, () => state.roleBindings.filter((b) => b.metadata.namespace === ns)),
     clusterRoleBindings: () => served('clusterrolebindings', () => state.clusterRoleBindings),
   };
   // A write serves new arrays for its own kind only ("roles", "rolebindings", ...), as a store watch invalidates.

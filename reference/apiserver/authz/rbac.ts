@@ -15,7 +15,7 @@
  * (pkg/kubeapiserver/authorizer/config.go); upstream gives that decision an empty reason.
  */
 import type { Faults } from '../../faults.ts';
-import type { Authorizer, Decision, RequestAttributes, RulesFor, UserInfo } from '../pipeline.ts';
+import { isPromise, type Authorizer, type Decision, type RequestAttributes, type RulesFor, type UserInfo } from '../pipeline.ts';
 import { SYSTEM_PRIVILEGED_GROUP } from '../authn/users.ts';
 import { aggregateClusterRoles } from './aggregation.ts';
 import { ruleAllows } from './rules.ts';
@@ -44,47 +44,71 @@ export function rbacAuthorizer(opts: RbacOptions): Authorizer {
   const privileged = opts.privilegedGroups ?? [SYSTEM_PRIVILEGED_GROUP];
   const decisions = new DecisionCache();
   return {
-    async authorize(request: RequestAttributes): Promise<Decision> {
+    authorize(request: RequestAttributes): Decision | Promise<Decision> {
       if (inAnyGroup(request.user, privileged)) return PRIVILEGED;
-      // Fault rbac-group-subjects-ignored: bindings are matched as if the user were in no group.
-      const attrs = opts.faults?.has('rbac-group-subjects-ignored') ? { ...request, user: { ...request.user, groups: [] } } : request;
-      if (opts.faults?.has('rbac-allows-all')) return { allowed: true, reason: 'RBAC: allowed (fault rbac-allows-all)' };
-      const clusterRoleList = await opts.lister.clusterRoles();
-      const clusterRoleBindings = await opts.lister.clusterRoleBindings();
-      const key = decisionKey(attrs);
-      const known = decisions.lookup(key, clusterRoleBindings, clusterRoleList);
-      // Fault rbac-rolebinding-cluster-wide: the RoleBindings (and Roles) of every namespace count.
-      const scope = opts.faults?.has('rbac-rolebinding-cluster-wide') ? '' : attrs.namespace;
-      if (known) {
-        if (!known.inputs.namespaced) return known.decision;
-        // Decided by the namespace's bindings: the cluster's were walked then, and are the same lists.
-        if (sameNamespaceLists(known, await opts.lister.roleBindings(scope), await opts.lister.roles(scope))) return known.decision;
-      }
-      const clusterRoles = await clusterRoleRules(opts, clusterRoleList);
-      const errors: string[] = [];
-      const inputs: DecisionInputs = { clusterRoleBindings, clusterRoles: clusterRoleList };
-      const decide = (decision: Decision): Decision => {
-        decisions.remember(key, inputs, decision);
-        return decision;
-      };
-      for (let i = 0; i < clusterRoleBindings.length; i++) {
-        const binding = clusterRoleBindings[i]!;
-        const allowed = visitBinding(attrs, binding, '', clusterRoles, NO_ROLES, errors);
-        if (allowed) return decide({ allowed: true, reason: allowed });
-      }
-      if (attrs.namespace !== '') {
-        const roles = await opts.lister.roles(scope);
-        const roleBindings = await opts.lister.roleBindings(scope);
-        inputs.namespaced = { roleBindings, roles };
-        for (const binding of roleBindings) {
-          const allowed = visitBinding(attrs, binding, scope === '' ? (binding.metadata?.namespace ?? attrs.namespace) : attrs.namespace, clusterRoles, roles, errors);
-          if (allowed) return decide({ allowed: true, reason: allowed });
-        }
-      }
-      return decide({ allowed: false, reason: errors.length === 0 ? '' : `RBAC: ${aggregate(errors)}` });
+      return rememberedDecision(request) ?? walk(request);
     },
     rulesFor: (user, namespace) => rulesFor(opts, privileged, user, namespace),
   };
+
+  /**
+   * The decision remembered for the request, when every list it read is served as it was and
+   * without waiting (an informer-like cache's lists are); otherwise undefined, and the bindings
+   * are walked. It answers exactly as the walk's own reuse of the decision below would.
+   */
+  function rememberedDecision(request: RequestAttributes): Decision | undefined {
+    if (opts.faults && opts.faults.size > 0) return undefined;
+    const clusterRoleList = opts.lister.clusterRoles();
+    const clusterRoleBindings = opts.lister.clusterRoleBindings();
+    if (isPromise(clusterRoleList) || isPromise(clusterRoleBindings)) return undefined;
+    const known = decisions.lookup(decisionKey(request), clusterRoleBindings, clusterRoleList);
+    if (!known) return undefined;
+    if (!known.inputs.namespaced) return known.decision;
+    const roleBindings = opts.lister.roleBindings(request.namespace);
+    const roles = opts.lister.roles(request.namespace);
+    if (isPromise(roleBindings) || isPromise(roles)) return undefined;
+    return sameNamespaceLists(known, roleBindings, roles) ? known.decision : undefined;
+  }
+
+  /** Walks the bindings (upstream's VisitRulesFor), reusing or remembering the decision. */
+  async function walk(request: RequestAttributes): Promise<Decision> {
+    // Fault rbac-group-subjects-ignored: bindings are matched as if the user were in no group.
+    const attrs = opts.faults?.has('rbac-group-subjects-ignored') ? { ...request, user: { ...request.user, groups: [] } } : request;
+    if (opts.faults?.has('rbac-allows-all')) return { allowed: true, reason: 'RBAC: allowed (fault rbac-allows-all)' };
+    const clusterRoleList = await opts.lister.clusterRoles();
+    const clusterRoleBindings = await opts.lister.clusterRoleBindings();
+    const key = decisionKey(attrs);
+    const known = decisions.lookup(key, clusterRoleBindings, clusterRoleList);
+    // Fault rbac-rolebinding-cluster-wide: the RoleBindings (and Roles) of every namespace count.
+    const scope = opts.faults?.has('rbac-rolebinding-cluster-wide') ? '' : attrs.namespace;
+    if (known) {
+      if (!known.inputs.namespaced) return known.decision;
+      // Decided by the namespace's bindings: the cluster's were walked then, and are the same lists.
+      if (sameNamespaceLists(known, await opts.lister.roleBindings(scope), await opts.lister.roles(scope))) return known.decision;
+    }
+    const clusterRoles = await clusterRoleRules(opts, clusterRoleList);
+    const errors: string[] = [];
+    const inputs: DecisionInputs = { clusterRoleBindings, clusterRoles: clusterRoleList };
+    const decide = (decision: Decision): Decision => {
+      decisions.remember(key, inputs, decision);
+      return decision;
+    };
+    for (let i = 0; i < clusterRoleBindings.length; i++) {
+      const binding = clusterRoleBindings[i]!;
+      const allowed = visitBinding(attrs, binding, '', clusterRoles, NO_ROLES, errors);
+      if (allowed) return decide({ allowed: true, reason: allowed });
+    }
+    if (attrs.namespace !== '') {
+      const roles = await opts.lister.roles(scope);
+      const roleBindings = await opts.lister.roleBindings(scope);
+      inputs.namespaced = { roleBindings, roles };
+      for (const binding of roleBindings) {
+        const allowed = visitBinding(attrs, binding, scope === '' ? (binding.metadata?.namespace ?? attrs.namespace) : attrs.namespace, clusterRoles, roles, errors);
+        if (allowed) return decide({ allowed: true, reason: allowed });
+      }
+    }
+    return decide({ allowed: false, reason: errors.length === 0 ? '' : `RBAC: ${aggregate(errors)}` });
+  }
 }
 
 /** The privileged groups' decision (upstream gives it an empty reason); shared, never changed. */

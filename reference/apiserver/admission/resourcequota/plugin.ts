@@ -37,12 +37,12 @@ const COMPUTE: Record<string, ['requests' | 'limits', 'cpu' | 'memory']> = {
 };
 
 export interface ResourceQuotaOptions {
-  /** The namespace's ResourceQuota objects. */
-  listQuotas(namespace: string): Promise<any[]>;
+  /** The namespace's ResourceQuota objects (a plain list when cached). */
+  listQuotas(namespace: string): any[] | Promise<any[]>;
   /** How many objects of the resource the namespace holds now. */
   countObjects(resource: string, namespace: string): Promise<number>;
   /** The namespace's pods, for compute resources; without it those are not evaluated. */
-  listPods?(namespace: string): Promise<any[]>;
+  listPods?(namespace: string): any[] | Promise<any[]>;
 }
 
 /** The quota resource names a create of this resource counts against. */
