@@ -80,11 +80,17 @@ export function unionAuthorizer(...authorizers: Authorizer[]): Authorizer {
   const askFrom = (from: number, attrs: RequestAttributes, reasons: string[]): Decision | Promise<Decision> => {
     for (let i = from; i < authorizers.length; i++) {
       const answer = authorizers[i]!.authorize(attrs);
-      if (isPromise(answer)) return answer.then((d) => (d.allowed ? d : (d.reason && reasons.push(d.reason), askFrom(i + 1, attrs, reasons))));
-      if (answer.allowed) return answer;
-      if (answer.reason) reasons.push(answer.reason);
+      if (isPromise(answer)) return answer.then((d) => decided(d, reasons) ?? askFrom(i + 1, attrs, reasons));
+      const done = decided(answer, reasons);
+      if (done) return done;
     }
     return { allowed: false, reason: reasons.join(', ') };
+  };
+  /** The union's answer if this member's allows (the first allow wins); a denial's reason is kept. */
+  const decided = (d: Decision, reasons: string[]): Decision | undefined => {
+    if (d.allowed) return d;
+    if (d.reason) reasons.push(d.reason);
+    return undefined;
   };
   return {
     authorize: (attrs) => askFrom(0, attrs, []),

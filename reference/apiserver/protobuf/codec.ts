@@ -838,7 +838,7 @@ function readPlan(type: protobuf.Type): ReadPlan {
       const wire = field.map || isMessage ? 2 : basic!;
       byNumber.set(field.id, { index, wire, type: field.type, plan: fields[index]!, keyTag: 10, valueTag: field.map ? (16 | (isMessage ? 2 : basic!)) >>> 0 : 0 });
     });
-    // A field left out above is read the old way whenever it comes (its number is then unknown here).
+    // A field left out above is UNREAD: no wire type matches it, so a message that carries it is read the old way.
     const unread = type.fieldsArray.filter((f) => !byNumber.has(f.id)).map((f) => f.id);
     for (const id of unread) byNumber.set(id, UNREAD);
     plan = { fields, byNumber };

@@ -91,7 +91,7 @@ export function semanticEqual(a: unknown, b: unknown): boolean {
     for (let i = 0; i < a.length; i++) if (!semanticEqual(a[i], other[i])) return false;
     return true;
   }
-  // Walked in place (no key arrays: the aggregation controller compares thousands of rules per sync).
+  // Walked in place, without key arrays: controllers compare whole objects on every sync.
   const x = a as Record<string, unknown>;
   const y = b as Record<string, unknown>;
   let defined = 0;
