@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { cloneJson, jsonEqual } from './json-value.ts';
+import { seededRandom } from './apiserver/server.ts';
 
 /** The definitions json-value.ts stands in for. */
 const roundTrip = (v: unknown): unknown => (v === undefined ? v : JSON.parse(JSON.stringify(v)));
@@ -15,17 +16,8 @@ function canonical(v: unknown): unknown {
 }
 const textEqual = (a: unknown, b: unknown): boolean => JSON.stringify(canonical(a)) === JSON.stringify(canonical(b));
 
-/** A small seeded generator (mulberry32), so a failure names the value that broke it. */
-function random(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** Seeded (the cores' own mulberry32), so a failure names the value that broke it. */
+const random = seededRandom;
 
 const ODD: unknown[] = [NaN, Infinity, -Infinity, -0, new Date(0), new Uint8Array([1, 2]), new Map([[1, 2]]), undefined, '\ud800', 'é', 0, 1.5, -3, true, false, null, ''];
 const KEYS = ['a', 'b', 'metadata', 'spec', '1', '10', '2', 'status', 'x y', ''];

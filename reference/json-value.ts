@@ -31,8 +31,13 @@ export function jsonEqual(a: unknown, b: unknown): boolean {
     return sameValue(a, b);
   } catch (e) {
     if (e !== NOT_PLAIN) throw e;
-    return JSON.stringify(sortedKeys(a)) === JSON.stringify(sortedKeys(b));
+    return sortedJson(a) === sortedJson(b);
   }
+}
+
+/** A value's JSON text with every object's keys sorted: one text for values that differ only in key order. */
+export function sortedJson(v: unknown): string {
+  return JSON.stringify(sortedKeys(v));
 }
 
 function copyValue(v: unknown): unknown {

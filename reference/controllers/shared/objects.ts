@@ -3,6 +3,7 @@
  * readiness (pkg/api/v1/pod/util.go IsPodReady, IsPodAvailable), and RFC 3339 times.
  */
 import type { KubeObject } from '../types.ts';
+import { sortedJson } from '../../json-value.ts';
 
 export interface OwnerReference {
   apiVersion: string;
@@ -109,11 +110,5 @@ export function semanticEqual(a: unknown, b: unknown): boolean {
  * left out (as JSON.stringify leaves them). For a set of values compared many times over.
  */
 export function semanticKey(v: unknown): string {
-  return JSON.stringify(v, (_key, value) => (value !== null && typeof value === 'object' && !Array.isArray(value) ? sortedCopy(value) : value));
-}
-
-function sortedCopy(o: Record<string, unknown>): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const k of Object.keys(o).sort()) out[k] = o[k];
-  return out;
+  return sortedJson(v);
 }
