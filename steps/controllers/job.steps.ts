@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { Given, Then, When } from '@cucumber/cucumber';
 import type { KubespecWorld } from '../support/world.ts';
 import { expectSuccess } from '../kube/api.ts';
-import { get, list, ownedBy, path, podsPath, recorder } from './support.ts';
+import { get, list, ownedBy, path, podsPath, podWatchCaughtUp, recorder } from './support.ts';
 import { sampled } from './placement.ts';
 
 const jobPath = (world: KubespecWorld, name?: string) => path(world.kube(), 'batch', 'jobs', name);
@@ -47,7 +47,7 @@ When(/^Job "([^"]*)" is created (?:with|without) (.+)$/, async function (this: K
 /** Pods the watch saw created for the Job. */
 async function podsCreatedFor(world: KubespecWorld, name: string): Promise<any[]> {
   const uid = world.recall<any>(`job ${name}`).metadata.uid;
-  const { pods } = await recorder(world);
+  const pods = await podWatchCaughtUp(world);
   return pods.events.filter((e) => e.type === 'ADDED' && ownedBy([e.object], uid).length > 0).map((e) => e.object);
 }
 

@@ -80,7 +80,8 @@ When(/^within (\d+) s it owns (\d+) pods$/, async function (this: KubespecWorld,
 
 Then('exactly {int} pods were created for it in total', async function (this: KubespecWorld, count: number) {
   const rs = (await list(this, rsPath(this.kube())))[0];
-  assert.equal((await podsEverCreatedFor(this, rs.metadata.uid)).size, count);
+  const created = await podsEverCreatedFor(this, rs.metadata.uid);
+  assert.equal(created.size, count, `pods created for ReplicaSet "${rs.metadata.name}" (by uid): ${[...created].join(', ')}`);
 });
 
 // ---- adoption and release ------------------------------------------------------------------

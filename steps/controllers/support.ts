@@ -94,10 +94,37 @@ export async function recorder(world: KubespecWorld): Promise<{ pods: KubeWatch;
   }
 }
 
-/** Pods ever created (ADDED) under controller uid, by uid. */
+/** Pods ever created (ADDED) under controller uid, by uid, counted once the watch has caught up. */
 export async function podsEverCreatedFor(world: KubespecWorld, ownerUid: string): Promise<Set<string>> {
-  const { pods } = await recorder(world);
+  const pods = await podWatchCaughtUp(world);
   return new Set(pods.events.filter((e) => e.type === 'ADDED' && ownedBy([e.object], ownerUid).length > 0).map((e) => e.object.metadata.uid));
+}
+
+const BARRIER = 'kubespec.io/watch-barrier';
+
+/**
+ * The recorder's pod watch, once it has delivered every pod event written before the call. A
+ * watch trails the store: a step that waited on a list (5 pods owned) can be followed by a count
+ * over the watch that has not yet seen the last ADDED (seen on a loaded machine). The test stamps
+ * an annotation on one of the namespace's pods and waits for that write to come back through the
+ * watch, which delivers a key range in resourceVersion order, so everything before it has arrived.
+ * With no pod left to stamp there is nothing to wait for beyond what the list showed.
+ */
+export async function podWatchCaughtUp(world: KubespecWorld): Promise<KubeWatch> {
+  const { pods } = await recorder(world);
+  const kube = world.kube();
+  const stamp = String(world.recallOr<number>('watch barriers', 0) + 1);
+  world.note('watch barriers', Number(stamp));
+  for (const pod of await list(world, podsPath(kube))) {
+    const body = { metadata: { annotations: { [BARRIER]: stamp } } };
+    const res = await kube.request({ method: 'PATCH', path: podsPath(kube, pod.metadata.name), body, headers: { 'content-type': 'application/merge-patch+json' } });
+    if (res.status === 404) continue; // deleted since the list: stamp another
+    expectSuccess(res, `stamp Pod "${pod.metadata.name}" to know the pod watch has caught up`);
+    const back = () => pods.events.some((e) => e.object?.metadata?.annotations?.[BARRIER] === stamp);
+    await world.eventually('the pod watch to deliver the test\'s own stamp', back, 30_000);
+    break;
+  }
+  return pods;
 }
 
 /** The test as the pods' kubelet: every pod of the namespace not yet Ready becomes Running and Ready. */
