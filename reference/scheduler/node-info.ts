@@ -27,8 +27,8 @@ export class NodeInfo {
   images = new Map<string, number>();
   /** Bumped on every change, so a snapshot can tell what moved. */
   generation = 0;
-  /** Sums over this node's pods remembered by `tally`, valid while `generation` stays the same. */
-  private tallies?: { generation: number; sums: Map<string, number> };
+  /** Sums over this node's pods remembered by `tally`, kept current as pods come and go. */
+  private readonly tallies = new Map<string, { sum: number; weigh: (pod: Pod) => number }>();
   /** The node's domain key per topology key (topology.ts domainOf), until the node changes. */
   readonly domains = new Map<string, string | undefined>();
 
@@ -54,41 +54,52 @@ export class NodeInfo {
 
   addPod(pod: Pod): void {
     const key = podKey(pod);
-    if (this.pods.has(key)) this.removePod(this.pods.get(key)!);
+    const old = this.pods.get(key);
+    // An update that leaves what tallies read alone (the kubelet's status reports) is not weighed again.
+    const weighAgain = old === undefined || !countedAlike(old, pod);
+    if (old) this.drop(old, weighAgain);
     this.pods.set(key, pod);
     this.account(pod, 1);
+    if (weighAgain) for (const t of this.tallies.values()) t.sum += t.weigh(pod);
     if (hasPodAffinityTerms(pod)) this.podsWithAffinity.set(key, pod);
     if (hasRequiredAntiAffinity(pod)) this.podsWithRequiredAntiAffinity.set(key, pod);
     this.generation++;
   }
 
   removePod(pod: Pod): boolean {
-    const key = podKey(pod);
-    const had = this.pods.get(key);
+    const had = this.pods.get(podKey(pod));
     if (!had) return false;
+    this.drop(had, true);
+    return true;
+  }
+
+  private drop(had: Pod, unweigh: boolean): void {
+    const key = podKey(had);
     this.pods.delete(key);
     this.account(had, -1);
+    if (unweigh) for (const t of this.tallies.values()) t.sum -= t.weigh(had);
     this.podsWithAffinity.delete(key);
     this.podsWithRequiredAntiAffinity.delete(key);
     this.generation++;
-    return true;
   }
 
   /**
    * The sum of `weigh` over the node's pods. `key` must name `weigh` completely (what it selects
-   * and how it counts): the sum is remembered under it until the node's pods or the node change,
-   * so the cycles of one workload's pods, which ask the same question of every node, recount
-   * only the nodes that changed since (upstream recounts every node each cycle, in parallel).
+   * and how it counts), and `weigh` may read only a pod's namespace, labels and deletionTimestamp
+   * (countedAlike): the sum is counted once and then kept current, each pod added or removed
+   * weighed against every sum remembered (a pod updated in any of those is both). The
+   * cycles of one workload's pods ask the same question of every node; recounting a node's pods
+   * whenever one of them changed (upstream recounts every node each cycle, in parallel) made
+   * every status update cost a recount of every workload's sum on that node.
    */
   tally(key: string, weigh: (pod: Pod) => number): number {
-    if (this.tallies?.generation !== this.generation) this.tallies = { generation: this.generation, sums: new Map() };
-    let sum = this.tallies.sums.get(key);
-    if (sum === undefined) {
-      sum = 0;
+    let t = this.tallies.get(key);
+    if (t === undefined) {
+      let sum = 0;
       for (const pod of this.pods.values()) sum += weigh(pod);
-      this.tallies.sums.set(key, sum);
+      this.tallies.set(key, (t = { sum, weigh }));
     }
-    return sum;
+    return t.sum;
   }
 
   /** A copy whose pods can be changed without touching this one (preemption's what-ifs). */
@@ -106,6 +117,24 @@ export class NodeInfo {
     this.nonZeroRequested.milliCPU += sign * nz.milliCPU;
     this.nonZeroRequested.memory += sign * nz.memory;
   }
+}
+
+/** Whether two versions of a pod weigh the same in every tally: namespace, labels and deletionTimestamp alike. */
+function countedAlike(a: Pod, b: Pod): boolean {
+  const ma = a.metadata;
+  const mb = b.metadata;
+  return ma.namespace === mb.namespace && ma.deletionTimestamp === mb.deletionTimestamp && sameLabels(ma.labels, mb.labels);
+}
+
+function sameLabels(a: Record<string, string> | undefined, b: Record<string, string> | undefined): boolean {
+  if (a === b) return true;
+  let count = 0;
+  for (const k in a) {
+    if (b?.[k] !== a[k]) return false;
+    count++;
+  }
+  for (const _ in b) count--;
+  return count === 0;
 }
 
 export function hasPodAffinityTerms(pod: Pod): boolean {

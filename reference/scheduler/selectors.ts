@@ -30,12 +30,17 @@ function matchesRequirement(r: Requirement, labels: Labels): boolean {
   }
 }
 
+// Asked for every pod on every node a spread constraint counts: written with plain loops, no
+// arrays or closures made per call (selectors are JSON objects, so for…in sees only own keys).
 export function matchesLabelSelector(selector: any, labels: Labels): boolean {
   if (selector === undefined || selector === null) return false;
-  for (const [k, v] of Object.entries(selector.matchLabels ?? {})) {
-    if (labels?.[k] !== v) return false;
+  const matchLabels = selector.matchLabels;
+  for (const k in matchLabels) {
+    if (labels?.[k] !== matchLabels[k]) return false;
   }
-  return (selector.matchExpressions ?? []).every((r: Requirement) => matchesRequirement(r, labels));
+  const exprs: Requirement[] | undefined = selector.matchExpressions;
+  if (exprs) for (let i = 0; i < exprs.length; i++) if (!matchesRequirement(exprs[i]!, labels)) return false;
+  return true;
 }
 
 function matchesNodeSelectorTerm(term: any, node: { metadata: { name: string; labels?: Labels } }): boolean {
