@@ -115,3 +115,30 @@ test('watchEvents parses each line as an event, ends once on a line that is not 
   const refusedEnd = await new Promise<Error | undefined>((resolve) => refusing.watchEvents('/w', {}, { onEvent: () => undefined, onEnd: resolve }, (status, text) => new Error(`${status} ${JSON.parse(text).reason}`)));
   assert.equal(refusedEnd?.message, '403 Forbidden');
 });
+
+test('watchEvents hands every watcher the server\'s own frozen object, copies one that is not frozen, and a watcher writing to a frozen one ends its watch', async () => {
+  let sink: WatchSink | undefined;
+  const conn = new InProcessConnection(async () => ({ status: 200, headers: {}, answer: { kind: 'stream', status: 200, headers: {}, start: (s) => ((sink = s), () => undefined) } }));
+  const events: any[] = [];
+  const ends: (Error | undefined)[] = [];
+  conn.watchEvents('/w', {}, {
+    onEvent: (e: any) => {
+      events.push(e);
+      if (e.object.metadata.name === 'written') e.object.metadata.name = 'changed';
+    },
+    onEnd: (e) => ends.push(e),
+  }, () => new Error('refused'));
+  while (!sink) await new Promise((r) => setImmediate(r));
+  const frozen = Object.freeze({ metadata: Object.freeze({ name: 'a' }) });
+  const loose = { metadata: { name: 'b' } };
+  sink.writeEvent!({ type: 'ADDED', object: frozen });
+  sink.writeEvent!({ type: 'ADDED', object: loose });
+  sink.writeEvent!({ type: 'ADDED', object: Object.freeze({ metadata: Object.freeze({ name: 'written' }) }) });
+  for (let i = 0; i < 5; i++) await new Promise((r) => setImmediate(r));
+  assert.equal(events[0].object, frozen);
+  assert.notEqual(events[1].object, loose);
+  assert.deepEqual(events[1].object, loose);
+  assert.equal(events.length, 3);
+  assert.equal(ends.length, 1);
+  assert.ok(ends[0] instanceof TypeError);
+});

@@ -165,9 +165,12 @@ export class InProcessConnection {
    * A watch as a client's informer wants it: each line parsed as an event, a line that is not
    * JSON ending the stream with its error, a refusal ending it with `refused`'s error, and one end
    * at most. Stopping it ends nothing (the client stopped it). The events of a JSON stream come as
-   * objects and are copied as parsing their lines would (cloneJson is that round trip without the
-   * text): the server's stringify and a JSON.parse per watcher per event were some 3 % of a
-   * fleet's CPU.
+   * the server's own objects, decoded once from the store and frozen (watch/events.ts
+   * sharedDecode), the same object to every watcher (anything not frozen, e.g. a Status, is
+   * copied as parsing would): a JSON.parse per watcher per event, then a
+   * copy per watcher per event, were each some 3–5 % of a fleet's CPU. A component that wrote to
+   * an object from its cache would throw here — as upstream's cache mutation detector
+   * (KUBE_CACHE_MUTATION_DETECTOR) would fail it — instead of changing every other cache's copy.
    */
   watchEvents(path: string, headers: Record<string, string>, handlers: WatchStreamHandlers, refused: (status: number, text: string) => Error): () => void {
     let over = false;
@@ -187,7 +190,7 @@ export class InProcessConnection {
     };
     const stop = this.watch(path, headers, {
       onLine: (line) => deliver(() => JSON.parse(line)),
-      onEvent: (ev) => deliver(() => cloneJson(ev) as WatchEvent),
+      onEvent: (ev) => deliver(() => (Object.isFrozen((ev as WatchEvent).object) ? ev : cloneJson(ev)) as WatchEvent),
       onRefused: (status, text) => end(refused(status, text)),
       onEnd: end,
     });
