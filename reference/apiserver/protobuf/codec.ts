@@ -11,6 +11,7 @@
  * seconds/nanos, FieldsV1 as an object vs its JSON bytes, bytes as base64).
  */
 import protobuf from 'protobufjs';
+import { ByteWriter } from './byte-writer.ts';
 import { CORE_V1_PROTO, META_V1_PROTO, RBAC_V1_PROTO, RUNTIME_PROTO } from './schema.ts';
 import { APPS_V1_PROTO, BATCH_V1_PROTO, CORE_V1_WORKLOAD_PROTO, INTSTR_PROTO, RESOURCE_PROTO } from './schema-workloads.ts';
 import * as CLUSTER from './schema-cluster.ts';
@@ -866,7 +867,7 @@ export function encodeObject(obj: any, options: { lossless?: boolean } = {}): Ui
 
 /**
  * The runtime.Unknown of an enveloped object (the envelope without its 4-byte magic), or
- * undefined as encodeObject says. Written in one protobufjs Writer: the object's message goes
+ * undefined as encodeObject says. Written in one writer (ByteWriter): the object's message goes
  * straight into Unknown's `raw` (field 2) rather than being finished into its own buffer and
  * copied in by Unknown.encode(Unknown.fromObject(…)). The bytes are the same: Unknown$encode
  * writes typeMeta (field 1, with apiVersion and kind each written when set, '' included) as a
@@ -885,6 +886,9 @@ export interface UnknownWrite {
   raw: Uint8Array;
 }
 
+/** One writer for every write (a write runs to its end before the next begins): its buffer is kept. */
+const SHARED_WRITER = new ByteWriter();
+
 /** encodeUnknown, keeping where the object's message sits in the bytes. */
 export function writeUnknown(obj: any, options: { lossless?: boolean; viaPlain?: boolean } = {}): UnknownWrite | undefined {
   const apiVersion = obj?.apiVersion;
@@ -892,7 +896,8 @@ export function writeUnknown(obj: any, options: { lossless?: boolean; viaPlain?:
   const type = typeof apiVersion === 'string' && typeof kind === 'string' ? messageFor(apiVersion, kind) : undefined;
   if (!type) return undefined;
   const losses: Losses = { lost: false };
-  const w = protobuf.Writer.create();
+  // The oracle's way is protobufjs' all through, its writer included (byte-writer.ts says why not otherwise).
+  const w = options.viaPlain === true ? protobuf.Writer.create() : (SHARED_WRITER.reset() as unknown as protobuf.Writer);
   w.uint32(10).fork().uint32(10).string(apiVersion).uint32(18).string(kind).ldelim();
   // Encoded before the losses are looked at, as before: an object the encoder throws on still throws.
   writeMessage(type, obj, w.uint32(18).fork(), losses, false, true, options.viaPlain === true);
