@@ -95,14 +95,23 @@ function keepServerMetadata(next: any, old: any): void {
 }
 
 /**
+ * A copy of `old` with `status` in place of its own, keys in the same order: the old status is
+ * replaced, so it is not copied (a pod's status is much of it, and the kubelet writes it most).
+ */
+function withStatus(old: any, status: unknown): any {
+  const out: any = {};
+  for (const k in old) out[k] = k === 'status' ? status : clone(old[k]);
+  out.status = status;
+  return out;
+}
+
+/**
  * The object to store for an update of the resource (subresource '') or of its status.
  * A status write changes only status (metav1.ResetObjectMetaForStatus keeps the old metadata);
  * a main write keeps the old status when the kind has a status subresource.
  */
 export function prepareForUpdate(def: ResourceDef, next: any, old: any, subresource: string): any {
-  if (subresource === 'status') {
-    return { ...clone(old), status: next.status };
-  }
+  if (subresource === 'status') return withStatus(old, next.status);
   // namespaces/finalize writes spec.finalizers alone (namespace strategy's FinalizeUpdate).
   if (subresource === 'finalize') return { ...clone(old), spec: { ...(old.spec ?? {}), finalizers: next.spec?.finalizers ?? [] } };
   keepServerMetadata(next, old);
