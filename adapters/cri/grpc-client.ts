@@ -6,8 +6,8 @@
  * concerns, when), for the claims about which calls the kubelet makes.
  */
 import path from 'node:path';
-import * as grpc from '@grpc/grpc-js';
-import * as protoLoader from '@grpc/proto-loader';
+import type * as grpc from '@grpc/grpc-js';
+import { grpcLib, protoLoaderLib } from '../../reference/grpc-lib.ts';
 import { CriError, LABEL_POD_UID, type CriRuntime, type ContainerEvent, type PodSandboxConfig } from '../../contract/cri.ts';
 import type { CriCallRecord } from '../../contract/contract.ts';
 
@@ -15,7 +15,7 @@ import { LOAD_OPTIONS, PROTO_PATH } from '../../reference/cri/proto.ts';
 
 let definition: grpc.GrpcObject | undefined;
 function services(): { runtime: grpc.ServiceClientConstructor; image: grpc.ServiceClientConstructor } {
-  definition ??= grpc.loadPackageDefinition(protoLoader.loadSync(PROTO_PATH, LOAD_OPTIONS));
+  definition ??= grpcLib().loadPackageDefinition(protoLoaderLib().loadSync(PROTO_PATH, LOAD_OPTIONS));
   const v1 = (definition.runtime as grpc.GrpcObject).v1 as grpc.GrpcObject;
   return { runtime: v1.RuntimeService as grpc.ServiceClientConstructor, image: v1.ImageService as grpc.ServiceClientConstructor };
 }
@@ -59,8 +59,9 @@ export class GrpcCriRuntime implements CriRuntime {
 
   constructor(private readonly opts: GrpcCriOptions) {
     const { runtime, image } = services();
-    this.runtimeClient = new runtime(opts.endpoint, grpc.credentials.createInsecure()) as any;
-    this.imageClient = new image(opts.endpoint, grpc.credentials.createInsecure()) as any;
+    const insecure = grpcLib().credentials.createInsecure();
+    this.runtimeClient = new runtime(opts.endpoint, insecure) as any;
+    this.imageClient = new image(opts.endpoint, insecure) as any;
   }
 
   close(): void {
@@ -186,7 +187,7 @@ export class GrpcCriRuntime implements CriRuntime {
     const stream = this.runtimeClient.getContainerEvents({}) as grpc.ClientReadableStream<any>;
     stream.on('data', (e: any) => onEvent(withoutNulls({ containerId: e.containerId, containerEventType: e.containerEventType, createdAt: e.createdAt })));
     stream.on('error', (e: grpc.ServiceError) => {
-      if (e.code !== grpc.status.CANCELLED) onError(new CriError(e.code, `GetContainerEvents: ${e.details || e.message}`));
+      if (e.code !== grpcLib().status.CANCELLED) onError(new CriError(e.code, `GetContainerEvents: ${e.details || e.message}`));
     });
     return { cancel: () => stream.cancel() };
   }
@@ -215,7 +216,8 @@ export class GrpcCriRuntime implements CriRuntime {
  * UNIMPLEMENTED). Resolves with the raw response bytes, rejects with the gRPC status code.
  */
 export function rawUnaryCall(endpoint: string, method: string, body: Buffer = Buffer.alloc(0)): Promise<Buffer> {
-  const client = new grpc.Client(endpoint, grpc.credentials.createInsecure());
+  const lib = grpcLib();
+  const client = new lib.Client(endpoint, lib.credentials.createInsecure());
   return new Promise<Buffer>((resolve, reject) => {
     client.makeUnaryRequest(method, (b: Buffer) => b, (b: Buffer) => b, body, { deadline: new Date(Date.now() + 10_000) }, (error, res) => {
       client.close();

@@ -18,7 +18,8 @@ import * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { promisify } from 'node:util';
-import { Etcd3, type IOptions } from 'etcd3';
+import type { Etcd3, IOptions } from 'etcd3';
+import { newEtcd3 } from './etcd3.ts';
 import { HopelessWaitError, pollFor, pollUntil } from '../polling-waiter.ts';
 
 const execFileAsync = promisify(execFile);
@@ -156,7 +157,7 @@ const callStraightThrough = {
 } as unknown as FaultPolicy;
 
 export function probeClient(endpoint: string): Etcd3 {
-  return new Etcd3({
+  return newEtcd3({
     hosts: [endpoint],
     dialTimeout: STATUS_DEADLINE_MS,
     faultHandling: { global: callStraightThrough, host: () => callStraightThrough },

@@ -15,7 +15,8 @@
  */
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import { Etcd3, type IHashKVResponse, type IKeyValue, type IWatchResponse, type Watcher } from 'etcd3';
+import type { Etcd3, IHashKVResponse, IKeyValue, IWatchResponse, Watcher } from 'etcd3';
+import { newEtcd3 } from './etcd3.ts';
 import { CompactedError, StoreUnavailableError } from '../../contract/contract.ts';
 import type { CompareAndSwap, KeyValue, KvEvent, KvFacet, KvWatch } from '../../contract/contract.ts';
 import { EtcdCluster, offlineSnapshotTool } from './cluster.ts';
@@ -60,7 +61,7 @@ export function isCompactedError(err: unknown): boolean {
 }
 
 export function newKvClient(endpoints: string[]): Etcd3 {
-  return new Etcd3({
+  return newEtcd3({
     hosts: endpoints,
     // Streams (watch) must live on; unary calls get a deadline so no step hangs forever.
     defaultCallOptions: (ctx) => (ctx.isStream ? {} : { deadline: Date.now() + KV_CALL_DEADLINE_MS }),

@@ -6,7 +6,6 @@
  */
 import https from 'node:https';
 import fs from 'node:fs';
-import { KubeConfig } from '@kubernetes/client-node';
 import type { Capability } from '../../contract/capabilities.ts';
 import type { DnsFacet, KubeFacet, Session, Target } from '../../contract/contract.ts';
 import { createPollingWaiter, pollUntil } from '../polling-waiter.ts';
@@ -44,13 +43,26 @@ export interface KubeTargetOptions {
   dnsServer?: string;
 }
 
-export function createKubeTarget(opts: KubeTargetOptions): Target {
+/**
+ * client-node's KubeConfig, loaded when a kubeconfig is read: importing client-node costs some
+ * 600 ms, which every cucumber process of every target paid at start (the suite's bundle hoists
+ * a module's imports of packages to its top, however lazily the module itself is reached).
+ */
+async function kubeConfigOf(kubeconfigPath: string): Promise<import('@kubernetes/client-node').KubeConfig> {
+  const { KubeConfig } = await import('@kubernetes/client-node');
+  const config = new KubeConfig();
+  config.loadFromFile(kubeconfigPath);
+  return config;
+}
+
+export async function createKubeTarget(opts: KubeTargetOptions): Promise<Target> {
   let endpoint: Endpoint | undefined;
   let sessions = 0;
+  const https2 = await httpsServer(opts.kubeconfigPath);
   return {
     name: 'kube',
     // HTTP/2 is negotiated by ALPN over TLS: a plain-HTTP server (serve --insecure-http) has none.
-    capabilities: new Set<Capability>([...CAPABILITIES, ...(httpsServer(opts.kubeconfigPath) ? ['kube.http2' as const] : []), ...(opts.dnsServer ? ['cluster.dns' as const] : []), ...webhookCapabilities()]),
+    capabilities: new Set<Capability>([...CAPABILITIES, ...(https2 ? ['kube.http2' as const] : []), ...(opts.dnsServer ? ['cluster.dns' as const] : []), ...webhookCapabilities()]),
     knownDeviations: new Map(),
     async start() {
       endpoint = await endpointFrom(opts.kubeconfigPath);
@@ -100,10 +112,9 @@ function webhookCapabilities(): Capability[] {
   return process.env.KUBESPEC_WEBHOOK_HOST ? ['kube.crd.conversion-webhook'] : [];
 }
 
-function httpsServer(kubeconfigPath: string): boolean {
+async function httpsServer(kubeconfigPath: string): Promise<boolean> {
   try {
-    const config = new KubeConfig();
-    config.loadFromFile(kubeconfigPath);
+    const config = await kubeConfigOf(kubeconfigPath);
     return config.getCurrentCluster()?.server.startsWith('https://') ?? false;
   } catch {
     return false; // start() reports the unreadable kubeconfig
@@ -113,8 +124,7 @@ function httpsServer(kubeconfigPath: string): boolean {
 /** Read the kubeconfig's current context with client-node, which knows every way to give credentials. */
 export async function endpointFrom(kubeconfigPath: string): Promise<Endpoint> {
   if (!fs.existsSync(kubeconfigPath)) throw new Error(`no kubeconfig at ${kubeconfigPath}: pass --kubeconfig PATH or set KUBECONFIG`);
-  const config = new KubeConfig();
-  config.loadFromFile(kubeconfigPath);
+  const config = await kubeConfigOf(kubeconfigPath);
   const cluster = config.getCurrentCluster();
   if (!cluster) throw new Error(`the kubeconfig ${kubeconfigPath} has no current cluster: set current-context`);
   const tls: https.RequestOptions = { headers: {} };

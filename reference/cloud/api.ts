@@ -12,12 +12,19 @@
  *   PUT    /v1/loadbalancers/:name      ← { cluster, service, ports, nodes } → 200 LoadBalancer (with ip)
  *   DELETE /v1/loadbalancers/:name      → 200 | 404
  */
-import { getResponse, http, HttpResponse, type RequestHandler } from 'msw';
+import type { RequestHandler } from 'msw';
 import type { CloudModel, LoadBalancerPort } from './model.ts';
 
-const notFound = (what: string) => HttpResponse.json({ error: `${what} not found` }, { status: 404 });
+/**
+ * msw, loaded on the first cloud call: importing it costs some 200 ms, which every process that
+ * merely could start a cloud (each cucumber worker: the suite's bundle imports it) paid at start.
+ */
+type Msw = typeof import('msw');
+let msw: Promise<Msw> | undefined;
+const loadMsw = (): Promise<Msw> => (msw ??= import('msw'));
 
-export function cloudApiHandlers(model: CloudModel, base: string): RequestHandler[] {
+export function cloudApiHandlers({ http, HttpResponse }: Msw, model: CloudModel, base: string): RequestHandler[] {
+  const notFound = (what: string) => HttpResponse.json({ error: `${what} not found` }, { status: 404 });
   return [
     http.get(`${base}/v1/instances/:name`, ({ params }) => {
       const instance = model.instances.get(String(params.name));
@@ -49,10 +56,13 @@ export function cloudApiHandlers(model: CloudModel, base: string): RequestHandle
   ];
 }
 
-/** A fetch answered by the handlers (msw's getResponse); a request they do not match gets 404. */
-export function cloudFetch(handlers: RequestHandler[]): typeof fetch {
+/** A fetch answered by the model's handlers (msw's getResponse); a request they do not match gets 404. */
+export function cloudFetch(model: CloudModel, base: string): typeof fetch {
+  let handlers: RequestHandler[] | undefined;
   return async (input, init) => {
     const request = new Request(input, init);
-    return (await getResponse(handlers, request)) ?? new Response(JSON.stringify({ error: `no such cloud API: ${request.method} ${request.url}` }), { status: 404 });
+    const lib = await loadMsw();
+    handlers ??= cloudApiHandlers(lib, model, base);
+    return (await lib.getResponse(handlers, request)) ?? new Response(JSON.stringify({ error: `no such cloud API: ${request.method} ${request.url}` }), { status: 404 });
   };
 }

@@ -9,7 +9,7 @@
  * "Authorization": nodes *, nodes/status patch/update, services list/watch/patch/update,
  * services/status patch/update, events, leases get/create/update, ...) bound to the user.
  */
-import { cloudApiHandlers, cloudFetch } from '../cloud/api.ts';
+import { cloudFetch } from '../cloud/api.ts';
 import { CloudControllerManager } from '../cloud/ccm.ts';
 import { CloudModel } from '../cloud/model.ts';
 import { UNINITIALIZED_TAINT } from '../cloud/decisions.ts';
@@ -30,7 +30,7 @@ export interface ReferenceCloud {
 
 export function referenceCloud(base: string, log?: (line: string) => void): ReferenceCloud {
   const model = new CloudModel();
-  const cloudApi = cloudFetch(cloudApiHandlers(model, base));
+  const cloudApi = cloudFetch(model, base);
   return {
     model,
     base,

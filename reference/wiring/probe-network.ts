@@ -5,7 +5,7 @@
  * the processes in them, at their pod IPs.
  */
 import net from 'node:net';
-import * as grpc from '@grpc/grpc-js';
+import { grpcLib } from '../grpc-lib.ts';
 import type { ProbeNetwork } from '../kubelet/types.ts';
 
 export function realProbeNetwork(): ProbeNetwork {
@@ -34,6 +34,7 @@ export function realProbeNetwork(): ProbeNetwork {
       // string), HealthCheckResponse field 1 (status, a varint) — grpc/grpc-proto health.proto.
       // A channel of its own rather than grpc-js's process-wide subchannel pool: closing it ends
       // its connection, which would otherwise outlive the probe (and the pod) in the pool.
+      const grpc = grpcLib();
       const client = new grpc.Client(`${host}:${port}`, grpc.credentials.createInsecure(), { 'grpc.use_local_subchannel_pool': 1 });
       return new Promise((resolve) => {
         const call = client.makeUnaryRequest<string, number>(

@@ -11,7 +11,8 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import * as grpc from '@grpc/grpc-js';
+import type * as grpc from '@grpc/grpc-js';
+import { grpcLib } from '../../reference/grpc-lib.ts';
 import protobuf from 'protobufjs';
 import { Given, Then, When } from '@cucumber/cucumber';
 import type { KubespecWorld } from '../support/world.ts';
@@ -30,7 +31,8 @@ function endpointOf(world: KubespecWorld): Promise<string> {
 
 /** One unary call on the socket, bytes in and out; rejects with the gRPC status. */
 function unary(endpoint: string, method: string, body: Uint8Array): Promise<Buffer> {
-  const client = new grpc.Client(endpoint, grpc.credentials.createInsecure());
+  const lib = grpcLib();
+  const client = new lib.Client(endpoint, lib.credentials.createInsecure());
   return new Promise((resolve, reject) => {
     client.makeUnaryRequest(`/${method}`, (b: Buffer) => b, (b: Buffer) => b, Buffer.from(body), { deadline: new Date(Date.now() + 10_000) }, (error, res) => {
       client.close();
@@ -165,9 +167,10 @@ Given('a node {string} whose kubelet\'s runtime endpoint answers gRPC but implem
   // A gRPC server with no CRI service on it: what the kubelet finds at a Docker Engine socket
   // without cri-dockerd, or at a runtime that speaks only CRI v1alpha2.
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'kubespec-not-cri-'));
-  const server = new grpc.Server();
+  const lib = grpcLib();
+  const server = new lib.Server();
   const socket = path.join(dir, 'runtime.sock');
-  await new Promise<void>((resolve, reject) => server.bindAsync(`unix://${socket}`, grpc.ServerCredentials.createInsecure(), (e) => (e ? reject(e) : resolve())));
+  await new Promise<void>((resolve, reject) => server.bindAsync(`unix://${socket}`, lib.ServerCredentials.createInsecure(), (e) => (e ? reject(e) : resolve())));
   this.onCleanup(async () => {
     server.forceShutdown();
     fs.rmSync(dir, { recursive: true, force: true });

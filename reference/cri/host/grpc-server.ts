@@ -8,8 +8,8 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import * as grpc from '@grpc/grpc-js';
-import * as protoLoader from '@grpc/proto-loader';
+import type * as grpc from '@grpc/grpc-js';
+import { grpcLib, protoLoaderLib } from '../../grpc-lib.ts';
 import { CriError, type CriRuntime } from '../../../contract/cri.ts';
 import { LOAD_OPTIONS, PROTO_PATH } from '../proto.ts';
 
@@ -25,13 +25,14 @@ function lowerFirst(s: string): string {
 
 function status(error: unknown): Partial<grpc.StatusObject> {
   if (error instanceof CriError) return { code: error.code, details: error.message };
-  return { code: grpc.status.UNKNOWN, details: (error as Error)?.message ?? String(error) };
+  return { code: grpcLib().status.UNKNOWN, details: (error as Error)?.message ?? String(error) };
 }
 
 export async function serveCri(runtime: CriRuntime): Promise<CriServer> {
-  const pkg = grpc.loadPackageDefinition(protoLoader.loadSync(PROTO_PATH, LOAD_OPTIONS));
+  const lib = grpcLib();
+  const pkg = lib.loadPackageDefinition(protoLoaderLib().loadSync(PROTO_PATH, LOAD_OPTIONS));
   const v1 = (pkg.runtime as grpc.GrpcObject).v1 as grpc.GrpcObject;
-  const server = new grpc.Server();
+  const server = new lib.Server();
   for (const name of ['RuntimeService', 'ImageService']) {
     const service = (v1[name] as grpc.ServiceClientConstructor).service;
     const impl: grpc.UntypedServiceImplementation = {};
@@ -57,7 +58,7 @@ export async function serveCri(runtime: CriRuntime): Promise<CriServer> {
   }
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'kubespec-fake-cri-'));
   const endpoint = `unix://${path.join(dir, 'cri.sock')}`;
-  await new Promise<void>((resolve, reject) => server.bindAsync(endpoint, grpc.ServerCredentials.createInsecure(), (e) => (e ? reject(e) : resolve())));
+  await new Promise<void>((resolve, reject) => server.bindAsync(endpoint, lib.ServerCredentials.createInsecure(), (e) => (e ? reject(e) : resolve())));
   return {
     endpoint,
     async close() {
