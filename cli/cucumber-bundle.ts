@@ -90,7 +90,7 @@ async function ensureBundle(): Promise<string> {
 
 async function build(outdir: string): Promise<void> {
   const esbuild = await import('esbuild');
-  const common = { bundle: true, platform: 'node', format: 'esm', target: 'node20', packages: 'external', sourcemap: 'linked', logLevel: 'warning' } as const;
+  const common = { bundle: true, platform: 'node', format: 'esm', target: 'node20', packages: 'external', sourcemap: 'linked', sourcesContent: false, logLevel: 'warning' } as const;
   const entry = stepFiles().map((f) => `import ${JSON.stringify(f)};`).join('\n');
   await esbuild.build({ ...common, stdin: { contents: entry, resolveDir: process.cwd(), sourcefile: 'steps-entry.ts', loader: 'ts' }, outfile: path.join(outdir, 'steps.mjs') });
   await esbuild.build({
