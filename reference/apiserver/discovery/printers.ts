@@ -4,10 +4,11 @@
  * the `-o wide` ones) and how to fill a row; resources without one get Name and Age.
  */
 import { age } from './age.ts';
+import { MORE_PRINTERS } from './printers-more.ts';
 
 export interface Column {
   name: string;
-  type: 'string' | 'integer' | 'date';
+  type: 'string' | 'integer' | 'boolean' | 'date';
   format?: string;
   priority?: number;
   description?: string;
@@ -156,11 +157,19 @@ export const PRINTERS: Record<string, Printer> = {
 
 /**
  * The CRD registry's table is rest.NewDefaultTableConvertor's: Name and Created At
- * (staging/src/k8s.io/apiextensions-apiserver/pkg/registry/customresourcedefinition/etcd.go).
+ * (staging/src/k8s.io/apiextensions-apiserver/pkg/registry/customresourcedefinition/etcd.go);
+ * a cell is the creation timestamp itself, which kubectl prints as it is.
  */
 PRINTERS.customresourcedefinitions = {
   columns: [NAME, { name: 'Created At', type: 'date', description: 'CreationTimestamp is a timestamp representing the server time when this object was created.' }],
   cells: (o) => [o.metadata?.name ?? '', o.metadata?.creationTimestamp ?? null],
 };
 
-export const DEFAULT_PRINTER: Printer = { columns: [NAME, AGE], cells: (o, now) => [o.metadata?.name ?? '', created(o, now)] };
+Object.assign(PRINTERS, MORE_PRINTERS);
+
+/**
+ * A resource without a printer gets rest.NewDefaultTableConvertor's table, Name and Created At, as
+ * upstream's roles, clusterroles and limitranges do
+ * (staging/src/k8s.io/apiserver/pkg/registry/rest/table.go).
+ */
+export const DEFAULT_PRINTER: Printer = PRINTERS.customresourcedefinitions!;

@@ -80,6 +80,17 @@ function defaultJob(o: any): void {
   defaultTemplate(spec);
 }
 
+/** SetDefaults_CronJob: Allow, not suspended, keep 3 successful and 1 failed Job; the Job template's pod spec too. */
+function defaultCronJob(o: any): void {
+  const spec = o.spec;
+  if (!spec || typeof spec !== 'object') return;
+  setIfAbsent(spec, 'concurrencyPolicy', 'Allow');
+  setIfAbsent(spec, 'suspend', false);
+  setIfAbsent(spec, 'successfulJobsHistoryLimit', 3);
+  setIfAbsent(spec, 'failedJobsHistoryLimit', 1);
+  defaultTemplate(spec.jobTemplate?.spec);
+}
+
 function defaultService(o: any): void {
   const spec = o.spec;
   if (!spec || typeof spec !== 'object') return;
@@ -120,6 +131,7 @@ const DEFAULTERS: Record<string, (o: any) => void> = {
     defaultTemplate(o.spec);
   },
   jobs: defaultJob,
+  cronjobs: defaultCronJob,
   services: defaultService,
   namespaces: defaultNamespace,
   secrets: defaultSecret,
