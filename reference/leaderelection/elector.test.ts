@@ -90,3 +90,32 @@ test('timings are validated as NewLeaderElector does', () => {
   assert.throws(make({ leaseDuration_ms: 10_000, renewDeadline_ms: 10_000, retryPeriod_ms: 2_000 }), /leaseDuration must be greater than renewDeadline/);
   assert.throws(make({ leaseDuration_ms: 15_000, renewDeadline_ms: 2_000, retryPeriod_ms: 2_000 }), /retryPeriod\*JitterFactor/);
 });
+
+test('a leader renews with one update and no read (client-go\'s fast path); a Lease written by another sends it back to read first', async () => {
+  const loop = new SimLoop();
+  const store = new LeaseStore();
+  const calls: string[] = [];
+  const call = <T>(name: string, op: () => T) => new Promise<T>((resolve) => loop.at(loop.now_ms, () => (calls.push(name), resolve(op()))));
+  const lock: LeaseLock = {
+    get: () => call('get', () => store.get()),
+    create: (r) => call('create', () => store.create(r, loop.now_ms)),
+    update: (r, rv) => call('update', () => store.update(r, rv, loop.now_ms)),
+  };
+  const elector = new LeaderElector({
+    identity: 's1', lock, clock: { now_ms: () => loop.now_ms, after: (ms, fn) => loop.at(loop.now_ms + ms, fn) }, random: () => 0,
+    callbacks: { onStartedLeading() {}, onStoppedLeading() {} },
+  });
+  elector.start();
+  await loop.run(100);
+  calls.length = 0;
+  await loop.run(20_100);
+  assert.deepEqual([...new Set(calls)], ['update'], `renewals: ${calls.join(' ')}`);
+  assert.ok(calls.length >= 10, `${calls.length} renewals in 20 s`);
+  // Someone else writes the Lease (same holder, so the leader keeps it): the next optimistic
+  // update is refused on its stale resourceVersion, and the leader reads before writing again.
+  store.update({ ...store.lease!.record }, String(store.lease!.resourceVersion), loop.now_ms);
+  calls.length = 0;
+  await loop.run(loop.now_ms + 2_000);
+  assert.deepEqual(calls, ['update', 'get', 'update']);
+  assert.ok(elector.acting());
+});

@@ -20,13 +20,14 @@ export interface LeaderElectionRecord {
 export interface LeaseLock {
   /** The record and the Lease's resourceVersion; undefined when the Lease does not exist (404). Throws on any other failure. */
   get(): Promise<{ record: LeaderElectionRecord; resourceVersion: string } | undefined>;
-  /** Create the Lease; false if someone created it first (409). Throws on other failures. */
-  create(record: LeaderElectionRecord): Promise<boolean>;
+  /** Create the Lease: its resourceVersion, or false if someone created it first (409). Throws on other failures. */
+  create(record: LeaderElectionRecord): Promise<string | false>;
   /**
    * Replace the record if the Lease is still at `resourceVersion` (the API server's optimistic
-   * concurrency); false on 409 Conflict. Throws on other failures.
+   * concurrency): the Lease's new resourceVersion, or false on 409 Conflict. Throws on other
+   * failures. (client-go's LeaseLock keeps the Lease it last read or wrote for its next Update.)
    */
-  update(record: LeaderElectionRecord, resourceVersion: string): Promise<boolean>;
+  update(record: LeaderElectionRecord, resourceVersion: string): Promise<string | false>;
 }
 
 /** metav1.MicroTime: RFC 3339 in UTC with six fractional digits. */

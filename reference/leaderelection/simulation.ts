@@ -102,18 +102,18 @@ export class LeaseStore {
   get(): { record: LeaderElectionRecord; resourceVersion: string } | undefined {
     return this.lease && { record: { ...this.lease.record }, resourceVersion: String(this.lease.resourceVersion) };
   }
-  create(record: LeaderElectionRecord, now_ms: number): boolean {
+  create(record: LeaderElectionRecord, now_ms: number): string | false {
     if (this.lease) return false;
     return this.write(record, now_ms);
   }
-  update(record: LeaderElectionRecord, resourceVersion: string, now_ms: number): boolean {
+  update(record: LeaderElectionRecord, resourceVersion: string, now_ms: number): string | false {
     if (!this.lease || String(this.lease.resourceVersion) !== resourceVersion) return false;
     return this.write(record, now_ms);
   }
-  private write(record: LeaderElectionRecord, now_ms: number): boolean {
+  private write(record: LeaderElectionRecord, now_ms: number): string {
     this.lease = { record: { ...record }, resourceVersion: ++this.revision };
     this.writes.push({ at_ms: now_ms, record: { ...record } });
-    return true;
+    return String(this.revision);
   }
 }
 

@@ -91,14 +91,14 @@ export function httpLeaseLock(client: JsonClient, namespace: string, name: strin
       const res = await client.request('POST', leasePath(namespace), lease);
       if (res.status === 409) return false;
       if (res.status !== 201) throw fail(`POST lease ${namespace}/${name}`, res);
-      return true;
+      return String(res.body.metadata.resourceVersion);
     },
     async update(record: LeaderElectionRecord, resourceVersion: string) {
       const lease = { apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', metadata: { name, namespace, resourceVersion }, spec: leaseSpecOf(record) };
       const res = await client.request('PUT', leasePath(namespace, name), lease);
       if (res.status === 409) return false;
       if (res.status !== 200) throw fail(`PUT lease ${namespace}/${name}`, res);
-      return true;
+      return String(res.body.metadata.resourceVersion);
     },
   };
 }
