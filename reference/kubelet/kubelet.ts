@@ -42,6 +42,8 @@ export class Kubelet {
   private readonly eviction: EvictionManager;
   /** A pass of the eviction loop is under way: upstream's loop is serial (eviction_manager.go Start). */
   private synchronizing = false;
+  /** The Lease as this kubelet last wrote it, for the next renewal's optimistic update. */
+  private latestLease: any;
   private memoryPressure = false;
   private readonly log: (line: string) => void;
 
@@ -300,21 +302,37 @@ export class Kubelet {
     if (res.status !== 200) this.log(`kubelet ${this.nodeName}: node status answered ${res.status}`);
   }
 
+  /**
+   * The node lease controller's sync (k8s.io/component-helpers/apimachinery/lease/controller.go):
+   * the Lease this kubelet last wrote is updated as it was ("we can optimistically assume it
+   * didn't change since our last update ... Thanks to it we avoid GET call"), one PUT a renewal;
+   * when that fails (409: another agent wrote it; any error) it is read, or created, first.
+   */
   private async renewLease(): Promise<void> {
     const renewTime = microTime(this.opts.clock.now_ms());
+    const latest = this.latestLease;
+    this.latestLease = undefined;
+    if (latest && (await this.updateLease(latest, renewTime))) return;
     const got = await this.opts.api.getLease(this.nodeName);
     if (got.status === 404) {
       const node = await this.opts.api.getNode(this.nodeName);
       const owner = node.body?.metadata?.uid ? [{ apiVersion: 'v1', kind: 'Node', name: this.nodeName, uid: node.body.metadata.uid }] : undefined;
       const lease = { apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', metadata: { name: this.nodeName, namespace: NODE_LEASE_NAMESPACE, ...(owner ? { ownerReferences: owner } : {}) }, spec: { holderIdentity: this.nodeName, leaseDurationSeconds: LEASE_DURATION_S, renewTime } };
       const res = await this.opts.api.createLease(lease);
-      if (res.status !== 201 && res.status !== 409) this.log(`kubelet ${this.nodeName}: lease create answered ${res.status}`);
+      if (res.status === 201) this.latestLease = res.body;
+      else if (res.status !== 409) this.log(`kubelet ${this.nodeName}: lease create answered ${res.status}`);
       return;
     }
     if (got.status !== 200) return this.log(`kubelet ${this.nodeName}: lease get answered ${got.status}`);
-    const lease = got.body;
-    lease.spec = { ...(lease.spec ?? {}), holderIdentity: this.nodeName, leaseDurationSeconds: LEASE_DURATION_S, renewTime };
+    if (!(await this.updateLease(got.body, renewTime))) this.log(`kubelet ${this.nodeName}: lease update failed`);
+  }
+
+  /** PUT the Lease with this renewal (at its resourceVersion); remembers what the server answered. */
+  private async updateLease(current: any, renewTime: string): Promise<boolean> {
+    const lease = { ...current, spec: { ...(current.spec ?? {}), holderIdentity: this.nodeName, leaseDurationSeconds: LEASE_DURATION_S, renewTime } };
     const res = await this.opts.api.updateLease(lease);
-    if (res.status !== 200) this.log(`kubelet ${this.nodeName}: lease update answered ${res.status}`);
+    if (res.status !== 200) return false;
+    this.latestLease = res.body;
+    return true;
   }
 }
