@@ -13,8 +13,9 @@
  *
  * Before the scenario starts it creates the scenario's namespace, as the kube target does, and
  * waits for the cluster's serviceaccounts controller to give it its `default` ServiceAccount,
- * which the ServiceAccount admission plugin requires of every pod. The default RBAC policy is
- * the API server's own (reference/apiserver/bootstrap-policy.ts).
+ * which the ServiceAccount admission plugin requires of every pod — unless the store the cluster
+ * started over holds both already (the reference's warm store, warm-store.ts). The default RBAC
+ * policy is the API server's own (reference/apiserver/bootstrap-policy.ts).
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -41,13 +42,14 @@ export interface KubeSession {
   close(): Promise<void>;
 }
 
-export async function openKubeSession(cluster: ReferenceCluster, namespace: string, adminToken: string, opts: { kubectl: boolean; server?: string }): Promise<KubeSession> {
+export async function openKubeSession(cluster: ReferenceCluster, namespace: string, adminToken: string, opts: { kubectl: boolean; server?: string; namespaceExists?: boolean }): Promise<KubeSession> {
   // `server`: a load balancer in front of several API servers (HA topologies).
   const client = new KubeHttpClient({ server: opts.server ?? cluster.url, token: adminToken });
   const credentialed = new CredentialedRequests(cluster);
   let kubeconfig: { dir: string; path: string } | undefined;
   try {
-    await createNamespace(client, cluster, namespace);
+    // `namespaceExists`: the store the cluster started over holds it, settled (warm-store.ts).
+    if (!opts.namespaceExists) await createNamespace(client, cluster, namespace);
     if (opts.kubectl) kubeconfig = writeKubeconfig(await credentialed.tlsUrl(), (await workerPki()).ca.certPem, adminToken, namespace);
   } catch (error) {
     // A setup that fails half way stops what it started: an open client or listener would keep
@@ -176,7 +178,17 @@ function clientCert(cn: string, o: string[], untrusted: boolean): Promise<CertAn
 
 // ---- the scenario's namespace -----------------------------------------------------------------
 
-async function createNamespace(client: KubeHttpClient, cluster: ReferenceCluster, namespace: string): Promise<void> {
+/** Creates the scenario's namespace and waits for its `default` ServiceAccount (given a client, or where to reach the server as admin). */
+export async function createNamespace(via: KubeHttpClient | { server: string; token: string }, cluster: ReferenceCluster, namespace: string): Promise<void> {
+  const client = via instanceof KubeHttpClient ? via : new KubeHttpClient(via);
+  try {
+    await createAndAwaitServiceAccount(client, cluster, namespace);
+  } finally {
+    if (client !== via) client.close();
+  }
+}
+
+async function createAndAwaitServiceAccount(client: KubeHttpClient, cluster: ReferenceCluster, namespace: string): Promise<void> {
   const path = '/api/v1/namespaces';
   const res = await client.request({ method: 'POST', path, body: { apiVersion: 'v1', kind: 'Namespace', metadata: { name: namespace } } });
   if (res.status !== 201) throw new Error(`reference session setup: POST ${path} answered ${res.status} ${res.text.slice(0, 300)}`);

@@ -21,7 +21,7 @@ import { RaftBackend } from '../../reference/wiring/raft-backend.ts';
 import { LocalBackend } from '../../reference/store/local.ts';
 import { MvccStore } from '../../reference/store/mvcc.ts';
 import { CCM_USER, CLOUD_CONTROLLER_MANAGER } from '../../reference/wiring/cloud.ts';
-import { settledClusterStore } from './warm-store.ts';
+import { SCENARIO_NAMESPACE, settledClusterStore } from './warm-store.ts';
 
 /**
  * The scenario cluster's --max-mutating-requests-inflight: small, so a scenario can fill it with
@@ -134,7 +134,7 @@ export async function openReferenceSession(seed: number, tags: readonly string[]
     const topology = topologyKind ? await ControlPlaneTopology.start({ kind: topologyKind, cluster, raft: replicated!, clock, seed }) : undefined;
     if (topology) started.push(() => topology.close());
     const kubectl = tags.includes('@requires:kubectl');
-    const { kube, close: closeKube, tls: kubeSessionTls } = await openKubeSession(cluster, `ks-${seed.toString(16)}`, adminToken, { kubectl, ...(topology ? { server: topology.url } : {}) });
+    const { kube, close: closeKube, tls: kubeSessionTls } = await openKubeSession(cluster, SCENARIO_NAMESPACE, adminToken, { kubectl, namespaceExists: warm !== undefined, ...(topology ? { server: topology.url } : {}) });
     started.push(closeKube);
     // The kv side (single or Raft-replicated store, members, raft) is sized from the tags: store-session.ts.
     const store = openStoreSession({ seed, tags, clock, backend: cluster.backend, ...(replicated ? { replicated } : {}), faults });

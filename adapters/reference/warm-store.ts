@@ -15,9 +15,19 @@
  * The objects in the snapshot were made with the template's own seed, on the same virtual epoch
  * every session's clock starts at.
  */
+import { randomBytes } from 'node:crypto';
 import { ReferenceCluster } from '../../reference/wiring/cluster.ts';
 import { VirtualClock } from '../../reference/wiring/virtual-clock.ts';
 import { LocalBackend } from '../../reference/store/local.ts';
+import { adminTokenCsv, createNamespace } from './kube-session.ts';
+
+/**
+ * The namespace every reference scenario runs in. Each scenario has a cluster of its own, so one
+ * name serves them all, and the template holds it already, with the `default` ServiceAccount its
+ * serviceaccounts controller made: a scenario starts as the namespace's second minute, not its
+ * first. (The kube target, whose scenarios share a cluster, makes one namespace per scenario.)
+ */
+export const SCENARIO_NAMESPACE = 'ks-scenario';
 
 /** The template cluster's seed: its objects' uids and names are drawn from it, the same in every run. */
 const TEMPLATE_SEED = 0x7e3a1a7e;
@@ -32,21 +42,23 @@ export async function settledClusterStore(): Promise<LocalBackend> {
 
 /**
  * Brings up a cluster as a scenario's (no scheduler: it starts after the controllers settle, and
- * only for the scenarios that ask), lets its controller manager settle, stops it (its Lease is
- * released) and snapshots the store.
+ * only for the scenarios that ask), creates the scenarios' namespace as a session would, lets its
+ * controller manager settle, stops it (its Lease is released) and snapshots the store.
  */
 async function settledClusterSnapshot(): Promise<string> {
   const backend = new LocalBackend();
+  const adminToken = randomBytes(16).toString('base64url');
   const cluster = await ReferenceCluster.start({
     seed: TEMPLATE_SEED,
     backend,
     clock: new VirtualClock(),
-    secure: { tokenCsv: '', anonymous: true },
+    secure: { tokenCsv: adminTokenCsv(adminToken), anonymous: true },
     scheduler: false,
     inProcessComponents: true,
     proxyMinSyncPeriod_ms: 0,
   });
   try {
+    await createNamespace({ server: cluster.url, token: adminToken }, cluster, SCENARIO_NAMESPACE);
     await cluster.stopControllers();
     return backend.snapshot();
   } finally {
