@@ -178,17 +178,8 @@ function clientCert(cn: string, o: string[], untrusted: boolean): Promise<CertAn
 
 // ---- the scenario's namespace -----------------------------------------------------------------
 
-/** Creates the scenario's namespace and waits for its `default` ServiceAccount (given a client, or where to reach the server as admin). */
-export async function createNamespace(via: KubeHttpClient | { server: string; token: string }, cluster: ReferenceCluster, namespace: string): Promise<void> {
-  const client = via instanceof KubeHttpClient ? via : new KubeHttpClient(via);
-  try {
-    await createAndAwaitServiceAccount(client, cluster, namespace);
-  } finally {
-    if (client !== via) client.close();
-  }
-}
-
-async function createAndAwaitServiceAccount(client: KubeHttpClient, cluster: ReferenceCluster, namespace: string): Promise<void> {
+/** Creates the scenario's namespace and waits for the serviceaccounts controller's `default` in it. */
+export async function createNamespace(client: KubeHttpClient, cluster: ReferenceCluster, namespace: string): Promise<void> {
   const path = '/api/v1/namespaces';
   const res = await client.request({ method: 'POST', path, body: { apiVersion: 'v1', kind: 'Namespace', metadata: { name: namespace } } });
   if (res.status !== 201) throw new Error(`reference session setup: POST ${path} answered ${res.status} ${res.text.slice(0, 300)}`);

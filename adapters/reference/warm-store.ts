@@ -20,6 +20,7 @@ import { ReferenceCluster } from '../../reference/wiring/cluster.ts';
 import { VirtualClock } from '../../reference/wiring/virtual-clock.ts';
 import { LocalBackend } from '../../reference/store/local.ts';
 import { adminTokenCsv, createNamespace } from './kube-session.ts';
+import { KubeHttpClient } from '../kube/http-client.ts';
 
 /**
  * The namespace every reference scenario runs in. Each scenario has a cluster of its own, so one
@@ -58,7 +59,8 @@ async function settledClusterSnapshot(): Promise<string> {
     proxyMinSyncPeriod_ms: 0,
   });
   try {
-    await createNamespace({ server: cluster.url, token: adminToken }, cluster, SCENARIO_NAMESPACE);
+    const admin = new KubeHttpClient({ server: cluster.url, token: adminToken });
+    await createNamespace(admin, cluster, SCENARIO_NAMESPACE).finally(() => admin.close());
     await cluster.stopControllers();
     return backend.snapshot();
   } finally {

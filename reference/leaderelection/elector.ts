@@ -78,7 +78,7 @@ export class LeaderElector {
   readonly timings: ElectionTimings;
   private observed?: LeaderElectionRecord;
   private observedTime_ms = 0;
-  /** The resourceVersion of the Lease as last read or written: the fast path's precondition. */
+  /** The resourceVersion of the Lease as this instance last wrote it: the fast path's precondition. */
   private leaseVersion?: string;
   private reportedLeader = '';
   private phase_: ElectorPhase = 'idle';
@@ -242,7 +242,6 @@ export class LeaderElector {
     }
     try {
       const current = await this.opts.lock.get();
-      if (current) this.leaseVersion = current.resourceVersion;
       if (generation !== this.generation) return false;
       if (!current) return await this.createLease(desired, generation);
       this.observe(current.record);

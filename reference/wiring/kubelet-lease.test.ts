@@ -1,17 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ReferenceCluster } from './cluster.ts';
-import { VirtualClock } from './virtual-clock.ts';
-
-/** Virtual time in 1 s steps, with event-loop turns between them for the requests it sets off. */
-async function passTime(clock: VirtualClock, ms: number): Promise<void> {
-  const end_ms = clock.now_ms() + ms;
-  while (clock.now_ms() < end_ms) {
-    for (let turn = 0; turn < 3; turn++) await new Promise((r) => setImmediate(r));
-    clock.advance(Math.min(1_000, end_ms - clock.now_ms()));
-  }
-  for (let turn = 0; turn < 3; turn++) await new Promise((r) => setImmediate(r));
-}
+import { passTime, VirtualClock } from './virtual-clock.ts';
 
 const LEASE = '/apis/coordination.k8s.io/v1/namespaces/kube-node-lease/leases/n1';
 

@@ -3,6 +3,8 @@
  * virtual instant; nothing here touches the wall clock, so "after 5 minutes" costs only the
  * callbacks that fall due within them.
  */
+import { setImmediate as nextTurn } from 'node:timers/promises';
+
 export interface Clock {
   now_ms(): number;
 }
@@ -102,4 +104,27 @@ export class VirtualClock implements Scheduler {
     }
     return best;
   }
+}
+
+/** Event-loop turns given to I/O before each virtual step (also the adapters' waiter's). */
+export const TURNS_PER_STEP = 3;
+/** Virtual time moved per step when time simply passes: coarse, since nothing is waited on. */
+const PASSING_STEP_MS = 1_000;
+
+/**
+ * Let virtual time pass the way it passes on a real cluster: in steps, with event-loop turns
+ * between them, so that what the passing time sets off over loopback (a watch that times out
+ * and is re-opened, a retried write) happens along the way rather than all after the jump.
+ */
+export async function passTime(clock: VirtualClock, ms: number): Promise<void> {
+  const end_ms = clock.now_ms() + ms;
+  while (clock.now_ms() < end_ms) {
+    for (let turn = 0; turn < TURNS_PER_STEP; turn++) await nextTurn();
+    if (clock.hostWorkPending()) {
+      await clock.hostWorkSettled();
+      continue;
+    }
+    clock.advance(Math.min(PASSING_STEP_MS, end_ms - clock.now_ms()));
+  }
+  for (let turn = 0; turn < TURNS_PER_STEP; turn++) await nextTurn();
 }

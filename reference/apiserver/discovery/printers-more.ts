@@ -8,12 +8,8 @@
  * printClusterRoleBinding, printCertificateSigningRequest, printMutating/ValidatingWebhook).
  */
 import { age, humanDuration } from './age.ts';
-import type { Column, Printer } from './printers.ts';
+import { AGE, NAME, col, created, type Printer } from './columns.ts';
 
-const NAME: Column = { name: 'Name', type: 'string', format: 'name', description: 'Name must be unique within a namespace.' };
-const AGE: Column = { name: 'Age', type: 'string', description: 'CreationTimestamp is a timestamp representing the server time when this object was created.' };
-const col = (name: string, type: Column['type'] = 'string', priority = 0): Column => ({ name, type, priority });
-const created = (o: any, now: number) => age(o.metadata?.creationTimestamp, now);
 const WIDE_CONTAINERS = [col('Containers', 'string', 1), col('Images', 'string', 1)];
 
 /** layoutContainerCells: names and images joined by commas. */

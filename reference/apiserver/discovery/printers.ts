@@ -1,29 +1,15 @@
 /**
  * The columns `kubectl get` shows, as kube-apiserver's table printers define them
  * (pkg/printers/internalversion/printers.go). Each printer lists its columns (priority 1 are
- * the `-o wide` ones) and how to fill a row; resources without one get Name and Age.
+ * the `-o wide` ones) and how to fill a row; resources without one get Name and Created At.
  */
 import { age } from './age.ts';
+import { AGE, NAME, col, created, type Printer } from './columns.ts';
 import { MORE_PRINTERS } from './printers-more.ts';
 
-export interface Column {
-  name: string;
-  type: 'string' | 'integer' | 'boolean' | 'date';
-  format?: string;
-  priority?: number;
-  description?: string;
-}
+export type { Column, Printer } from './columns.ts';
 
-export interface Printer {
-  columns: Column[];
-  cells(obj: any, now_ms: number): unknown[];
-}
-
-const NAME: Column = { name: 'Name', type: 'string', format: 'name', description: 'Name must be unique within a namespace.' };
-const AGE: Column = { name: 'Age', type: 'string', description: 'CreationTimestamp is a timestamp representing the server time when this object was created.' };
-const col = (name: string, type: Column['type'] = 'string', priority = 0): Column => ({ name, type, priority });
 const none = (v: unknown): string => (v === undefined || v === null || v === '' ? '<none>' : String(v));
-const created = (o: any, now: number) => age(o.metadata?.creationTimestamp, now);
 
 function podStatus(p: any): string {
   if (p.metadata?.deletionTimestamp) return 'Terminating';
